@@ -1,0 +1,163 @@
+# wmark - Linux zone watermarks, computed exactly.  See README.md.
+#
+# One non-recursive Makefile.  Sources are found by wildcard: a new
+# calc/*.c joins libwmark.a, a new cli/*.c joins the wmark program, a new
+# tests/unit/test_*.c becomes a cmocka test, a new tests/fuzz/fuzz_*.c a
+# libFuzzer target.  `make V=1` shows the commands.
+
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+DESTDIR    ?=
+
+CC         ?= cc
+CFLAGS     ?= -O2 -g
+PKG_CONFIG ?= pkg-config
+B          ?= build
+
+VERSION := 0.1.0
+
+# Project flags, kept apart from the user's CFLAGS.
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wformat=2 -Wpointer-arith -Wcast-qual -Wvla -Wno-unused-parameter
+BASE_CPPFLAGS := -std=c11 -D_GNU_SOURCE -DWMARK_VERSION='"$(VERSION)"' -MMD -MP
+
+ifeq ($(NO_LIBNL),1)
+NL_CFLAGS :=
+NL_LIBS   :=
+BASE_CPPFLAGS += -DWM_NO_LIBNL
+else
+NL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
+NL_LIBS   := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
+endif
+CJSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcjson 2>/dev/null)
+CJSON_LIBS   := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
+CMOCKA_LIBS  := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+ALL_CFLAGS := $(BASE_CPPFLAGS) $(WARN) $(NL_CFLAGS) $(CJSON_CFLAGS) $(CFLAGS)
+LIBS := $(NL_LIBS) $(CJSON_LIBS) -lm
+
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2);
+endif
+
+CALC_SRC := $(sort $(wildcard calc/*.c))
+CLI_SRC  := $(sort $(wildcard cli/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+CALC_OBJ := $(CALC_SRC:%.c=$(B)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
+CLILIB_OBJ := $(filter-out $(B)/cli/main.o,$(CLI_OBJ))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
+
+.PHONY: all run check check-unit check-kernel check-kernel-full install \
+	uninstall clean deps deps-test asan fuzz bench lint
+
+all: $(B)/wmark $(B)/libwmark.a wmark
+
+wmark: $(B)/wmark
+	$(Q)ln -sf $(B)/wmark wmark
+
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/libwmark.a: $(CALC_OBJ)
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
+
+$(B)/libwmarkcli.a: $(CLILIB_OBJ)
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
+
+# The program links the CLI objects directly, not through an archive: the
+# command table's weak references must see every handler that exists.
+$(B)/wmark: $(CLI_OBJ) $(B)/libwmark.a
+	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libwmarkcli.a $(B)/libwmark.a
+	@mkdir -p $(@D)
+	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes $(LDFLAGS) \
+		-o $@ $< $(B)/libwmarkcli.a $(B)/libwmark.a $(CMOCKA_LIBS) $(LIBS)
+
+# Build dependencies from Debian's packages: what `make`, `make run` and
+# `make check` need.  Only missing packages are installed, and only as root.
+BUILD_PKGS := gcc make pkg-config libcjson-dev libnl-3-dev libnl-genl-3-dev
+TEST_PKGS  := libcmocka-dev mandoc clang python3 qemu-system-x86 \
+	busybox-static cpio xz-utils zstd prometheus
+
+deps:
+	$(Q)tests/deps.sh $(BUILD_PKGS)
+
+deps-test:
+	$(Q)tests/deps.sh $(BUILD_PKGS) $(TEST_PKGS)
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(B)/wmark show
+
+# Every test: units, golden transcripts, shell suites, the same under ASan
+# and UBSan, short fuzz runs, the man page lint, and real kernels under qemu.
+check: deps-test
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
+	$(Q)$(MAKE) --no-print-directory B=build/asan NO_LIBNL=$(NO_LIBNL) \
+		CFLAGS='-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+		build/asan/wmark $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%)
+	$(Q)$(MAKE) --no-print-directory fuzz-build
+	$(Q)tests/run.sh all
+
+check-unit: all $(UNIT_BIN)
+	$(Q)tests/run.sh unit golden sh
+
+check-kernel: all
+	$(Q)tests/run.sh kernel
+
+check-kernel-full: all
+	$(Q)WMARK_KERNEL_MATRIX=full tests/run.sh kernel
+
+asan:
+	$(Q)$(MAKE) --no-print-directory B=build/asan \
+		CFLAGS='-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+		build/asan/wmark $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%)
+
+# libFuzzer targets: the core sources are compiled again with clang.
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+.PHONY: fuzz-build
+fuzz-build: $(FUZZ_BIN)
+
+$(B)/fuzz/%: tests/fuzz/%.c $(CALC_SRC)
+	@mkdir -p $(@D)
+	$(call say,FUZZ,$@)clang $(BASE_CPPFLAGS) -MF $@.d $(FUZZ_CFLAGS) -o $@ $< $(CALC_SRC)
+
+fuzz: fuzz-build
+	$(Q)tests/fuzz/run.sh $(B)/fuzz long
+
+bench: all
+	$(Q)tests/bench/run.sh
+
+lint:
+	mandoc -Tlint -W warning wmark.1
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/wmark
+	install -m 755 $(B)/wmark $(DESTDIR)$(BINDIR)/wmark
+	install -m 644 wmark.1 $(DESTDIR)$(MANDIR)/man1/wmark.1
+	install -m 644 $(B)/libwmark.a $(DESTDIR)$(LIBDIR)/libwmark.a
+	install -m 644 calc/*.h $(DESTDIR)$(INCLUDEDIR)/wmark/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/wmark $(DESTDIR)$(MANDIR)/man1/wmark.1 \
+		$(DESTDIR)$(LIBDIR)/libwmark.a
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/wmark
+
+clean:
+	rm -rf build wmark
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

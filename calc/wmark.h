@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wmark.h - the pure watermark model of the Linux kernel (libwmark).
+ *
+ * Everything here is arithmetic on structs: no file is opened, nothing is
+ * printed, no environment or clock is read.  Functions return WM_OK or a
+ * negative WM_E* code and, where useful, fill a struct wm_diag that says
+ * which input (key, line) was wrong.
+ *
+ * Page counts are in pages of the machine's page size; sizes in KiB are
+ * named *_kb.  The kernel functions modelled are named in each .c file.
+ */
+#ifndef WMARK_H
+#define WMARK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WM_MAX_ZONES 6		/* MAX_NR_ZONES never exceeds this */
+#define WM_SWAP_CLUSTER_MAX 32	/* lower clamp of a HighMem/Movable min */
+
+enum wm_err {
+	WM_OK = 0,
+	WM_EINVAL = -1,		/* a value outside what the kernel accepts */
+	WM_ERANGE = -2,		/* a number too large */
+	WM_EPARSE = -3,		/* malformed text (diag has the line) */
+	WM_ENOMEM = -4,
+	WM_ENOZONE = -5,	/* no usable zone in the input */
+};
+
+/* Where an error came from: filled by the core, printed by the CLI. */
+struct wm_diag {
+	int line;		/* 1-based line in the parsed buffer, 0 if none */
+	char key[48];		/* the option, key or field involved */
+	char msg[160];		/* what is wrong, without trailing newline */
+};
+
+/* Set diag (if non-NULL) and return code. */
+int wm_fail(struct wm_diag *diag, int code, int line, const char *key,
+	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* ---- kernel versions ------------------------------------------------- */
+
+struct wm_kver {
+	unsigned major, minor, sub;	/* 6.1.192 */
+	bool android;			/* "-android" in the release string */
+};
+
+/*
+ * Parse a release string such as "4.9.337", "5.10.186-android12-9",
+ * "6.1.0-18-amd64", "6.12.117+deb12-amd64" or "6.18.44-fc-v595" into *out.
+ * Only the leading MAJOR.MINOR[.SUB] and an "android" marker matter.
+ * Return WM_OK, or WM_EPARSE with diag set.
+ */
+int wm_kver_parse(const char *s, struct wm_kver *out, struct wm_diag *diag);
+
+/* Negative, zero or positive as a is older, equal or newer than b. */
+int wm_kver_cmp(const struct wm_kver *a, unsigned major, unsigned minor,
+		unsigned sub);
+
+/* How the kernel computes protection (kernel-notes.md section 4). */
+enum wm_lrr_rule {
+	WM_LRR_A,	/* <= 4.16: ratio < 1 forced to 1, all sums */
+	WM_LRR_B,	/* 4.17 - 5.7: ratio < 1 gives 0 */
+	WM_LRR_C,	/* 5.8 - 5.10.49: empty/ratio-0 zones skipped in sums */
+	WM_LRR_D,	/* 5.10.50+, 5.11 - 6.9, 6.14+ (6.12.19+, 6.13.7+) */
+	WM_LRR_E,	/* 6.10 - 6.13 before the revert: empty upper zone 0 */
+};
+
+/* What a kernel version does; derived from a wm_kver only. */
+struct wm_profile {
+	struct wm_kver kver;
+	bool wsf;		/* 4.6+: gap from watermark_scale_factor */
+	long wsf_max;		/* 1000, or 3000 from 5.17 / 5.15.58 / 5.10.186 */
+	long mfk_clamp_max;	/* sqrt rule upper clamp: 65536, 262144 from 5.7 */
+	bool thp_lowmem_zones;	/* 4.17+: THP counts zones <= Normal only */
+	bool boost;		/* 5.0+: watermark_boost exists */
+	bool boost_reset_late;	/* 5.0 - 5.7 (and 5.4.y): reset after LOW/HIGH */
+	bool boost_small_zone;	/* 5.7+, 5.4.y: no boost if managed < 4 pageblocks */
+	bool boost_printed;	/* 5.16+: zoneinfo has a boost line */
+	bool promo;		/* 5.18+: WMARK_PROMO exists */
+	bool promo_printed;	/* 6.12+: zoneinfo has a promo line */
+	bool movable_capped;	/* 6.6+: Movable treated like HighMem */
+	bool thp_off_recompute;	/* 5.16+: THP off re-runs the sqrt rule */
+	bool empty_zones_printed; /* 4.12+: zoneinfo lists unpopulated zones */
+	bool extra_free;	/* Android kernels that carry extra_free_kbytes */
+	enum wm_lrr_rule lrr_rule;
+};
+
+/* Fill *p with what kernel k does.  Never fails. */
+void wm_profile_for(const struct wm_kver *k, struct wm_profile *p);
+
+/* The profile used when no version is known: the newest modelled kernel. */
+void wm_profile_default(struct wm_profile *p);
+
+/* ---- zones and sysctls ----------------------------------------------- */
+
+enum wm_zone_type {
+	WM_ZONE_DMA,
+	WM_ZONE_DMA32,
+	WM_ZONE_NORMAL,
+	WM_ZONE_HIGHMEM,
+	WM_ZONE_MOVABLE,
+	WM_ZONE_DEVICE,
+	WM_ZONE_OTHER,		/* a name we do not know; treated as lowmem */
+};
+
+/* "DMA" -> WM_ZONE_DMA ...; unknown names give WM_ZONE_OTHER. */
+enum wm_zone_type wm_zone_type_of(const char *name);
+const char *wm_zone_type_name(enum wm_zone_type t);
+
+/* One zone as the model sees it. */
+struct wm_zone {
+	int node;
+	int idx;			/* zone index within its node (0 = first) */
+	enum wm_zone_type type;
+	unsigned long managed;		/* pages */
+	unsigned long present;		/* pages; decides "populated" */
+	unsigned long boost;		/* pages; current watermark_boost */
+	unsigned long boost_at_setup;	/* pages; boost when last recomputed (5.0-5.7 quirk) */
+};
+
+/* The watermark sysctls.  A field < 0 means "not set / not present". */
+struct wm_sysctl {
+	long min_free_kbytes;		/* KiB */
+	long wsf;			/* watermark_scale_factor, 1/10000 */
+	long boost_factor;		/* watermark_boost_factor */
+	long extra_free_kbytes;		/* Android only; -1 if absent */
+	long lrr[WM_MAX_ZONES];		/* lowmem_reserve_ratio */
+	int nlrr;			/* entries in lrr */
+};
+
+/* Fill *s with the defaults of kernel profile p (mfk -1: to be computed). */
+void wm_sysctl_defaults(const struct wm_profile *p, int nzones_per_node,
+			const enum wm_zone_type *types, struct wm_sysctl *s);
+
+/* Everything a computation needs about the machine besides the sysctls. */
+struct wm_machine {
+	struct wm_zone *zones;		/* node-major, idx-ascending */
+	size_t nzones;
+	unsigned page_size;		/* bytes, 4096 unless known otherwise */
+	unsigned long pageblock_pages;	/* 512 on x86-64 with 4 KiB pages */
+	unsigned long vm_total_pages;	/* Android extra_free divisor; 0 = sum of managed */
+};
+
+/* ---- results --------------------------------------------------------- */
+
+struct wm_zone_wm {
+	unsigned long prop;	/* pages; proportional share of pages_min */
+	unsigned long min;	/* pages; raw _watermark[] (boost not included) */
+	unsigned long low;
+	unsigned long high;
+	unsigned long promo;	/* 0 where the kernel has no promo */
+	unsigned long gap;	/* pages; the min->low step */
+	unsigned long extra;	/* pages; Android extra_free share (0 if none) */
+	unsigned long high_sqrt;/* pages; high under the 2018 RFC formula */
+	unsigned long gap_sqrt;	/* pages; low->high step under the RFC */
+	long protection[WM_MAX_ZONES];	/* pages; lowmem_reserve[] */
+	long wsf_floor;		/* smallest wsf whose term beats prop/4; -1 never */
+	long wsf_effective;	/* the wsf the gap amounts to: gap*10000/managed */
+};
+
+/*
+ * Compute every zone's watermarks the way __setup_per_zone_wmarks() of
+ * profile p does, with min_free_kbytes s->min_free_kbytes (must be >= 0),
+ * plus the RFC high and the wsf floor.  out has m->nzones entries.
+ * Protection is left alone (see wm_protection).
+ * Return WM_OK, WM_EINVAL (mfk < 0, wsf out of range) or WM_ENOZONE.
+ */
+int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
+		    const struct wm_sysctl *s, struct wm_zone_wm *out,
+		    struct wm_diag *diag);
+
+/*
+ * Fill out[i].protection for every zone the way
+ * setup_per_zone_lowmem_reserve() of profile p does with ratios s->lrr.
+ * Zones of a node must be listed with consecutive idx from 0.
+ */
+int wm_protection(const struct wm_profile *p, const struct wm_machine *m,
+		  const struct wm_sysctl *s, struct wm_zone_wm *out,
+		  struct wm_diag *diag);
+
+/* Which rule produced min_free_kbytes. */
+enum wm_mfk_rule {
+	WM_MFK_SQRT,		/* the boot sqrt rule */
+	WM_MFK_SQRT_RERUN,	/* the sqrt rule re-run with THP off (5.16+) */
+	WM_MFK_THP,		/* khugepaged's recommendation */
+	WM_MFK_USER,		/* a value written by the user */
+};
+const char *wm_mfk_rule_name(enum wm_mfk_rule r);
+
+enum wm_thp { WM_THP_UNSUPPORTED, WM_THP_NEVER, WM_THP_MADVISE, WM_THP_ALWAYS };
+
+/* The boot value of min_free_kbytes and how it came about. */
+struct wm_mfk {
+	long value;		/* KiB: what the kernel ends up with */
+	enum wm_mfk_rule rule;
+	long sqrt_kb;		/* KiB: first sqrt pass, clamped */
+	long sqrt_raw_kb;	/* KiB: int_sqrt(lowmem_kb * 16) before the clamp */
+	long rerun_kb;		/* KiB: second sqrt pass (THP off, 5.16+), or -1 */
+	long thp_kb;		/* KiB: THP recommendation after its 5% cap, or -1 */
+	long thp_uncapped_kb;	/* KiB: pageblock * zones * 11, or -1 */
+	int thp_zones;		/* zones counted by the recommendation */
+	unsigned long lowmem_pages;	/* nr_free_buffer_pages() at boot */
+};
+
+/*
+ * The min_free_kbytes a kernel of profile p computes at boot for machine m
+ * with THP mode thp (kernel-notes.md 2.3).  s supplies wsf and ratios for
+ * the intermediate watermarks.
+ */
+int wm_boot_min_free_kbytes(const struct wm_profile *p,
+			    const struct wm_machine *m,
+			    const struct wm_sysctl *s, enum wm_thp thp,
+			    struct wm_mfk *out, struct wm_diag *diag);
+
+/* ---- arithmetic primitives (exported for tests) ---------------------- */
+
+/* floor(sqrt(x)), exact for every 64-bit x. */
+uint64_t wm_int_sqrt(uint64_t x);
+
+/* The kernel's mult_frac(): floor(x * n / d) without overflowing x * n. */
+uint64_t wm_mult_frac(uint64_t x, uint64_t n, uint64_t d);
+
+/* ---- sizes ----------------------------------------------------------- */
+
+/*
+ * Parse "8G", "512M", "4096k", "1.5G" or plain bytes ("1073741824") into
+ * *bytes.  Suffixes K/M/G/T are powers of 1024, case-insensitive, with an
+ * optional trailing "iB"/"B".  Return WM_OK or WM_EPARSE/WM_ERANGE.
+ */
+int wm_parse_size(const char *s, uint64_t *bytes, struct wm_diag *diag);
+
+/* Parse a whole decimal long in [lo, hi]; WM_EPARSE or WM_ERANGE. */
+int wm_parse_long(const char *s, long lo, long hi, long *out,
+		  struct wm_diag *diag);
+
+#endif /* WMARK_H */

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zoneinfo.h - parse /proc/zoneinfo from a buffer (no I/O).
+ *
+ * The parser goes by keyword, never by line position or kernel version,
+ * and skips keys it does not know, so it reads every format from 2.6.16
+ * to 6.19, vendor additions and mailing-list excerpts alike.
+ */
+#ifndef WMARK_ZONEINFO_H
+#define WMARK_ZONEINFO_H
+
+#include "wmark.h"
+
+/* Which optional lines a zone had. */
+enum zi_has {
+	ZI_HAS_FREE = 1u << 0,
+	ZI_HAS_BOOST = 1u << 1,
+	ZI_HAS_MIN = 1u << 2,
+	ZI_HAS_LOW = 1u << 3,
+	ZI_HAS_HIGH = 1u << 4,
+	ZI_HAS_PROMO = 1u << 5,
+	ZI_HAS_SPANNED = 1u << 6,
+	ZI_HAS_PRESENT = 1u << 7,
+	ZI_HAS_MANAGED = 1u << 8,
+	ZI_HAS_CMA = 1u << 9,
+	ZI_HAS_PROTECTION = 1u << 10,
+	ZI_HAS_HIGH_MIN = 1u << 11,	/* pcp high_min/high_max (6.13+) */
+};
+
+struct zi_zone {
+	int node;
+	char name[16];			/* as printed: "DMA32", "Normal" */
+	enum wm_zone_type type;
+	int line;			/* line of the "Node N, zone X" header */
+	unsigned flags;			/* enum zi_has bits */
+	unsigned long free;		/* pages ("pages free") */
+	unsigned long boost;		/* pages (5.16+) */
+	unsigned long min, low, high, promo;	/* pages, as printed */
+	unsigned long spanned, present, managed, cma;	/* pages */
+	long protection[WM_MAX_ZONES];
+	int nprotection;		/* entries printed (= MAX_NR_ZONES) */
+	int ncpus;			/* "cpu: N" pagesets seen */
+	long pcp_batch;			/* first pageset's batch, -1 if none */
+	long pcp_high_min, pcp_high_max;/* first pageset's, -1 if none */
+};
+
+struct zi_info {
+	struct zi_zone *zones;		/* in file order */
+	size_t nzones;
+	size_t cap;			/* allocated entries */
+	int nnodes;			/* highest node number + 1 */
+};
+
+/*
+ * Parse buf[0..len) into *out (which zi_parse initialises; free it with
+ * zi_free, also after an error).  Return WM_OK, WM_ENOMEM, or WM_EPARSE
+ * with diag->line and diag->msg saying what is wrong.  A file with no
+ * zone header at all is WM_EPARSE.
+ */
+int zi_parse(const char *buf, size_t len, struct zi_info *out,
+	     struct wm_diag *diag);
+
+void zi_free(struct zi_info *zi);
+
+#endif /* WMARK_ZONEINFO_H */

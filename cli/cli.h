@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h - what the wmark commands share: global options, the error
+ * function, exit codes.  Only cli/main.c calls exit().
+ */
+#ifndef WMARK_CLI_H
+#define WMARK_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../calc/wmark.h"
+
+/* Exit codes (DESIGN.md). */
+enum {
+	EXIT_OK = 0,
+	EXIT_CHECK = 1,		/* the check did not hold */
+	EXIT_USAGE = 2,		/* bad usage or bad input */
+	EXIT_SYSTEM = 3,	/* the system refused */
+};
+
+enum cli_format { FMT_TEXT, FMT_JSON, FMT_PROM };
+
+/* Global options, parsed before the command name. */
+struct cli_ctx {
+	enum cli_format format;
+	const char *root;	/* "/" unless --root */
+	const char *kernel;	/* --kernel VERSION, or NULL */
+	bool root_given;	/* --root was on the command line */
+};
+
+/* A command: handler gets argv[0] = command name; returns an exit code. */
+struct cli_cmd {
+	const char *name;
+	int (*run)(struct cli_ctx *ctx, int argc, char **argv);
+	const char *summary;
+};
+
+/* Print "wmark: <context>: <message>" on stderr; return code. */
+int cli_err(int code, const char *context, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A usage error: the message plus "Try 'wmark --help'"; returns EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Turn a core error into a message and an exit code (EXIT_USAGE). */
+int cli_diag(const char *context, int rc, const struct wm_diag *d);
+
+#endif /* WMARK_CLI_H */

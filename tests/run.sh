@@ -1,0 +1,96 @@
+#!/bin/bash
+# Run wmark's test suites and end with one line "N passed, N failed".
+#
+# Every suite speaks TAP: a line "ok N - what" or "not ok N - what", with
+# "# SKIP why" for a test that could not run here.  cmocka prints TAP when
+# CMOCKA_MESSAGE_OUTPUT=tap.  A suite that exits non-zero without a
+# "not ok" line counts as one failure, so a crash is never a pass.
+#
+# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|kernel]...
+cd "$(dirname "$0")/.." || exit 2
+export LC_ALL=C
+logdir=build/test-logs
+mkdir -p "$logdir"
+passed=0 failed=0 skipped=0
+
+run_suite() {	# name command...
+	local name=$1 log="$logdir/$1.log" rc p f s
+	shift
+	printf '%-36s ' "$name"
+	"$@" >"$log" 2>&1
+	rc=$?
+	p=$(grep -cE '^ok [0-9]+' "$log" | head -1)
+	s=$(grep -cE '^ok [0-9]+.*# (SKIP|skip)' "$log" | head -1)
+	f=$(grep -cE '^not ok [0-9]+' "$log" | head -1)
+	p=$((p - s))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		echo "not ok - $name exited with status $rc" >>"$log"
+	fi
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	if [ "$f" -gt 0 ]; then
+		echo "FAIL ($p passed, $f failed, $s skipped)"
+		grep -E '^not ok|^# ' "$log" | head -40 | sed 's/^/    /'
+		echo "    (full log: $log)"
+	else
+		echo "ok ($p passed, $s skipped)"
+		grep -E '# (SKIP|skip)' "$log" | sort -u | head -5 | sed 's/^/    /'
+	fi
+}
+
+suite_unit() {
+	local dir
+	for dir in build build/asan; do
+		for t in "$dir"/tests/test_*; do
+			[ -x "$t" ] || continue
+			case $t in *.d) continue ;; esac
+			run_suite "unit${dir#build}:${t##*/}" \
+				env CMOCKA_MESSAGE_OUTPUT=tap WMARK_SRC="$PWD" "$t"
+		done
+	done
+}
+
+suite_golden() {
+	local w
+	for w in build/wmark build/asan/wmark; do
+		[ -x "$w" ] && run_suite "golden:${w%/wmark}" tests/golden/run.sh "$w"
+	done
+}
+
+suite_sh() {
+	local w s
+	for s in tests/sh/*.sh; do
+		[ -f "$s" ] || continue
+		for w in build/wmark build/asan/wmark; do
+			[ -x "$w" ] && run_suite "sh:${s##*/}:${w%/wmark}" env WMARK="$PWD/$w" bash "$s"
+		done
+	done
+}
+
+suite_fuzz() {
+	[ -d build/fuzz ] && run_suite "fuzz:short" tests/fuzz/run.sh build/fuzz short
+}
+
+suite_man() {
+	run_suite "man:mandoc-lint" tests/man-lint.sh
+}
+
+suite_kernel() {
+	[ -x tests/kernel/run.sh ] && run_suite "kernel" tests/kernel/run.sh
+}
+
+[ $# -eq 0 ] && set -- all
+for s in "$@"; do
+	case $s in
+	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_kernel ;;
+	unit|golden|sh|fuzz|man|kernel) "suite_$s" ;;
+	*) echo "tests/run.sh: unknown suite '$s'" >&2; exit 2 ;;
+	esac
+done
+
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
