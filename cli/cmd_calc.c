@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_calc.c - `wmark calc`: watermarks from memory sizes alone.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "explain.h"
+#include "report.h"
+
+#define MAX_CALC_ZONES 64
+
+static void calc_usage(void)
+{
+	fputs("Usage: wmark [--kernel VERSION] [-j|-o FORMAT] calc [OPTIONS]\n"
+	      "\n"
+	      "Compute the watermarks a kernel gives memory of the sizes named.\n"
+	      "\n"
+	      "  --mem SIZE                  one Normal zone of SIZE (8G, 512M, bytes)\n"
+	      "  --zone [NODE:]NAME=SIZE     a zone (DMA, DMA32, Normal, HighMem, Movable,\n"
+	      "                              Device); repeat for more zones and nodes\n"
+	      "  --min-free-kbytes K         as if written (default: the kernel's boot value)\n"
+	      "  --wsf N                     watermark_scale_factor (default 10)\n"
+	      "  --boost-factor N            watermark_boost_factor (default 15000)\n"
+	      "  --extra-free-kbytes K       Android's extra_free_kbytes\n"
+	      "  --thp always|madvise|never|none\n"
+	      "                              THP mode at boot, for min_free_kbytes\n"
+	      "                              (default madvise; none: no THP support)\n"
+	      "  --lowmem-reserve-ratio LIST ratios by zone index, e.g. \"256 256 32 0 0\"\n"
+	      "  --formula default|sqrt|both the kernel's high watermark, the 2018 RFC's\n"
+	      "                              sqrt-clamped one, or both (default default)\n"
+	      "  --page-size BYTES           4096 (default), 16384 or 65536\n"
+	      "  -h, --help                  this help\n"
+	      "\n"
+	      "Sizes are managed memory: what the buddy allocator manages, a little\n"
+	      "less than installed RAM.  Example:\n"
+	      "  wmark --kernel 4.9 calc --mem 64G --thp none --wsf 120 --formula both\n",
+	      stdout);
+}
+
+static int parse_zone_arg(const char *arg, struct wm_zone *z, char *name,
+			  size_t namesz, unsigned page_size)
+{
+	const char *eq = strchr(arg, '='), *colon = strchr(arg, ':'), *nm = arg;
+	struct wm_diag d = { 0 };
+	uint64_t bytes;
+	long node = 0;
+
+	if (!eq)
+		return cli_usage("calc", "--zone '%s': expected [NODE:]NAME=SIZE", arg);
+	if (colon && colon < eq) {
+		char num[16];
+		size_t len = (size_t)(colon - arg);
+
+		if (len == 0 || len >= sizeof(num))
+			return cli_usage("calc", "--zone '%s': bad node number", arg);
+		memcpy(num, arg, len);
+		num[len] = 0;
+		if (wm_parse_long(num, 0, 1023, &node, &d))
+			return cli_usage("calc", "--zone '%s': node %s", arg, d.msg);
+		nm = colon + 1;
+	}
+	if ((size_t)(eq - nm) >= namesz || eq == nm)
+		return cli_usage("calc", "--zone '%s': bad zone name", arg);
+	memcpy(name, nm, (size_t)(eq - nm));
+	name[eq - nm] = 0;
+	z->type = wm_zone_type_of(name);
+	if (z->type == WM_ZONE_OTHER)
+		return cli_usage("calc", "--zone '%s': unknown zone '%s' (DMA, DMA32, Normal, HighMem, Movable or Device)",
+				 arg, name);
+	if (wm_parse_size(eq + 1, &bytes, &d))
+		return cli_usage("calc", "--zone '%s': %s", arg, d.msg);
+	if (z->type == WM_ZONE_DEVICE && bytes)
+		return cli_usage("calc", "--zone '%s': a Device zone manages no pages", arg);
+	z->node = (int)node;
+	z->managed = (unsigned long)(bytes / page_size);
+	z->present = z->managed;
+	return EXIT_OK;
+}
+
+static int cmp_zone(const void *a, const void *b)
+{
+	const struct wm_zone *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node - y->node;
+	return (int)x->type - (int)y->type;
+}
+
+/*
+ * Every node gets the same zone list (the kernel configures the same
+ * zones on every node): the union of the types named, in index order.
+ */
+static int build_layout(struct wm_zone *in, size_t nin, struct wm_zone *out,
+			size_t *nout, enum wm_zone_type *types, int *ntypes)
+{
+	bool seen[WM_ZONE_OTHER] = { false };
+	int maxnode = 0, t, node;
+	size_t i, n = 0;
+
+	for (i = 0; i < nin; i++) {
+		seen[in[i].type] = true;
+		if (in[i].node > maxnode)
+			maxnode = in[i].node;
+	}
+	*ntypes = 0;
+	for (t = 0; t < WM_ZONE_OTHER; t++)
+		if (seen[t])
+			types[(*ntypes)++] = (enum wm_zone_type)t;
+	if (*ntypes > WM_MAX_ZONES)
+		return cli_usage("calc", "at most %d zone types", WM_MAX_ZONES);
+	qsort(in, nin, sizeof(*in), cmp_zone);
+	for (i = 1; i < nin; i++)
+		if (in[i].node == in[i - 1].node && in[i].type == in[i - 1].type)
+			return cli_usage("calc", "zone %d:%s given twice", in[i].node,
+					 wm_zone_type_name(in[i].type));
+	for (node = 0; node <= maxnode; node++) {
+		for (t = 0; t < *ntypes; t++) {
+			struct wm_zone z = { .node = node, .idx = t, .type = types[t] };
+
+			for (i = 0; i < nin; i++)
+				if (in[i].node == node && in[i].type == types[t])
+					z = in[i];
+			z.idx = t;
+			if (n >= MAX_CALC_ZONES)
+				return cli_usage("calc", "too many zones");
+			out[n++] = z;
+		}
+	}
+	*nout = n;
+	return EXIT_OK;
+}
+
+int parse_lrr_list(const char *cmd, const char *arg, struct wm_sysctl *s)
+{
+	char buf[256], *tok, *save = NULL;
+	struct wm_diag d = { 0 };
+	int n = 0;
+
+	if (strlen(arg) >= sizeof(buf))
+		return cli_usage(cmd, "--lowmem-reserve-ratio: list too long");
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		if (n >= WM_MAX_ZONES)
+			return cli_usage(cmd, "--lowmem-reserve-ratio: at most %d values", WM_MAX_ZONES);
+		if (wm_parse_long(tok, -2147483647L - 1, 2147483647L, &s->lrr[n], &d))
+			return cli_usage(cmd, "--lowmem-reserve-ratio: %s", d.msg);
+		n++;
+	}
+	if (!n)
+		return cli_usage(cmd, "--lowmem-reserve-ratio: no values");
+	s->nlrr = n;
+	return EXIT_OK;
+}
+
+int parse_thp(const char *cmd, const char *arg, enum wm_thp *thp)
+{
+	if (strcmp(arg, "always") == 0)
+		*thp = WM_THP_ALWAYS;
+	else if (strcmp(arg, "madvise") == 0)
+		*thp = WM_THP_MADVISE;
+	else if (strcmp(arg, "never") == 0)
+		*thp = WM_THP_NEVER;
+	else if (strcmp(arg, "none") == 0)
+		*thp = WM_THP_UNSUPPORTED;
+	else
+		return cli_usage(cmd, "--thp '%s': always, madvise, never or none", arg);
+	return EXIT_OK;
+}
+
+int parse_formula(const char *cmd, const char *arg, unsigned *cols)
+{
+	if (strcmp(arg, "default") == 0)
+		*cols = COL_DEFAULT;
+	else if (strcmp(arg, "sqrt") == 0)
+		*cols = COL_SQRT;
+	else if (strcmp(arg, "both") == 0)
+		*cols = COL_DEFAULT | COL_SQRT;
+	else
+		return cli_usage(cmd, "--formula '%s': default, sqrt or both", arg);
+	return EXIT_OK;
+}
+
+int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
+{
+	enum { O_MEM = 256, O_ZONE, O_MFK, O_WSF, O_BOOST, O_EXTRA, O_THP, O_LRR,
+	       O_FORMULA, O_PAGESIZE };
+	static const struct option opts[] = {
+		{ "mem", required_argument, NULL, O_MEM },
+		{ "zone", required_argument, NULL, O_ZONE },
+		{ "min-free-kbytes", required_argument, NULL, O_MFK },
+		{ "wsf", required_argument, NULL, O_WSF },
+		{ "boost-factor", required_argument, NULL, O_BOOST },
+		{ "extra-free-kbytes", required_argument, NULL, O_EXTRA },
+		{ "thp", required_argument, NULL, O_THP },
+		{ "lowmem-reserve-ratio", required_argument, NULL, O_LRR },
+		{ "formula", required_argument, NULL, O_FORMULA },
+		{ "page-size", required_argument, NULL, O_PAGESIZE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct wm_zone given[MAX_CALC_ZONES], zones[MAX_CALC_ZONES];
+	char names[MAX_CALC_ZONES][16];
+	const char *zone_args[MAX_CALC_ZONES], *mem = NULL;
+	size_t ngiven = 0, nzones = 0, i;
+	enum wm_zone_type types[WM_MAX_ZONES];
+	int ntypes = 0, c, rc;
+	long mfk = -1, wsf = -1, boost = -1, extra = -1, page_size = 4096;
+	struct wm_sysctl user_lrr = { 0 }, s;
+	struct wm_profile p;
+	struct wm_machine m;
+	struct wm_diag d = { 0 };
+	enum wm_thp thp = WM_THP_MADVISE;
+	unsigned cols = COL_DEFAULT;
+	struct explain ex;
+	struct wm_zone_wm *w;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case O_MEM:
+			mem = optarg;
+			break;
+		case O_ZONE:
+			if (ngiven >= MAX_CALC_ZONES)
+				return cli_usage("calc", "too many --zone options");
+			zone_args[ngiven++] = optarg;
+			break;
+		case O_MFK:
+			if (wm_parse_long(optarg, 0, 2147483647L, &mfk, &d))
+				return cli_usage("calc", "--min-free-kbytes: %s", d.msg);
+			break;
+		case O_WSF:
+			if (wm_parse_long(optarg, -2147483647L, 2147483647L, &wsf, &d))
+				return cli_usage("calc", "--wsf: %s", d.msg);
+			break;
+		case O_BOOST:
+			if (wm_parse_long(optarg, 0, 2147483647L, &boost, &d))
+				return cli_usage("calc", "--boost-factor: %s", d.msg);
+			break;
+		case O_EXTRA:
+			if (wm_parse_long(optarg, 0, 2147483647L, &extra, &d))
+				return cli_usage("calc", "--extra-free-kbytes: %s", d.msg);
+			break;
+		case O_THP:
+			if ((rc = parse_thp("calc", optarg, &thp)))
+				return rc;
+			break;
+		case O_LRR:
+			if ((rc = parse_lrr_list("calc", optarg, &user_lrr)))
+				return rc;
+			break;
+		case O_FORMULA:
+			if ((rc = parse_formula("calc", optarg, &cols)))
+				return rc;
+			break;
+		case O_PAGESIZE:
+			if (wm_parse_long(optarg, 4096, 65536, &page_size, &d) ||
+			    (page_size != 4096 && page_size != 16384 && page_size != 65536))
+				return cli_usage("calc", "--page-size: 4096, 16384 or 65536");
+			break;
+		case 'h':
+			calc_usage();
+			return EXIT_OK;
+		default:
+			return cli_usage("calc", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage("calc", "unexpected argument '%s'", argv[optind]);
+	if (!mem && !ngiven)
+		return cli_usage("calc", "give --mem SIZE or --zone NAME=SIZE");
+	if (mem && ngiven)
+		return cli_usage("calc", "--mem and --zone do not go together");
+
+	if (mem) {
+		uint64_t bytes;
+
+		if (wm_parse_size(mem, &bytes, &d))
+			return cli_usage("calc", "--mem: %s", d.msg);
+		given[0] = (struct wm_zone){ .type = WM_ZONE_NORMAL,
+					     .managed = (unsigned long)(bytes / (uint64_t)page_size) };
+		given[0].present = given[0].managed;
+		strcpy(names[0], "Normal");
+		ngiven = 1;
+	} else {
+		for (i = 0; i < ngiven; i++) {
+			given[i] = (struct wm_zone){ 0 };
+			rc = parse_zone_arg(zone_args[i], &given[i], names[i],
+					    sizeof(names[i]), (unsigned)page_size);
+			if (rc)
+				return rc;
+		}
+	}
+	if ((rc = build_layout(given, ngiven, zones, &nzones, types, &ntypes)))
+		return rc;
+
+	if (ctx->kernel) {
+		struct wm_kver k;
+
+		if (wm_kver_parse(ctx->kernel, &k, &d))
+			return cli_usage(NULL, "--kernel: %s", d.msg);
+		wm_profile_for(&k, &p);
+	} else {
+		wm_profile_default(&p);
+	}
+	wm_sysctl_defaults(&p, ntypes, types, &s);
+	if (wsf >= 0 || wsf < -1)
+		s.wsf = wsf;
+	if (p.wsf && (s.wsf < 1 || s.wsf > p.wsf_max))
+		return cli_usage("calc", "--wsf %ld: the kernel accepts 1..%ld on %u.%u",
+				 s.wsf, p.wsf_max, p.kver.major, p.kver.minor);
+	if (boost >= 0) {
+		if (!p.boost)
+			return cli_usage("calc", "--boost-factor: kernel %u.%u has no watermark boost (5.0+)",
+					 p.kver.major, p.kver.minor);
+		s.boost_factor = boost;
+	}
+	if (extra >= 0)
+		s.extra_free_kbytes = extra;
+	if (user_lrr.nlrr)
+		memcpy(s.lrr, user_lrr.lrr, sizeof(s.lrr)), s.nlrr = user_lrr.nlrr;
+
+	m = (struct wm_machine){ .zones = zones, .nzones = nzones,
+				 .page_size = (unsigned)page_size,
+				 .pageblock_pages = page_size == 4096 ? 512 :
+						    page_size == 16384 ? 2048 : 8192 };
+	explain_init(&ex);
+	if (mfk >= 0) {
+		s.min_free_kbytes = mfk;
+		ex.mfk.value = mfk;
+		ex.mfk.rule = WM_MFK_USER;
+		ex.mfk_known = true;
+	} else {
+		if (wm_boot_min_free_kbytes(&p, &m, &s, thp, &ex.mfk, &d))
+			return cli_diag("calc", -1, &d);
+		s.min_free_kbytes = ex.mfk.value;
+		ex.mfk_known = true;
+	}
+
+	w = calloc(nzones, sizeof(*w));
+	if (!w)
+		return cli_err(EXIT_SYSTEM, "calc", "out of memory");
+	if (wm_setup_wmarks(&p, &m, &s, w, &d) || wm_protection(&p, &m, &s, w, &d)) {
+		free(w);
+		return cli_diag("calc", -1, &d);
+	}
+	ex.source = "calc";
+	ex.kernel_label = ctx->kernel ? ctx->kernel : NULL;
+	ex.profile = &p;
+	ex.machine = &m;
+	ex.sysctl = &s;
+	ex.wm = w;
+	ex.cols = cols | (p.promo ? COL_PROMO : 0);
+	rc = explain_print(ctx, &ex);
+	free(w);
+	return rc;
+}

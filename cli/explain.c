@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * explain.c - the report every watermark command prints: header lines
+ * saying where the numbers come from, then the zone table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain.h"
+
+void explain_init(struct explain *ex)
+{
+	memset(ex, 0, sizeof(*ex));
+	ex->mfk.rerun_kb = ex->mfk.thp_kb = ex->mfk.thp_uncapped_kb = -1;
+}
+
+const char *explain_kernel(const struct explain *ex, char *buf, size_t n)
+{
+	if (ex->kernel_label && *ex->kernel_label)
+		snprintf(buf, n, "%s", ex->kernel_label);
+	else
+		snprintf(buf, n, "%u.%u", ex->profile->kver.major, ex->profile->kver.minor);
+	return buf;
+}
+
+const char *explain_mfk(const struct wm_mfk *mfk, const struct wm_machine *m,
+			char *buf, size_t n)
+{
+	unsigned long kbpp = (m->page_size ? m->page_size : 4096) / 1024;
+
+	switch (mfk->rule) {
+	case WM_MFK_USER:
+		snprintf(buf, n, "%ld KiB, as set", mfk->value);
+		break;
+	case WM_MFK_THP:
+		snprintf(buf, n, "%ld KiB: THP's recommendation, %lu-page pageblocks x %d zones x 11"
+			 "%s (the boot sqrt rule gives %ld)",
+			 mfk->value, m->pageblock_pages, mfk->thp_zones,
+			 mfk->thp_kb < mfk->thp_uncapped_kb ? ", capped at 5% of lowmem" : "",
+			 mfk->sqrt_kb);
+		break;
+	case WM_MFK_SQRT_RERUN:
+		snprintf(buf, n, "%ld KiB: the sqrt rule re-run when THP is off (5.16+), "
+			 "after the first pass gave %ld", mfk->value, mfk->sqrt_kb);
+		break;
+	case WM_MFK_SQRT:
+		snprintf(buf, n, "%ld KiB: the boot sqrt rule, isqrt(%lu KiB x 16) = %ld%s%s",
+			 mfk->value, mfk->lowmem_pages * kbpp, mfk->sqrt_raw_kb,
+			 mfk->sqrt_raw_kb != mfk->value ? ", clamped" : "",
+			 mfk->thp_kb >= 0 ? " (THP's recommendation is not larger)" : "");
+		break;
+	}
+	return buf;
+}
+
+struct zrow *explain_rows(const struct explain *ex)
+{
+	const struct wm_machine *m = ex->machine;
+	struct zrow *rows = calloc(m->nzones ? m->nzones : 1, sizeof(*rows));
+	size_t i;
+
+	if (!rows)
+		return NULL;
+	for (i = 0; i < m->nzones; i++) {
+		const struct wm_zone *z = &m->zones[i];
+
+		zrow_from_model(&rows[i], z->node,
+				ex->zone_names ? ex->zone_names[i] : wm_zone_type_name(z->type),
+				z, &ex->wm[i], ex->profile);
+		rows[i].nprot = 0;
+		/* protection has one entry per zone of the node */
+		for (size_t j = 0; j < m->nzones; j++)
+			if (m->zones[j].node == z->node)
+				rows[i].nprot++;
+	}
+	return rows;
+}
+
+static void text_header(FILE *f, const struct explain *ex)
+{
+	const struct wm_sysctl *s = ex->sysctl;
+	const struct wm_profile *p = ex->profile;
+	char kb[64], buf[256];
+	int i;
+
+	fprintf(f, "Kernel %s rules, page size %u bytes\n", explain_kernel(ex, kb, sizeof(kb)),
+		ex->machine->page_size);
+	if (ex->mfk_known)
+		fprintf(f, "min_free_kbytes %s\n", explain_mfk(&ex->mfk, ex->machine, buf, sizeof(buf)));
+	else
+		fprintf(f, "min_free_kbytes %ld KiB\n", s->min_free_kbytes);
+	if (p->wsf)
+		fprintf(f, "watermark_scale_factor %ld (the kernel accepts 1..%ld)", s->wsf, p->wsf_max);
+	else
+		fputs("no watermark_scale_factor before 4.6: low = min + share/4, high = min + share/2", f);
+	if (s->boost_factor >= 0)
+		fprintf(f, ", watermark_boost_factor %ld", s->boost_factor);
+	if (s->extra_free_kbytes >= 0)
+		fprintf(f, ", extra_free_kbytes %ld", s->extra_free_kbytes);
+	fputs("\nlowmem_reserve_ratio", f);
+	for (i = 0; i < s->nlrr; i++)
+		fprintf(f, " %ld", s->lrr[i]);
+	fputs("\n\n", f);
+}
+
+static void text_footer(FILE *f, const struct explain *ex, const struct zrow *rows)
+{
+	const struct wm_machine *m = ex->machine;
+	const struct wm_profile *p = ex->profile;
+	size_t i;
+	int j;
+
+	fputs("\nProtection, pages each zone keeps back from allocations that may use\n"
+	      "the zone of each column (lowmem_reserve):\n", f);
+	for (i = 0; i < m->nzones; i++) {
+		fprintf(f, "%-4d %-8s (", rows[i].node, rows[i].zone);
+		for (j = 0; j < rows[i].nprot; j++)
+			fprintf(f, "%s%ld", j ? ", " : "", rows[i].protection[j]);
+		fputs(")\n", f);
+	}
+	if (!p->wsf)
+		return;
+	fprintf(f, "\nwatermark_scale_factor %ld, zone by zone:\n", ex->sysctl->wsf);
+	for (i = 0; i < m->nzones; i++) {
+		const struct wm_zone_wm *w = &ex->wm[i];
+
+		if (!m->zones[i].managed) {
+			fprintf(f, "%-4d %-8s empty\n", rows[i].node, rows[i].zone);
+		} else if (ex->sysctl->wsf < w->wsf_floor) {
+			fprintf(f, "%-4d %-8s no effect: the gap stays at a quarter of the min share "
+				"(%lu pages); wsf starts to matter at %ld%s\n",
+				rows[i].node, rows[i].zone, w->gap, w->wsf_floor,
+				w->wsf_floor > p->wsf_max ? ", above the kernel's maximum" : "");
+		} else {
+			fprintf(f, "%-4d %-8s sets the gap: %lu pages (%.1f MiB); below %ld it would have no effect\n",
+				rows[i].node, rows[i].zone, w->gap,
+				(double)w->gap * m->page_size / 1048576.0, w->wsf_floor);
+		}
+	}
+}
+
+int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
+{
+	struct zrow *own = NULL;
+	const struct zrow *rows = ex->rows;
+	size_t n = ex->machine->nzones;
+	char kb[64];
+	int rc = EXIT_OK;
+
+	if (!rows) {
+		own = explain_rows(ex);
+		if (!own)
+			return cli_err(EXIT_SYSTEM, ex->source, "out of memory");
+		rows = own;
+	}
+	switch (ctx->format) {
+	case FMT_TEXT:
+		text_header(stdout, ex);
+		report_text_table(stdout, rows, n, ex->cols, ex->machine->page_size);
+		if (ex->wm)
+			text_footer(stdout, ex, rows);
+		break;
+	case FMT_PROM:
+		report_prom(stdout, rows, n, ex->cols, ex->machine->page_size);
+		break;
+	case FMT_JSON: {
+		cJSON *doc = cJSON_CreateObject(), *mo, *it;
+
+		cJSON_AddStringToObject(doc, "source", ex->source);
+		cJSON_AddStringToObject(doc, "kernel", explain_kernel(ex, kb, sizeof(kb)));
+		cJSON_AddNumberToObject(doc, "page_size", ex->machine->page_size);
+		cJSON_AddItemToObject(doc, "sysctl", report_json_sysctl(ex->sysctl));
+		if (ex->mfk_known) {
+			mo = cJSON_AddObjectToObject(doc, "min_free_kbytes");
+			cJSON_AddNumberToObject(mo, "value", (double)ex->mfk.value);
+			cJSON_AddStringToObject(mo, "rule", wm_mfk_rule_name(ex->mfk.rule));
+			if (ex->mfk.rule != WM_MFK_USER) {
+				json_add_long(mo, "sqrt", ex->mfk.sqrt_kb);
+				json_add_long(mo, "sqrt_rerun", ex->mfk.rerun_kb);
+				json_add_long(mo, "thp", ex->mfk.thp_kb);
+			}
+		}
+		if (ex->extra_json) {
+			cJSON *copy = cJSON_Duplicate(ex->extra_json, 1);
+
+			while (copy && copy->child) {
+				it = cJSON_DetachItemViaPointer(copy, copy->child);
+				cJSON_AddItemToObject(doc, it->string, it);
+			}
+			cJSON_Delete(copy);
+		}
+		cJSON_AddItemToObject(doc, "zones", report_json_zones(rows, n, ex->cols));
+		rc = report_json_print(doc);
+		break;
+	}
+	}
+	free(own);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * explain.h - print a computed or read machine: where min_free_kbytes
+ * came from, the sysctls, the zone table, protection and what the
+ * watermark_scale_factor does per zone.  Shared by calc, show and whatif.
+ */
+#ifndef WMARK_EXPLAIN_H
+#define WMARK_EXPLAIN_H
+
+#include "cli.h"
+#include "report.h"
+
+struct explain {
+	const char *source;		/* "calc", "live" or "capture" */
+	const char *kernel_label;	/* release string, NULL: the profile's */
+	const struct wm_profile *profile;
+	const struct wm_machine *machine;
+	const struct wm_sysctl *sysctl;
+	const struct wm_zone_wm *wm;	/* model results, one per zone */
+	const struct zrow *rows;	/* rows to print; NULL: from wm */
+	const char *const *zone_names;	/* names per zone; NULL: type names */
+	struct wm_mfk mfk;
+	bool mfk_known;
+	unsigned cols;			/* COL_* */
+	cJSON *extra_json;		/* merged into the top-level object */
+};
+
+void explain_init(struct explain *ex);
+
+/* Print ex in ctx->format on stdout; return an exit code. */
+int explain_print(const struct cli_ctx *ctx, const struct explain *ex);
+
+/* "6.18" or the release string, for headers. */
+const char *explain_kernel(const struct explain *ex, char *buf, size_t n);
+
+/* One line on min_free_kbytes' origin (no newline), into buf. */
+const char *explain_mfk(const struct wm_mfk *mfk, const struct wm_machine *m,
+			char *buf, size_t n);
+
+/* Build rows from the model results of ex (caller frees). */
+struct zrow *explain_rows(const struct explain *ex);
+
+/* Commands' shared option parsers (cmd_calc.c). */
+int parse_lrr_list(const char *cmd, const char *arg, struct wm_sysctl *s);
+int parse_thp(const char *cmd, const char *arg, enum wm_thp *thp);
+int parse_formula(const char *cmd, const char *arg, unsigned *cols);
+
+#endif /* WMARK_EXPLAIN_H */

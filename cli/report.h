@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - per-zone tables in text, JSON and Prometheus form.
+ *
+ * Every field is one row of a descriptor table (report.c): its text
+ * header, JSON key, Prometheus name, unit and help.  The three printers
+ * read the same rows, so a new field is one line, never three printers.
+ */
+#ifndef WMARK_REPORT_H
+#define WMARK_REPORT_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "../calc/wmark.h"
+#include "cli.h"
+
+#define RV_NONE (-1L)	/* a value the source does not have: JSON null, text "-" */
+
+/* One zone as a command reports it.  Page counts; RV_NONE where unknown. */
+struct zrow {
+	int node;
+	const char *zone;
+	long managed, present, spanned, free;
+	long min, low, high, promo, boost;
+	long gap;		/* min->low */
+	long high_sqrt, gap_sqrt;
+	long wsf_floor;		/* smallest wsf that changes the gap */
+	long protection[WM_MAX_ZONES];
+	int nprot;
+	const char *state;	/* where free stands against the watermarks */
+};
+
+/* Which optional columns a table has. */
+enum {
+	COL_SQRT = 1u << 0,	/* high_sqrt, gap_sqrt */
+	COL_DEFAULT = 1u << 1,	/* high, promo (the kernel's own formula) */
+	COL_PROMO = 1u << 2,	/* the kernel has a promo watermark */
+	COL_LIVE = 1u << 3,	/* free, boost, state: read from a machine */
+	COL_SIZES = 1u << 4,	/* present, spanned */
+};
+
+/* Fill r from a model result (raw + boost, as zoneinfo prints them). */
+void zrow_from_model(struct zrow *r, int node, const char *zone,
+		     const struct wm_zone *z, const struct wm_zone_wm *w,
+		     const struct wm_profile *p);
+
+/* The text table: pages, then the same columns in MiB. */
+void report_text_table(FILE *f, const struct zrow *rows, size_t n,
+		       unsigned cols, unsigned page_size);
+
+/* A JSON array of zone objects with the DESIGN.md keys. */
+cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols);
+
+/* Prometheus text exposition, one gauge family per field. */
+void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
+		 unsigned page_size);
+
+/* The "sysctl" object of DESIGN.md (fields < 0 become null). */
+cJSON *report_json_sysctl(const struct wm_sysctl *s);
+
+/* Print a cJSON document on stdout with a newline; frees it. */
+int report_json_print(cJSON *doc);
+
+/* Add a number, or null when v == RV_NONE. */
+void json_add_long(cJSON *o, const char *key, long v);
+
+/* pages -> MiB with one decimal, into buf. */
+const char *fmt_mib(char *buf, size_t n, long pages, unsigned page_size);
+
+#endif /* WMARK_REPORT_H */
