@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+/*
+ * journal.c - apply's state journal (JSON via cJSON) and the atomic file
+ * replacement that apply's journal, --persist and --initrc share.
+ *
+ * The journal is small and rewritten whole: a temporary file next to it,
+ * fsync, rename over the old one, fsync of the directory.  rename() is
+ * atomic within a filesystem, and the directory fsync makes the new name
+ * durable, so after a crash the path holds the old journal or the new
+ * one, never a torn mix.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "journal.h"
+
+#define JR_FORMAT "wmark-journal-1"
+
+static const char *const state_names[] = {
+	[JR_PENDING] = "pending",
+	[JR_APPLIED] = "applied",
+	[JR_RESTORED] = "restored",
+	[JR_ROLLED_BACK] = "rolled-back",
+};
+
+const char *jr_state_name(enum jr_state s)
+{
+	return (unsigned)s <= JR_ROLLED_BACK ? state_names[s] : "?";
+}
+
+int jr_default_path(const char *root, char *out, size_t n)
+{
+	size_t rl = strlen(root);
+	int r;
+
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	r = snprintf(out, n, "%.*s/%s", (int)(rl == 1 && root[0] == '/' ? 0 : rl),
+		     root, JR_DEFAULT_PATH);
+	return r < 0 || (size_t)r >= n ? -ENAMETOOLONG : 0;
+}
+
+/* Split path into its directory (into dir, size n); "." if it has none. */
+static int dir_of(const char *path, char *dir, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+	size_t l;
+
+	if (!slash) {
+		snprintf(dir, n, ".");
+		return 0;
+	}
+	l = slash == path ? 1 : (size_t)(slash - path);
+	if (l >= n)
+		return -ENAMETOOLONG;
+	memcpy(dir, path, l);
+	dir[l] = '\0';
+	return 0;
+}
+
+static int fail(const char **failed, const char *call, int e)
+{
+	if (failed)
+		*failed = call;
+	return -e;
+}
+
+int jr_write_atomic(const char *path, const char *data, size_t len,
+		    mode_t mode, void (*before_rename)(void),
+		    const char **failed)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX];
+	size_t off = 0;
+	int fd, dfd, e, r;
+
+	if (dir_of(path, dir, sizeof(dir)) < 0)
+		return fail(failed, "path", ENAMETOOLONG);
+	r = snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path);
+	if (r < 0 || (size_t)r >= sizeof(tmp))
+		return fail(failed, "path", ENAMETOOLONG);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return fail(failed, "create", errno);
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			e = w < 0 ? errno : EIO;
+			close(fd);
+			unlink(tmp);
+			return fail(failed, "write", e);
+		}
+		off += (size_t)w;
+	}
+	if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
+		e = errno;
+		close(fd);
+		unlink(tmp);
+		return fail(failed, "fsync", e);
+	}
+	if (close(fd) != 0) {
+		e = errno;
+		unlink(tmp);
+		return fail(failed, "close", e);
+	}
+	if (before_rename)
+		before_rename();
+	if (rename(tmp, path) != 0) {
+		e = errno;
+		unlink(tmp);
+		return fail(failed, "rename", e);
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return fail(failed, "open directory", errno);
+	/* Some filesystems cannot fsync a directory; the rename still holds. */
+	if (fsync(dfd) != 0 && errno != EINVAL && errno != ENOTSUP) {
+		e = errno;
+		close(dfd);
+		return fail(failed, "fsync directory", e);
+	}
+	close(dfd);
+	return 0;
+}
+
+static int mkdir_p(char *dir)
+{
+	char *p;
+
+	for (p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+			int e = errno;
+
+			*p = '/';
+			return -e;
+		}
+		*p = '/';
+	}
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int jr_prepare_dir(const char *path, const char **failed)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	int r;
+
+	if (dir_of(path, dir, sizeof(dir)) < 0)
+		return fail(failed, "path", ENAMETOOLONG);
+	r = mkdir_p(dir);
+	if (r < 0)
+		return fail(failed, "mkdir", -r);
+	if (stat(dir, &st) != 0)
+		return fail(failed, "stat", errno);
+	if (!S_ISDIR(st.st_mode))
+		return fail(failed, "mkdir", ENOTDIR);
+	/* AT_EACCESS: the effective ids decide, as they will for the create. */
+	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0)
+		return fail(failed, "access", errno);
+	return 0;
+}
+
+static int add_str(cJSON *o, const char *k, const char *v)
+{
+	return cJSON_AddStringToObject(o, k, v) ? 0 : -ENOMEM;
+}
+
+int jr_save(const char *path, const struct journal *j, const char **failed)
+{
+	cJSON *o = cJSON_CreateObject(), *prev, *wr;
+	char *text = NULL;
+	int i, r = -ENOMEM;
+
+	if (!o)
+		return fail(failed, "memory", ENOMEM);
+	if (add_str(o, "format", JR_FORMAT) || add_str(o, "state", jr_state_name(j->state)) ||
+	    add_str(o, "root", j->root) || add_str(o, "kernel", j->kernel) ||
+	    add_str(o, "boot_id", j->boot_id) ||
+	    !cJSON_AddNumberToObject(o, "time", (double)j->time) ||
+	    add_str(o, "command", j->command))
+		goto out;
+	prev = cJSON_AddObjectToObject(o, "previous");
+	wr = cJSON_AddObjectToObject(o, "written");
+	if (!prev || !wr)
+		goto out;
+	for (i = 0; i < j->n; i++)
+		if (add_str(prev, sc_key_name(j->e[i].key), j->e[i].previous) ||
+		    add_str(wr, sc_key_name(j->e[i].key), j->e[i].written))
+			goto out;
+	text = cJSON_Print(o);
+	if (!text)
+		goto out;
+	r = jr_write_atomic(path, text, strlen(text), 0644, sc_fault_step, failed);
+out:
+	if (r == -ENOMEM && failed)
+		*failed = "memory";
+	free(text);
+	cJSON_Delete(o);
+	return r;
+}
+
+static int get_str(const cJSON *o, const char *k, char *out, size_t n,
+		   bool required)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	if (!v) {
+		out[0] = '\0';
+		return required ? -1 : 0;
+	}
+	if (!cJSON_IsString(v) || strlen(v->valuestring) >= n)
+		return -1;
+	strcpy(out, v->valuestring);
+	return 0;
+}
+
+static int parse(const char *text, struct journal *j, char *err, size_t errn)
+{
+	const cJSON *prev, *wr, *it;
+	cJSON *o = cJSON_Parse(text);
+	char state[32], format[32];
+	int i, r = -EINVAL;
+
+	memset(j, 0, sizeof(*j));
+	if (!o) {
+		snprintf(err, errn, "not valid JSON");
+		return -EINVAL;
+	}
+	if (get_str(o, "format", format, sizeof(format), true) ||
+	    strcmp(format, JR_FORMAT) != 0) {
+		snprintf(err, errn, "not a wmark journal (format \"%s\" expected)", JR_FORMAT);
+		goto out;
+	}
+	if (get_str(o, "state", state, sizeof(state), true) ||
+	    get_str(o, "root", j->root, sizeof(j->root), true) ||
+	    get_str(o, "kernel", j->kernel, sizeof(j->kernel), false) ||
+	    get_str(o, "boot_id", j->boot_id, sizeof(j->boot_id), false) ||
+	    get_str(o, "command", j->command, sizeof(j->command), false)) {
+		snprintf(err, errn, "a field is missing or malformed");
+		goto out;
+	}
+	for (i = 0; i <= JR_ROLLED_BACK; i++)
+		if (strcmp(state, state_names[i]) == 0)
+			break;
+	if (i > JR_ROLLED_BACK) {
+		snprintf(err, errn, "unknown state \"%s\"", state);
+		goto out;
+	}
+	j->state = (enum jr_state)i;
+	it = cJSON_GetObjectItemCaseSensitive(o, "time");
+	j->time = cJSON_IsNumber(it) ? (long long)it->valuedouble : 0;
+	prev = cJSON_GetObjectItemCaseSensitive(o, "previous");
+	wr = cJSON_GetObjectItemCaseSensitive(o, "written");
+	if (!cJSON_IsObject(prev) || !cJSON_IsObject(wr)) {
+		snprintf(err, errn, "\"previous\" or \"written\" is missing");
+		goto out;
+	}
+	cJSON_ArrayForEach(it, prev) {
+		char key[64];
+		enum sc_key k;
+		struct jr_entry *e;
+
+		snprintf(key, sizeof(key), "vm.%s", it->string ? it->string : "");
+		if (sc_key_parse(key, &k) != 0 || j->n == SC_NKEYS) {
+			snprintf(err, errn, "unexpected sysctl \"%s\"", it->string);
+			goto out;
+		}
+		e = &j->e[j->n++];
+		e->key = k;
+		if (!cJSON_IsString(it) || strlen(it->valuestring) >= JR_TEXT_MAX ||
+		    get_str(wr, it->string, e->written, JR_TEXT_MAX, true)) {
+			snprintf(err, errn, "\"%s\" lacks a previous or written text", it->string);
+			goto out;
+		}
+		strcpy(e->previous, it->valuestring);
+	}
+	r = 0;
+out:
+	cJSON_Delete(o);
+	return r;
+}
+
+int jr_load(const char *path, struct journal *j, char *err, size_t errn)
+{
+	char buf[16384];
+	int r;
+
+	r = sc_read(path, buf, sizeof(buf));
+	if (r == -EFBIG) {
+		snprintf(err, errn, "too large for a journal");
+		return -EINVAL;
+	}
+	if (r < 0) {
+		snprintf(err, errn, "%s", strerror(-r));
+		return r;
+	}
+	return parse(buf, j, err, errn);
+}

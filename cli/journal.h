@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * journal.h - the state journal of apply and rollback, and atomic file
+ * replacement.
+ *
+ * apply records every knob's previous text (exactly as the kernel printed
+ * it) and the text it is about to write, and commits that record to disk
+ * before the first write.  A crash at any point therefore leaves each
+ * knob at either its previous or its written value, and the journal says
+ * which two values those are: rollback needs nothing else.
+ */
+#ifndef WMARK_JOURNAL_H
+#define WMARK_JOURNAL_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "sysctl.h"
+
+#define JR_DEFAULT_PATH "var/lib/wmark/state.json"	/* under --root */
+#define JR_TEXT_MAX 128		/* a knob's text: "256\t256\t32\t0\t0\n" */
+
+enum jr_state {
+	JR_PENDING,	/* committed before the writes; they may be partial */
+	JR_APPLIED,	/* every write done and read back */
+	JR_RESTORED,	/* a write failed and the previous values are back */
+	JR_ROLLED_BACK,	/* rollback restored the previous values */
+};
+
+struct jr_entry {
+	enum sc_key key;
+	char previous[JR_TEXT_MAX];	/* as read before the write */
+	char written[JR_TEXT_MAX];	/* as written */
+};
+
+struct journal {
+	enum jr_state state;
+	char root[PATH_MAX];		/* realpath of the root it was for */
+	char kernel[128];		/* osrelease, "" if unknown */
+	char boot_id[64];		/* proc/sys/kernel/random/boot_id, or "" */
+	long long time;			/* seconds since the epoch, of the apply */
+	char command[512];		/* the command line, for people */
+	int n;
+	struct jr_entry e[SC_NKEYS];
+};
+
+const char *jr_state_name(enum jr_state s);
+
+/* "<root>/var/lib/wmark/state.json" into out (size n); 0 or -ENAMETOOLONG. */
+int jr_default_path(const char *root, char *out, size_t n);
+
+/*
+ * Replace path with data[0..len) atomically: a temporary file in the
+ * same directory, written, fsync'ed and given mode, then renamed over
+ * path, then the directory fsync'ed, so a crash leaves the old file or
+ * the new one.  before_rename (may be NULL) runs between fsync and
+ * rename.  Return 0 or -errno; *failed (may be NULL) names the call.
+ */
+int jr_write_atomic(const char *path, const char *data, size_t len,
+		    mode_t mode, void (*before_rename)(void),
+		    const char **failed);
+
+/*
+ * Create path's directory (and its parents, mode 0755) if missing and
+ * check that this process may create files in it.  Return 0 or -errno
+ * (-EACCES, -EROFS, ...); *failed names the call.
+ */
+int jr_prepare_dir(const char *path, const char **failed);
+
+/*
+ * Commit *j to path (jr_write_atomic; sc_fault_step runs before the
+ * rename).  Return 0 or -errno with *failed naming the call.
+ */
+int jr_save(const char *path, const struct journal *j, const char **failed);
+
+/*
+ * Load path into *j.  Return 0; -ENOENT if there is no journal; -EINVAL
+ * if it is not one of ours (err says why); or another -errno.
+ */
+int jr_load(const char *path, struct journal *j, char *err, size_t errn);
+
+#endif /* WMARK_JOURNAL_H */

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * persist.h - make applied values survive a reboot: a sysctl.d(5) file,
+ * or an Android init .rc fragment, and the other sysctl.d files that
+ * would override ours.
+ */
+#ifndef WMARK_PERSIST_H
+#define WMARK_PERSIST_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sysctl.h"
+
+/* One knob to persist. */
+struct ps_item {
+	enum sc_key key;
+	struct sc_value val;
+};
+
+/*
+ * The text of a sysctl.d file: each line of header (may be NULL; lines
+ * separated by '\n') as a "# " comment, a blank line, then one
+ * "vm.NAME = VALUE" line per item.  Return a malloc'd string or NULL.
+ */
+char *ps_sysctl_d_text(const char *header, const struct ps_item *it, int n);
+
+/*
+ * The text of an Android init fragment: header comments, then
+ * "on property:sys.boot_completed=1" and one "write /proc/sys/vm/NAME V"
+ * line per item (a list value quoted).  Return a malloc'd string or NULL.
+ */
+char *ps_initrc_text(const char *header, const struct ps_item *it, int n);
+
+/*
+ * Where FILE goes for a machine at root: an absolute FILE lies inside the
+ * root ("<root>/etc/sysctl.d/90-wmark.conf"), a relative one is taken as
+ * it is.  Return 0 or -ENAMETOOLONG.
+ */
+int ps_target(const char *root, const char *file, char *out, size_t n);
+
+/* One later assignment of a knob we persist: it wins over ours. */
+struct ps_override {
+	char file[PATH_MAX];	/* as the machine names it: "/etc/sysctl.conf" */
+	int line;
+	enum sc_key key;
+	char value[256];
+};
+
+struct ps_report {
+	bool read_at_boot;	/* ours is in a directory sysctl --system reads */
+	char masked_by[PATH_MAX];	/* a same-name file that hides ours */
+	struct ps_override *ov;	/* malloc'd, in the order they apply */
+	size_t nov;
+};
+
+/*
+ * Scan the sysctl.d directories under root in procps/systemd order
+ * (/etc/sysctl.d, /run/sysctl.d, /usr/local/lib/sysctl.d, /usr/lib/sysctl.d,
+ * /lib/sysctl.d: a name in an earlier directory masks the same name in a
+ * later one; the files that remain apply in name order, later names
+ * winning; /etc/sysctl.conf applies last) as if target (from ps_target)
+ * held settings for the given knobs, and fill *rep with whether target is
+ * read at all, what masks it, and every assignment applied after it that
+ * sets one of the knobs.  Return 0 or -ENOMEM.  Free with ps_report_free.
+ */
+int ps_scan(const char *root, const char *target, const enum sc_key *keys,
+	    int nkeys, struct ps_report *rep);
+
+void ps_report_free(struct ps_report *rep);
+
+#endif /* WMARK_PERSIST_H */
