@@ -1,0 +1,341 @@
+#!/bin/sh
+# wmark against a real kernel: the tests /init runs inside the qemu guest.
+#
+# Runs under busybox sh as root in an initramfs (init.sh), prints TAP lines
+# numbered from 1 ("ok N - what", "not ok N - what", "# SKIP why"), "# "
+# diagnostics, "WMARK-INFO key=value" facts, and files for the host as
+#   WMARK-FILE NAME
+#   <base64 of a gzipped tar>
+#   WMARK-FILE-END
+# tests/kernel/run.sh renumbers the TAP lines and unpacks the files.
+#
+# Everything is compared with numbers from this same boot: KASLR moves
+# managed pages between DMA32 and Normal from one boot to the next.
+# Sysctls are read with cat: busybox's read returns one byte of them.
+# Reading lowmem_reserve_ratio makes the kernel recompute protection, so
+# zoneinfo is always read before the sysctls.
+#
+# Environment from the kernel command line (init.sh): WMARK_NODES (NUMA
+# nodes the host configured), WMARK_ENTRY (name of the matrix entry).
+
+W=${WMARK_BIN:-/bin/wmark}
+T=/tests
+V=/proc/sys/vm
+n=0
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+diag() { echo "$*" | sed 's/^/# /'; }
+info() { echo "WMARK-INFO $*"; }
+# check COND-STATUS WHAT: ok when the status is 0.
+check() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi; }
+
+# send NAME DIR: a directory to the host as a gzipped tar in base64.
+send() {
+	echo "WMARK-FILE $1"
+	tar -C "$2" -cf - . | gzip -c | base64
+	echo "WMARK-FILE-END"
+}
+
+sysctls() {	# one "name=value" line per watermark sysctl, blanks squeezed
+	for f in min_free_kbytes watermark_scale_factor watermark_boost_factor \
+		lowmem_reserve_ratio extra_free_kbytes; do
+		[ -e $V/$f ] && echo "$f=$(cat $V/$f | tr -s ' \t' '  ')"
+	done
+}
+
+zones() {	# the kernel's zone fields now (zoneinfo-norm.awk lines)
+	awk -f $T/zoneinfo-norm.awk /proc/zoneinfo
+}
+
+wm_lines() {	# just the watermark and protection lines, for equality
+	zones | awk '$3 != "managed" && $3 != "boost"'
+}
+
+json_get() {	# json_get KEY FILE: a top-level scalar of a JSON document
+	awk -f $T/json-flat.awk "$2" | awk -v k="$1" '$1 == k { print $2; exit }'
+}
+
+has() { grep -q "^  $1 " /tmp/help.txt; }
+
+# ---------------------------------------------------------------------
+# The boot state, read before anything else (wmark included) touches it.
+raw=/tmp/raw
+mkdir -p $raw/proc/sys/vm $raw/proc/sys/kernel $raw/proc/pressure \
+	$raw/sys/kernel/mm/transparent_hugepage
+cat /proc/zoneinfo >$raw/proc/zoneinfo
+for f in min_free_kbytes watermark_scale_factor watermark_boost_factor \
+	lowmem_reserve_ratio extra_free_kbytes percpu_pagelist_high_fraction; do
+	[ -e $V/$f ] && cat $V/$f >$raw/proc/sys/vm/$f
+done
+cat /proc/sys/kernel/osrelease >$raw/proc/sys/kernel/osrelease
+for f in meminfo vmstat buddyinfo pagetypeinfo cmdline pressure/memory; do
+	[ -e /proc/$f ] && cat /proc/$f >$raw/proc/$f
+done
+for f in enabled defrag; do
+	[ -e /sys/kernel/mm/transparent_hugepage/$f ] &&
+		cat /sys/kernel/mm/transparent_hugepage/$f \
+			>$raw/sys/kernel/mm/transparent_hugepage/$f
+done
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+echo "$nodes" >$raw/nodes
+dmesg >$raw/dmesg.txt
+send raw $raw
+nzones=$(awk '/^Node /' $raw/proc/zoneinfo | wc -l)
+if [ "$nzones" -gt 0 ] && [ -s $raw/proc/sys/vm/min_free_kbytes ]; then
+	ok "boot zoneinfo ($nzones zones) and sysctls captured ($(sysctls | tr '\n' ' '))"
+else
+	not_ok "boot zoneinfo and sysctls captured"
+fi
+
+# ---------------------------------------------------------------------
+# The machine is the one the matrix asked for.
+if [ -n "$WMARK_NODES" ]; then
+	[ "$nodes" = "$WMARK_NODES" ]
+	check $? "the guest has $WMARK_NODES NUMA node(s) (sysfs shows $nodes)"
+fi
+case " $(cat /proc/cmdline) " in
+*" movablecore="*|*" kernelcore="*)
+	m=$(zones | awk '$2 == "Movable" && $3 == "managed" { s += $4 } END { print s + 0 }')
+	[ "$m" -gt 0 ]
+	check $? "the Movable zone is populated ($m managed pages)"
+	;;
+esac
+thp_want=$(sed -n 's/.*transparent_hugepage=\([a-z]*\).*/\1/p' /proc/cmdline)
+thp_file=/sys/kernel/mm/transparent_hugepage/enabled
+if [ -n "$thp_want" ]; then
+	if [ ! -e $thp_file ]; then
+		skip "THP mode is $thp_want" "this kernel has no transparent hugepages"
+	elif [ "$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)" -lt 524288 ]; then
+		# hugepage_init() turns THP off on machines below 512 MiB,
+		# whatever the command line says.
+		grep -q '\[never\]' $thp_file
+		check $? "THP is forced to never below 512 MiB, $thp_want asked ($(cat $thp_file))"
+	else
+		grep -q "\[$thp_want\]" $thp_file
+		check $? "THP mode is $thp_want ($(cat $thp_file))"
+	fi
+fi
+
+# ---------------------------------------------------------------------
+# wmark itself.
+out=$($W --version 2>&1)
+rc=$?
+check $rc "wmark runs in the guest ($out)"
+if [ $rc -ne 0 ]; then
+	diag "$out"
+	exit 1
+fi
+$W help >/tmp/help.txt 2>&1
+info "commands=$(awk '/^Commands:/ { on = 1; next } /^$/ { on = 0 } on { printf "%s,", $1 }' /tmp/help.txt)"
+
+# ---------------------------------------------------------------------
+# verify at boot, refresh, verify again.
+boot_zones=/tmp/wm-boot.txt
+wm_lines >$boot_zones
+boot_sysctls=$(sysctls)
+boot_verdict=
+if has verify; then
+	$W verify >/tmp/verify-boot.txt 2>&1
+	rc=$?
+	$W -j verify >/tmp/verify-boot.json 2>/tmp/verify-boot.err
+	jrc=$?
+	boot_verdict=$(json_get verdict /tmp/verify-boot.json)
+	info "boot_verify_rc=$rc boot_verdict=$boot_verdict"
+	if [ $rc -eq 0 ] && [ "$boot_verdict" = exact ]; then
+		ok "verify right after boot: exact"
+	elif [ $rc -eq 1 ] && [ "$boot_verdict" = stale ]; then
+		ok "verify right after boot: stale"
+	else
+		not_ok "verify right after boot gives exact or stale (exit $rc, verdict '$boot_verdict')"
+		diag "$(head -40 /tmp/verify-boot.txt)"
+	fi
+	[ $rc -eq $jrc ]
+	check $? "verify exits the same with -j ($rc, $jrc)"
+else
+	skip "verify right after boot gives exact or stale" "verify not built"
+fi
+
+if has apply; then
+	$W apply --refresh >/tmp/refresh.txt 2>&1
+	rc=$?
+	check $rc "apply --refresh exits 0"
+	[ $rc -ne 0 ] && diag "$(head -20 /tmp/refresh.txt)"
+	fresh_zones=/tmp/wm-fresh.txt
+	wm_lines >$fresh_zones
+	[ "$(sysctls)" = "$boot_sysctls" ]
+	check $? "apply --refresh leaves every sysctl as it was"
+	if [ "$boot_verdict" = stale ]; then
+		! cmp -s $boot_zones $fresh_zones
+		check $? "the stale verdict was real: the refresh changed the kernel's watermarks"
+	elif [ "$boot_verdict" = exact ]; then
+		diff $boot_zones $fresh_zones >/tmp/d.txt
+		rc=$?
+		check $rc "the exact verdict was real: the refresh left the kernel's watermarks alone"
+		[ $rc -ne 0 ] && diag "$(head -20 /tmp/d.txt)"
+	fi
+	if has verify; then
+		$W verify >/tmp/verify-fresh.txt 2>&1
+		rc=$?
+		check $rc "verify after apply --refresh exits 0"
+		[ $rc -ne 0 ] && diag "$(head -40 /tmp/verify-fresh.txt)"
+	else
+		skip "verify after apply --refresh exits 0" "verify not built"
+	fi
+else
+	skip "apply --refresh exits 0" "apply not built"
+	fresh_zones=$boot_zones
+fi
+
+# ---------------------------------------------------------------------
+# A sequence of writes; after each the kernel shows what whatif predicted.
+step=0
+apply_step() {	# FILE VALUE OPTION...
+	file=$1 value=$2
+	shift 2
+	step=$((step + 1))
+	what="$* (step $step)"
+	if ! has whatif || ! has apply; then
+		skip "after apply $what the kernel's watermarks are whatif's" \
+			"whatif/apply not built"
+		return
+	fi
+	$W -j whatif "$@" >/tmp/wi.json 2>/tmp/wi.err
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		not_ok "whatif $what exits 0 (exit $rc)"
+		diag "$(head -5 /tmp/wi.err)"
+		return
+	fi
+	awk -f $T/json-flat.awk /tmp/wi.json | awk -f $T/json-zones.awk >/tmp/pred.txt
+	$W apply "$@" >/tmp/apply.txt 2>&1
+	rc=$?
+	zones >/tmp/act.txt
+	check $rc "apply $what exits 0"
+	[ $rc -ne 0 ] && diag "$(head -10 /tmp/apply.txt)"
+	got=$(cat $V/$file | tr -s ' \t' '  ')
+	[ "$got" = "$value" ]
+	check $? "apply $what: $file reads back '$got'"
+	awk -f $T/wm-compare.awk /tmp/pred.txt /tmp/act.txt >/tmp/cmp.txt
+	rc=$?
+	check $rc "after apply $what zoneinfo's min/low/high/promo/protection equal whatif's"
+	if [ $rc -ne 0 ]; then
+		diag "$(head -20 /tmp/cmp.txt)"
+		diag "boost: $(awk '$3 == "boost" && $4 != 0' /tmp/act.txt | tr '\n' ' ')"
+	fi
+}
+apply_step watermark_scale_factor 120 --wsf 120
+apply_step min_free_kbytes 32768 --min-free-kbytes 32768
+apply_step watermark_scale_factor 1000 --wsf 1000
+apply_step watermark_boost_factor 0 --boost-factor 0
+apply_step lowmem_reserve_ratio "64 64 16 0 0" --lowmem-reserve-ratio "64 64 16 0 0"
+
+if has rollback && has apply; then
+	$W rollback >/tmp/rollback.txt 2>&1
+	rc=$?
+	wm_lines >/tmp/wm-rolled.txt
+	check $rc "rollback exits 0"
+	[ $rc -ne 0 ] && diag "$(head -10 /tmp/rollback.txt)"
+	now=$(sysctls)
+	[ "$now" = "$boot_sysctls" ]
+	rc=$?
+	check $rc "rollback restores the boot sysctls exactly"
+	[ $rc -ne 0 ] && diag "boot: $boot_sysctls" && diag "now:  $now"
+	diff $fresh_zones /tmp/wm-rolled.txt >/tmp/d.txt
+	rc=$?
+	check $rc "rollback restores the boot watermarks and protection (as recomputed by the refresh)"
+	[ $rc -ne 0 ] && diag "$(head -20 /tmp/d.txt)"
+	# Leave the boot values in place for what follows, whatever happened.
+	for kv in $(echo "$boot_sysctls" | tr ' ' '_'); do
+		f=${kv%%=*}
+		echo "${kv#*=}" | tr '_' ' ' >$V/$f 2>/dev/null
+	done
+else
+	skip "rollback restores the boot sysctls exactly" "rollback not built"
+fi
+
+# ---------------------------------------------------------------------
+# Out-of-range values: wmark refuses them as bad input (exit 2) before
+# writing anything, and the kernel refuses the same values by itself.
+refuse() {	# FILE VALUE OPTION
+	file=$1 value=$2 opt=$3
+	before=$(cat $V/$file)
+	if has apply; then
+		$W apply "$opt" "$value" >/tmp/refuse.txt 2>&1
+		rc=$?
+		after=$(cat $V/$file)
+		[ $rc -eq 2 ] && [ "$after" = "$before" ]
+		check $? "apply $opt '$value' is refused as bad input (exit $rc) and $file stays $before"
+		[ $rc -ne 2 ] && diag "$(head -5 /tmp/refuse.txt)"
+	else
+		skip "apply $opt '$value' is refused as bad input" "apply not built"
+	fi
+	# The kernel's own answer, once per value.
+	err=$( (echo "$value" >$V/$file) 2>&1)
+	rc=$?
+	after=$(cat $V/$file)
+	err=${err##*: }
+	info "kernel_write $file='$value' rc=$rc error='$err' after='$after'"
+	if [ $rc -ne 0 ] && [ "$after" = "$before" ]; then
+		ok "the kernel refuses $file='$value' too ($err)"
+	else
+		not_ok "the kernel refuses $file='$value' too (it accepted it: now '$after')"
+		echo "$before" >$V/$file
+	fi
+}
+refuse watermark_scale_factor 0 --wsf
+refuse watermark_scale_factor 3001 --wsf
+refuse watermark_scale_factor text --wsf
+refuse watermark_scale_factor -5 --wsf
+refuse min_free_kbytes -1 --min-free-kbytes
+refuse watermark_boost_factor -1 --boost-factor
+
+# The edges of the range are accepted by both.
+for v in 1 3000; do
+	if has whatif; then
+		$W -j whatif --wsf $v >/dev/null 2>&1
+		check $? "whatif --wsf $v is accepted"
+	else
+		skip "whatif --wsf $v is accepted" "whatif not built"
+	fi
+	before=$(cat $V/watermark_scale_factor)
+	(echo $v >$V/watermark_scale_factor) 2>/dev/null
+	rc=$?
+	after=$(cat $V/watermark_scale_factor)
+	echo "$before" >$V/watermark_scale_factor
+	[ $rc -eq 0 ] && [ "$after" = $v ]
+	check $? "the kernel accepts watermark_scale_factor=$v"
+done
+
+# ---------------------------------------------------------------------
+# capture: the host verifies the tree with --root and must agree.
+if has capture; then
+	if has verify; then
+		$W -j verify >/tmp/verify-cap.json 2>/dev/null
+		rc=$?
+		info "capture_verify_rc=$rc capture_verdict=$(json_get verdict /tmp/verify-cap.json)"
+	fi
+	rm -rf /tmp/cap
+	$W capture /tmp/cap >/tmp/capture.txt 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && [ -s /tmp/cap/proc/zoneinfo ]
+	check $? "capture writes a root tree with proc/zoneinfo (exit $rc)"
+	[ $rc -ne 0 ] && diag "$(head -5 /tmp/capture.txt)"
+	[ -d /tmp/cap ] && send capture /tmp/cap
+else
+	skip "capture writes a root tree" "capture not built"
+fi
+
+# ---------------------------------------------------------------------
+# stalls and reclaim: their options are still settling; check they run.
+for c in stalls reclaim; do
+	if has $c; then
+		$W $c --help >/tmp/h.txt 2>&1
+		check $? "$c --help exits 0"
+	else
+		skip "$c --help exits 0" "$c not built"
+	fi
+done
+
+exit 0

@@ -1,0 +1,76 @@
+#!/bin/busybox sh
+# /init of the test initramfs (see mkinitramfs.sh).
+#
+# Mounts proc, sysfs, devtmpfs, cgroup2 and tmpfs, runs one test script and
+# powers the machine off.  The script's stdout and stderr go to the second
+# serial port (/dev/ttyS1), between two marker lines the host looks for:
+#
+#   WMARK-BEGIN <entry>
+#   ... whatever the script prints ...
+#   WMARK-END rc=<exit status of the script>
+#
+# The kernel command line chooses the script and names the run:
+#   wmark.script=PATH   script inside the initramfs (default
+#                       /tests/guest-tests.sh); "probe" only reports back,
+#                       for checking that a boot completes
+#   wmark.entry=NAME    name of the matrix entry, echoed in WMARK-BEGIN
+# Every wmark.KEY=VALUE is also exported to the script as WMARK_KEY=VALUE.
+# With panic=-1 and qemu's -no-reboot, an /init that dies still ends qemu.
+
+/bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin /proc /sys /dev /tmp /run
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+export HOME=/ TMPDIR=/tmp
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mount -t tmpfs -o mode=755 tmpfs /run
+mkdir -p /sys/fs/cgroup
+mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+
+t_init=$(cut -d' ' -f1 /proc/uptime)
+script=/tests/guest-tests.sh
+entry=unnamed
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	wmark.*=*)
+		key=${arg%%=*}
+		key=${key#wmark.}
+		val=${arg#*=}
+		case $key in
+		script) script=$val ;;
+		entry) entry=$val ;;
+		esac
+		key=$(echo "$key" | tr 'a-z.-' 'A-Z__')
+		export "WMARK_$key=$val"
+		;;
+	esac
+done
+
+# Raw mode: no CR added before LF, nothing echoed back.
+out=/dev/ttyS1
+[ -c "$out" ] || out=/dev/console
+stty -F "$out" raw -echo 2>/dev/null
+
+{
+	echo "WMARK-BEGIN $entry"
+	echo "WMARK-INFO uptime_init=$t_init"
+	echo "WMARK-INFO osrelease=$(cat /proc/sys/kernel/osrelease)"
+	if [ "$script" = probe ]; then
+		rc=0
+	elif [ -f "$script" ]; then
+		sh "$script" 2>&1
+		rc=$?
+	else
+		echo "not ok 1 - test script $script is in the initramfs"
+		rc=127
+	fi
+	echo "WMARK-INFO uptime_done=$(cut -d' ' -f1 /proc/uptime)"
+	echo "WMARK-END rc=$rc"
+} >"$out" 2>&1
+sync
+poweroff -f
+# Not reached unless poweroff failed; the panic ends qemu.
+exit 1

@@ -1,0 +1,355 @@
+#!/bin/bash
+# Boot Debian kernels under qemu and run wmark's guest tests inside them.
+#
+# usage: tests/kernel/run.sh [ENTRY...]
+#   With no ENTRY, runs the short matrix of tests/kernel/matrix.txt (or the
+#   whole matrix when WMARK_KERNEL_MATRIX=full); with ENTRY names, only
+#   those.  Prints TAP on stdout, progress on stderr.
+#
+# Environment:
+#   WMARK                  wmark to test (default build/wmark)
+#   WMARK_KERNEL_MATRIX    short (default) or full
+#   WMARK_KERNEL_ACCEL     kvm or tcg to skip the probe (default: probe
+#                          /dev/kvm once, with one boot)
+#   WMARK_KERNEL_TIMEOUT   hard limit per boot in seconds (default 240)
+#   WMARK_KERNEL_JOBS      boots at once (default 1)
+#   WMARK_KERNEL_CACHE     kernel cache (default build/kernel-cache)
+#   WMARK_KERNEL_OFFLINE=1 use cached kernels only
+#
+# When qemu, busybox or a kernel cannot be had, the affected tests print
+# "ok N - ... # SKIP why": counted as skipped, never as passed.
+#
+# Each run keeps its files in build/kernel-runs/RUN (console and data
+# logs, the guests' captures, boot times); build/kernel-runs/last points
+# to the newest.  Only the last five runs are kept.
+set -u
+export LC_ALL=C
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cd "$top" || exit 2
+
+wmark=${WMARK:-build/wmark}
+case $wmark in /*) ;; *) wmark=$top/$wmark ;; esac
+matrix_set=${WMARK_KERNEL_MATRIX:-short}
+limit=${WMARK_KERNEL_TIMEOUT:-240}
+jobs=${WMARK_KERNEL_JOBS:-1}
+qemu="qemu-system-x86_64"
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+check() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi; }
+diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
+say() { echo "kernel: $*" >&2; }
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+t_start=$(now)
+
+# ---------------------------------------------------------------------
+# The plan: "name flavour mem nodes args..." lines.
+plan=$(awk -v set="$matrix_set" '
+	/^[ \t]*(#|$)/ { next }
+	set == "full" || $1 == "short" {
+		line = $2 " " $3 " " $4 " " $5
+		for (i = 6; i <= NF; i++)
+			line = line " " $i
+		print line
+	}' "$here/matrix.txt")
+if [ $# -gt 0 ]; then
+	want=" $* "
+	plan=$(echo "$plan" | while read -r name rest; do
+		case $want in *" $name "*) echo "$name $rest" ;; esac
+	done)
+	[ -n "$plan" ] || { echo "run.sh: no matrix entry named: $*" >&2; exit 2; }
+fi
+
+# skip_all REASON: every entry skipped for the same reason, then stop.
+skip_all() {
+	say "skipping every kernel test: $1"
+	echo "$plan" | while read -r name flavour mem nodes args; do
+		echo "$name"
+	done | {
+		i=$n
+		while read -r name; do
+			i=$((i + 1))
+			echo "ok $i - [$name] guest tests # SKIP $1"
+		done
+	}
+	exit 0
+}
+
+if [ ! -x "$wmark" ]; then
+	not_ok "the wmark under test exists ($wmark; build it with make)"
+	exit 1
+fi
+command -v "$qemu" >/dev/null 2>&1 ||
+	skip_all "no $qemu here (Debian package qemu-system-x86)"
+command -v cpio >/dev/null 2>&1 || skip_all "no cpio here (Debian package cpio)"
+[ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 ||
+	skip_all "no static busybox here (Debian package busybox-static)"
+
+# ---------------------------------------------------------------------
+# Run directory, pruned to the last five.
+runs=$top/build/kernel-runs
+run=$runs/$(date +%Y%m%d-%H%M%S)-$$
+mkdir -p "$run" || exit 2
+ln -sfn "${run##*/}" "$runs/last"
+ls -1d "$runs"/2*-* 2>/dev/null | sort | head -n -5 | while read -r old; do
+	rm -rf "$old"
+done
+say "results in ${run#"$top"/}"
+
+# ---------------------------------------------------------------------
+# Kernels.
+flavours=$(echo "$plan" | awk '{ print $2 }' | sort -u)
+# shellcheck disable=SC2086
+"$here/fetch-kernels.sh" $flavours >"$run/kernels.txt" 2>"$run/fetch.log"
+while read -r line; do say "kernel $line"; done <"$run/kernels.txt"
+kernel_of() {	# flavour -> "release path" or "- reason"
+	awk -v f="$1" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }' "$run/kernels.txt"
+}
+
+# ---------------------------------------------------------------------
+# The initramfs, with this wmark.
+initrd=$run/initramfs.cpio.gz
+if ! "$here/mkinitramfs.sh" "$wmark" "$initrd" 2>"$run/mkinitramfs.log"; then
+	not_ok "the test initramfs builds"
+	diag "$(cat "$run/mkinitramfs.log")"
+	exit 1
+fi
+say "initramfs $(du -k "$initrd" | cut -f1) KiB"
+
+# ---------------------------------------------------------------------
+# One boot.  boot DIR KERNEL ACCEL MEM NODES ARGS: fills DIR with
+# console.log, data.log, qemu.log, rc, wall, rss_kib and cmdline.txt.
+mib() {	# 256M, 4G -> MiB
+	case $1 in
+	*G) echo $((${1%G} * 1024)) ;;
+	*M) echo "${1%M}" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+boot() {
+	local dir=$1 kernel=$2 accel=$3 mem=$4 nodes=$5 args=$6 t0 rc
+	local size per i cpu
+	size=$(mib "$mem")
+	mkdir -p "$dir"
+	rm -f "$dir"/*.log "$dir"/rc "$dir"/wall "$dir"/rss_kib
+	[ "$accel" = tcg ] && accel=tcg,thread=multi
+	local cmd=("$qemu" -nodefaults -nographic -no-reboot -monitor none
+		-accel "$accel" -cpu max -smp 2 -m "${size}M")
+	if [ "$nodes" -le 1 ]; then
+		# reserve=off: RAM is mapped without swap reservation and only
+		# touched pages cost the host anything (a 140G guest ~3 GiB).
+		cmd+=(-object "memory-backend-ram,id=ram0,size=${size}M,reserve=off"
+			-machine memory-backend=ram0)
+	else
+		per=$((size / nodes))
+		for ((i = 0; i < nodes; i++)); do
+			[ $i -eq $((nodes - 1)) ] && per=$((size - per * (nodes - 1)))
+			cpu=
+			[ $i -lt 2 ] && cpu=,cpus=$i
+			cmd+=(-object "memory-backend-ram,id=m$i,size=${per}M,reserve=off"
+				-numa "node,nodeid=$i,memdev=m$i$cpu")
+		done
+	fi
+	cmd+=(-kernel "$kernel" -initrd "$initrd"
+		-append "console=ttyS0 quiet panic=-1 $args"
+		-serial "file:$dir/console.log" -serial "file:$dir/data.log")
+	printf '%q ' "${cmd[@]}" >"$dir/cmdline.txt"
+	echo >>"$dir/cmdline.txt"
+	t0=$(now)
+	if [ -x /usr/bin/time ]; then
+		timeout -k 10 "$limit" /usr/bin/time -f %M -o "$dir/rss_kib" \
+			"${cmd[@]}" </dev/null >"$dir/qemu.log" 2>&1
+	else
+		timeout -k 10 "$limit" "${cmd[@]}" </dev/null >"$dir/qemu.log" 2>&1
+	fi
+	rc=$?
+	secs "$t0" "$(now)" >"$dir/wall"
+	echo $rc >"$dir/rc"
+	# GNU time adds "Command exited with non-zero status" lines.
+	[ -f "$dir/rss_kib" ] && tail -1 "$dir/rss_kib" >"$dir/rss" && mv "$dir/rss" "$dir/rss_kib"
+	grep -q '^WMARK-END' "$dir/data.log" 2>/dev/null
+}
+
+# ---------------------------------------------------------------------
+# KVM or TCG: stock Debian kernels may not boot under a nested KVM, so
+# KVM is used only when a real boot completes with it.
+accel=${WMARK_KERNEL_ACCEL:-}
+if [ -z "$accel" ]; then
+	accel=tcg
+	probe_kernel=$(awk '$2 != "-" { print $3; exit }' "$run/kernels.txt")
+	if [ ! -e /dev/kvm ]; then
+		say "no /dev/kvm: using TCG"
+	elif [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		say "/dev/kvm is not usable by $(id -un): using TCG"
+	elif [ -n "$probe_kernel" ]; then
+		save=$limit
+		limit=60
+		if boot "$run/kvm-probe" "$probe_kernel" kvm 256M 1 \
+			"wmark.script=probe wmark.entry=kvm-probe"; then
+			accel=kvm
+			say "KVM works (probe boot $(cat "$run/kvm-probe/wall")s)"
+		else
+			say "a KVM boot did not complete (rc $(cat "$run/kvm-probe/rc")): using TCG"
+		fi
+		limit=$save
+	fi
+fi
+diag "accelerator: $accel, matrix: $matrix_set, wmark: ${wmark#"$top"/}"
+
+# ---------------------------------------------------------------------
+# Boot every entry, $jobs at a time; results are read afterwards, in order.
+running=0
+while read -r name flavour mem nodes args; do
+	k=$(kernel_of "$flavour")
+	[ -z "$k" ] || [ "${k%% *}" = - ] && continue
+	dir=$run/$name
+	(
+		t0=$(now)
+		say "$name: booting ${k%% *}, $mem, $nodes node(s) $args"
+		if boot "$dir" "${k#* }" "$accel" "$mem" "$nodes" \
+			"wmark.entry=$name wmark.nodes=$nodes $args"; then
+			say "$name: done in $(cat "$dir/wall")s"
+		else
+			say "$name: no results (qemu exit $(cat "$dir/rc"), $(cat "$dir/wall")s)"
+		fi
+	) &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+done <<<"$plan"
+wait
+
+# ---------------------------------------------------------------------
+# Results.
+# unpack DIR: split data.log into guest TAP (tap.txt), facts (info.txt)
+# and the files sent with WMARK-FILE (DIR/NAME/...).
+unpack() {
+	local dir=$1 f
+	tr -d '\r' <"$dir/data.log" | awk -v dir="$dir" '
+		/^WMARK-BEGIN/ { on = 1; next }
+		!on { next }
+		/^WMARK-END/ { print > (dir "/info.txt"); on = 0; next }
+		/^WMARK-FILE-END/ { file = ""; next }
+		/^WMARK-FILE / { file = $2; printf "" > (dir "/" file ".b64"); next }
+		file != "" { print > (dir "/" file ".b64"); next }
+		/^WMARK-INFO / { sub(/^WMARK-INFO /, ""); print > (dir "/info.txt"); next }
+		{ print > (dir "/tap.txt") }'
+	for f in "$dir"/*.b64; do
+		[ -f "$f" ] || continue
+		rm -rf "${f%.b64}"
+		mkdir -p "${f%.b64}"
+		base64 -d "$f" | tar -xzf - -C "${f%.b64}" 2>/dev/null
+		rm -f "$f"
+	done
+}
+
+info_get() {	# info_get DIR KEY
+	awk -v k="$2" '{ for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) {
+		print substr($i, length(k) + 2); exit } }' "$1/info.txt" 2>/dev/null
+}
+
+verdict_of() {	# verdict_of ROOT: "rc verdict" of wmark -j verify there
+	local out rc
+	out=$("$wmark" --root "$1" -j verify 2>/dev/null)
+	rc=$?
+	echo "$rc $(echo "$out" | awk -f "$here/json-flat.awk" |
+		awk '$1 == "verdict" { print $2; exit }')"
+}
+
+host_has_verify=0
+"$wmark" help 2>/dev/null | grep -q '^  verify ' && host_has_verify=1
+
+times=$run/times.txt
+printf '%-22s %-28s %5s %5s %7s %7s %7s %8s\n' entry kernel mem nodes wall_s \
+	init_s done_s rss_mib >"$times"
+while read -r name flavour mem nodes args; do
+	k=$(kernel_of "$flavour")
+	if [ -z "$k" ] || [ "${k%% *}" = - ]; then
+		skip "[$name] guest tests" "no $flavour kernel: ${k#- }"
+		continue
+	fi
+	dir=$run/$name
+	rel=${k%% *}
+	unpack "$dir"
+	wall=$(cat "$dir/wall") rc=$(cat "$dir/rc")
+	rss=$(cat "$dir/rss_kib" 2>/dev/null)
+	end=$(grep '^WMARK-END' "$dir/data.log" 2>/dev/null | tr -d '\r')
+	what="$rel, $mem, $nodes node(s)${args:+, $args}, $accel"
+	printf '%-22s %-28s %5s %5s %7s %7s %7s %8s\n' "$name" "$rel" "$mem" \
+		"$nodes" "$wall" "$(info_get "$dir" uptime_init)" \
+		"$(info_get "$dir" uptime_done)" "$(( ${rss:-0} / 1024 ))" >>"$times"
+	if [ -z "$end" ]; then
+		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+			not_ok "[$name] the guest finishes its tests ($what): killed after ${limit}s"
+		else
+			not_ok "[$name] the guest finishes its tests ($what): qemu exit $rc after ${wall}s"
+		fi
+		diag "$(tail -15 "$dir/console.log" 2>/dev/null | tr -d '\r')"
+		diag "$(tail -5 "$dir/qemu.log" 2>/dev/null)"
+		continue
+	fi
+	ok "[$name] the guest finishes its tests ($what) in ${wall}s"
+	# The guest's own results, renumbered.
+	if [ -f "$dir/tap.txt" ]; then
+		while IFS= read -r line; do
+			case $line in
+			"ok "[0-9]*|"not ok "[0-9]*)
+				n=$((n + 1))
+				echo "$line" | sed -E "s/^(not )?ok [0-9]+ - /\\1ok $n - [$name] /"
+				;;
+			"#"*) echo "$line" ;;
+			*) echo "# $line" ;;
+			esac
+		done <"$dir/tap.txt"
+	fi
+	# Lazy guest RAM: a big guest must not cost the host its size.
+	if [ -n "$rss" ] && [ "$(mib "$mem")" -ge 30720 ]; then
+		[ $((rss / 1024)) -lt $(($(mib "$mem") / 4)) ]
+		check $? "[$name] guest RAM is allocated lazily: qemu peaked at $((rss / 1024)) MiB for $mem"
+	fi
+	# Host side: wmark --root on what the guest sent.
+	boot_verdict=$(info_get "$dir" boot_verdict)
+	if [ ! -s "$dir/raw/proc/zoneinfo" ]; then
+		not_ok "[$name] the boot capture reached the host"
+	elif [ $host_has_verify = 0 ]; then
+		ok "[$name] the boot capture reached the host ($(cat "$dir/raw/proc/sys/kernel/osrelease"))"
+		skip "[$name] wmark --root verify of the boot capture" "verify not built"
+	else
+		set -- $(verdict_of "$dir/raw")
+		if [ -n "$boot_verdict" ]; then
+			[ "${2:-}" = "$boot_verdict" ]
+			check $? "[$name] verify --root of the boot capture agrees with the guest ($1 ${2:-none}, guest $boot_verdict)"
+		else
+			[ "$1" = 0 ] && [ "${2:-}" = exact ] || { [ "$1" = 1 ] && [ "${2:-}" = stale ]; }
+			check $? "[$name] verify --root of the boot capture: exact or stale (exit $1, ${2:-no verdict})"
+		fi
+	fi
+	cap_verdict=$(info_get "$dir" capture_verdict)
+	cap_rc=$(info_get "$dir" capture_verify_rc)
+	if [ -d "$dir/capture" ] && [ $host_has_verify = 1 ]; then
+		set -- $(verdict_of "$dir/capture")
+		[ "$1" = "$cap_rc" ] && [ "${2:-}" = "$cap_verdict" ]
+		check $? "[$name] verify --root of the guest's capture gives what verify gave in the guest (host: exit $1 ${2:-none}; guest: exit $cap_rc $cap_verdict)"
+		[ "$1" = 0 ]
+		check $? "[$name] the guest's capture, taken after rollback, verifies exact on the host"
+	elif [ -d "$dir/capture" ]; then
+		skip "[$name] verify --root of the guest's capture" "verify not built"
+	fi
+	# The kernel's answers to out-of-range writes, for the record.
+	grep '^kernel_write' "$dir/info.txt" 2>/dev/null | sed "s/^/# [$name] /" | head -6
+done <<<"$plan"
+
+t_total=$(secs "$t_start" "$(now)")
+echo "total $t_total" >>"$times"
+diag "boot times ($accel):"
+diag "$(cat "$times")"
+cat "$times" >&2
+say "kernel tests took ${t_total}s"
+exit 0
