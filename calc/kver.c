@@ -118,10 +118,11 @@ void wm_profile_for(const struct wm_kver *k, struct wm_profile *p)
 	p->thp_off_recompute = at_least(k, 5, 16);
 	p->empty_zones_printed = at_least(k, 4, 12);
 	/*
-	 * Android common kernels carried extra_free_kbytes until the 5.4
-	 * branches replaced it by watermark_scale_factor.
+	 * Android common kernels carried extra_free_kbytes through
+	 * android11-5.4; android12-5.10 dropped it for watermark_scale_factor
+	 * (set by init's extra_free_kbytes.sh).
 	 */
-	p->extra_free = k->android && !at_least(k, 5, 4);
+	p->extra_free = k->android && !at_least(k, 5, 10);
 	p->lrr_rule = lrr_rule(k);
 }
 

@@ -84,7 +84,7 @@ struct wm_profile {
 	bool movable_capped;	/* 6.6+: Movable treated like HighMem */
 	bool thp_off_recompute;	/* 5.16+: THP off re-runs the sqrt rule */
 	bool empty_zones_printed; /* 4.12+: zoneinfo lists unpopulated zones */
-	bool extra_free;	/* Android kernels that carry extra_free_kbytes */
+	bool extra_free;	/* Android common kernels up to 5.4: extra_free_kbytes */
 	enum wm_lrr_rule lrr_rule;
 };
 

@@ -104,7 +104,8 @@ static void text_header(FILE *f, const struct explain *ex)
 	fputs("\n\n", f);
 }
 
-static void text_footer(FILE *f, const struct explain *ex, const struct zrow *rows)
+static void text_footer(FILE *f, const struct explain *ex, const struct zrow *rows,
+			size_t n)
 {
 	const struct wm_machine *m = ex->machine;
 	const struct wm_profile *p = ex->profile;
@@ -113,19 +114,19 @@ static void text_footer(FILE *f, const struct explain *ex, const struct zrow *ro
 
 	fputs("\nProtection, pages each zone keeps back from allocations that may use\n"
 	      "the zone of each column (lowmem_reserve):\n", f);
-	for (i = 0; i < m->nzones; i++) {
+	for (i = 0; i < n; i++) {
 		fprintf(f, "%-4d %-8s (", rows[i].node, rows[i].zone);
 		for (j = 0; j < rows[i].nprot; j++)
 			fprintf(f, "%s%ld", j ? ", " : "", rows[i].protection[j]);
 		fputs(")\n", f);
 	}
-	if (!p->wsf)
+	if (!p->wsf || !ex->wm || ex->sysctl->wsf < 0)
 		return;
 	fprintf(f, "\nwatermark_scale_factor %ld, zone by zone:\n", ex->sysctl->wsf);
-	for (i = 0; i < m->nzones; i++) {
+	for (i = 0; i < n; i++) {
 		const struct wm_zone_wm *w = &ex->wm[i];
 
-		if (!m->zones[i].managed) {
+		if (rows[i].managed <= 0) {
 			fprintf(f, "%-4d %-8s empty\n", rows[i].node, rows[i].zone);
 		} else if (ex->sysctl->wsf < w->wsf_floor) {
 			fprintf(f, "%-4d %-8s no effect: the gap stays at a quarter of the min share "
@@ -144,7 +145,7 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 {
 	struct zrow *own = NULL;
 	const struct zrow *rows = ex->rows;
-	size_t n = ex->machine->nzones;
+	size_t n = ex->rows ? ex->nrows : ex->machine->nzones;
 	char kb[64];
 	int rc = EXIT_OK;
 
@@ -158,8 +159,7 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 	case FMT_TEXT:
 		text_header(stdout, ex);
 		report_text_table(stdout, rows, n, ex->cols, ex->machine->page_size);
-		if (ex->wm)
-			text_footer(stdout, ex, rows);
+		text_footer(stdout, ex, rows, n);
 		break;
 	case FMT_PROM:
 		report_prom(stdout, rows, n, ex->cols, ex->machine->page_size);

@@ -16,8 +16,9 @@ struct explain {
 	const struct wm_profile *profile;
 	const struct wm_machine *machine;
 	const struct wm_sysctl *sysctl;
-	const struct wm_zone_wm *wm;	/* model results, one per zone */
-	const struct zrow *rows;	/* rows to print; NULL: from wm */
+	const struct wm_zone_wm *wm;	/* model results, one per row (or NULL) */
+	const struct zrow *rows;	/* rows to print; NULL: from machine + wm */
+	size_t nrows;			/* with rows */
 	const char *const *zone_names;	/* names per zone; NULL: type names */
 	struct wm_mfk mfk;
 	bool mfk_known;

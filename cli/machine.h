@@ -52,7 +52,8 @@ struct snapshot {
 	struct wm_profile prof;		/* from --kernel, osrelease, or default */
 	bool kernel_known;		/* prof comes from a real version */
 	enum wm_thp thp;		/* WM_THP_UNSUPPORTED if no THP file */
-	struct wm_zone *zones;		/* model input, one per zi zone */
+	struct wm_zone *zones;		/* model input: every configured zone */
+	long *zone_map;			/* per model zone: index in zi.zones, -1 if not printed */
 	struct wm_machine m;
 	bool used_present;		/* no managed lines: present used instead */
 	int rereads;			/* times zoneinfo changed while reading */

@@ -116,6 +116,7 @@ static void test_feature_edges_match_the_version_table(void **state)
 	assert_true(prof("4.9.186-android").extra_free);
 	assert_false(prof("5.10.186-android12").extra_free);
 	assert_false(prof("4.9.186").extra_free);
+	assert_true(prof("5.4.210-android11-2").extra_free);
 }
 
 static void test_default_lowmem_reserve_ratios_per_era(void **state)

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_show.c - `wmark show`: the kernel's current watermarks, as it
+ * prints them, with gaps, where free memory stands, the wsf floor and
+ * totals per node.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "explain.h"
+#include "machine.h"
+#include "show.h"
+
+static void show_usage(void)
+{
+	fputs("Usage: wmark [--root DIR] [-j|-o text|json|prom] show\n"
+	      "\n"
+	      "Print every node and zone as the kernel reports it: managed and free\n"
+	      "pages, min/low/high/promo, boost, the gaps between them, where free\n"
+	      "memory stands, and the smallest watermark_scale_factor that would change\n"
+	      "each zone's gap.  Reads /proc/zoneinfo and the vm sysctls under --root.\n",
+	      stdout);
+}
+
+const char *show_state(const struct zi_zone *z)
+{
+	if (!(z->flags & ZI_HAS_FREE) || !(z->flags & ZI_HAS_MIN) || !z->managed)
+		return NULL;
+	if (z->free < z->min)
+		return "below min: allocations stall in direct reclaim";
+	if (z->free < z->low)
+		return "below low: kswapd awake";
+	if (z->free < z->high)
+		return "between low and high";
+	return "above high";
+}
+
+static long opt(const struct zi_zone *z, unsigned flag, unsigned long v)
+{
+	return (z->flags & flag) ? (long)v : RV_NONE;
+}
+
+void show_row(struct zrow *r, const struct zi_zone *z)
+{
+	int j;
+
+	memset(r, 0, sizeof(*r));
+	r->node = z->node;
+	r->zone = z->name;
+	r->managed = opt(z, ZI_HAS_MANAGED, z->managed);
+	r->present = opt(z, ZI_HAS_PRESENT, z->present);
+	r->spanned = opt(z, ZI_HAS_SPANNED, z->spanned);
+	r->free = opt(z, ZI_HAS_FREE, z->free);
+	r->boost = opt(z, ZI_HAS_BOOST, z->boost);
+	r->min = opt(z, ZI_HAS_MIN, z->min);
+	r->low = opt(z, ZI_HAS_LOW, z->low);
+	r->high = opt(z, ZI_HAS_HIGH, z->high);
+	r->promo = opt(z, ZI_HAS_PROMO, z->promo);
+	r->gap = (r->min != RV_NONE && r->low != RV_NONE) ? r->low - r->min : RV_NONE;
+	r->high_sqrt = r->gap_sqrt = RV_NONE;
+	r->wsf_floor = RV_NONE;
+	r->nprot = z->nprotection;
+	for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+		r->protection[j] = z->protection[j];
+	r->state = show_state(z);
+}
+
+/* Per node: sums of managed, free and the watermarks. */
+static void node_totals(const struct zrow *rows, size_t n, cJSON *arr, FILE *f)
+{
+	int node = -1;
+	size_t i;
+
+	if (f)
+		fputs("\nPer node (pages):\n", f);
+	for (i = 0; i < n; i++) {
+		long managed = 0, free_ = 0, min = 0, low = 0, high = 0;
+		size_t k;
+
+		if (rows[i].node == node)
+			continue;
+		node = rows[i].node;
+		for (k = i; k < n; k++) {
+			if (rows[k].node != node)
+				continue;
+			managed += rows[k].managed > 0 ? rows[k].managed : 0;
+			free_ += rows[k].free > 0 ? rows[k].free : 0;
+			min += rows[k].min > 0 ? rows[k].min : 0;
+			low += rows[k].low > 0 ? rows[k].low : 0;
+			high += rows[k].high > 0 ? rows[k].high : 0;
+		}
+		if (f)
+			fprintf(f, "node %d: managed %ld, free %ld, min %ld, low %ld, high %ld\n",
+				node, managed, free_, min, low, high);
+		if (arr) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddNumberToObject(o, "node", node);
+			cJSON_AddNumberToObject(o, "managed", (double)managed);
+			cJSON_AddNumberToObject(o, "free", (double)free_);
+			cJSON_AddNumberToObject(o, "min", (double)min);
+			cJSON_AddNumberToObject(o, "low", (double)low);
+			cJSON_AddNumberToObject(o, "high", (double)high);
+			cJSON_AddItemToArray(arr, o);
+		}
+	}
+}
+
+/*
+ * The model over the machine's zones with its own sysctls, compacted to
+ * the zones zoneinfo printed; NULL (and no error) when the sysctls are
+ * not known.
+ */
+struct wm_zone_wm *show_model(const struct snapshot *s)
+{
+	struct wm_zone_wm *all, *out;
+	struct wm_sysctl sc = s->sysctl;
+	size_t i;
+
+	if (sc.min_free_kbytes < 0 || (s->prof.wsf && sc.wsf < 0) || !s->m.nzones)
+		return NULL;
+	if (sc.nlrr == 0)
+		sc.nlrr = 0;
+	all = calloc(s->m.nzones, sizeof(*all));
+	out = calloc(s->zi.nzones ? s->zi.nzones : 1, sizeof(*out));
+	if (!all || !out || wm_setup_wmarks(&s->prof, &s->m, &sc, all, NULL)) {
+		free(all);
+		free(out);
+		return NULL;
+	}
+	for (i = 0; i < s->m.nzones; i++)
+		if (s->zone_map[i] >= 0)
+			out[s->zone_map[i]] = all[i];
+	free(all);
+	return out;
+}
+
+int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct snapshot s;
+	struct explain ex;
+	struct zrow *rows;
+	struct wm_zone_wm *w;
+	cJSON *extra = NULL;
+	bool promo = false, boost = false;
+	size_t i;
+	int c, rc;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			show_usage();
+			return EXIT_OK;
+		}
+		return cli_usage("show", "unknown option '%s'", argv[optind - 1]);
+	}
+	if (optind < argc)
+		return cli_usage("show", "unexpected argument '%s'", argv[optind]);
+
+	if ((rc = snapshot_read(ctx, &s)))
+		return rc;
+	rows = calloc(s.zi.nzones ? s.zi.nzones : 1, sizeof(*rows));
+	if (!rows) {
+		snapshot_free(&s);
+		return cli_err(EXIT_SYSTEM, "show", "out of memory");
+	}
+	w = show_model(&s);
+	for (i = 0; i < s.zi.nzones; i++) {
+		show_row(&rows[i], &s.zi.zones[i]);
+		if (w && rows[i].managed > 0)
+			rows[i].wsf_floor = w[i].wsf_floor;
+		promo |= (s.zi.zones[i].flags & ZI_HAS_PROMO) != 0;
+		boost |= (s.zi.zones[i].flags & ZI_HAS_BOOST) != 0;
+	}
+
+	explain_init(&ex);
+	ex.source = s.live ? "live" : "capture";
+	ex.kernel_label = s.osrelease[0] ? s.osrelease : NULL;
+	ex.profile = &s.prof;
+	ex.machine = &s.m;
+	ex.sysctl = &s.sysctl;
+	ex.wm = w;
+	ex.rows = rows;
+	ex.nrows = s.zi.nzones;
+	ex.cols = COL_DEFAULT | COL_LIVE | (promo ? COL_PROMO : 0);
+	if (ctx->format == FMT_JSON) {
+		extra = cJSON_CreateObject();
+		node_totals(rows, s.zi.nzones, cJSON_AddArrayToObject(extra, "nodes"), NULL);
+		ex.extra_json = extra;
+	}
+	rc = explain_print(ctx, &ex);
+	if (ctx->format == FMT_TEXT)
+		node_totals(rows, s.zi.nzones, NULL, stdout);
+	cJSON_Delete(extra);
+	free(w);
+	free(rows);
+	snapshot_free(&s);
+	(void)boost;
+	return rc;
+}
