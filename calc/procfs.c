@@ -340,6 +340,10 @@ static int parse_kv(const char *buf, size_t len, struct pf_kv *out,
 		} else {
 			while (ke < eol && !is_blank(*ke))
 				ke++;
+			/* A colon means some other file (meminfo, say). */
+			if (memchr(k, ':', (size_t)(ke - k)))
+				return wm_fail(diag, WM_EPARSE, line, NULL,
+					       "expected 'key value'");
 		}
 		if (memchr(k, '\0', (size_t)(ke - k)))
 			return wm_fail(diag, WM_EPARSE, line, NULL,

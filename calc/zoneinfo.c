@@ -456,13 +456,13 @@ int zi_parse(const char *buf, size_t len, struct zi_info *out,
 	     struct wm_diag *diag)
 {
 	struct zi_state st = { .zi = out, .diag = diag };
-	const char *p = buf, *end = buf + len, *nl, *eol, *k;
+	const char *p, *end, *nl, *eol, *k;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (!buf)
-		p = end = NULL;
-	while (p < end) {
+		buf = "", len = 0;
+	for (p = buf, end = buf + len; p < end;) {
 		if (st.line == INT_MAX)
 			return wm_fail(diag, WM_EPARSE, st.line, NULL,
 				       "too many lines");
