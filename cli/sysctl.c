@@ -111,6 +111,9 @@ int sc_value_check(enum sc_key k, const struct sc_value *v,
 		lo = 1;
 		hi = p && p->wsf_max > 0 ? p->wsf_max : 1000;
 	}
+	/* <= 4.16 (rule A) turns a ratio below 1 into 1 and prints that back. */
+	if (k == SC_LRR && p && p->lrr_rule == WM_LRR_A)
+		lo = 1;
 	if (k == SC_LRR && want_n > 0 && v->n != want_n) {
 		snprintf(err, errn, "%s needs %d entries (one per zone type, as the kernel prints it), got %d",
 			 names[k], want_n, v->n);
@@ -119,7 +122,7 @@ int sc_value_check(enum sc_key k, const struct sc_value *v,
 	for (i = 0; i < v->n; i++) {
 		if (v->v[i] >= lo && v->v[i] <= hi)
 			continue;
-		if (k == SC_WSF)
+		if (k == SC_WSF || lo > 0)
 			snprintf(err, errn, "%s %ld is out of range: kernel %u.%u accepts %ld..%ld",
 				 names[k], v->v[i], p ? p->kver.major : 0,
 				 p ? p->kver.minor : 0, lo, hi);

@@ -57,7 +57,7 @@ int sc_value_parse(enum sc_key k, const char *text, struct sc_value *out,
  * (kernel-notes.md section 5): min_free_kbytes 0..INT_MAX,
  * watermark_scale_factor 1..p->wsf_max, watermark_boost_factor and
  * extra_free_kbytes 0..INT_MAX, lowmem_reserve_ratio entries 0..INT_MAX
- * and exactly want_n of them (the count the kernel prints; 0 = any).
+ * (1..INT_MAX up to 4.16, which turns 0 into 1) and exactly want_n of them (the count the kernel prints; 0 = any).
  * Return 0, or -1 with a reason in err.
  */
 int sc_value_check(enum sc_key k, const struct sc_value *v,

@@ -204,6 +204,20 @@ static void test_ratio_list_needs_as_many_entries_as_the_kernel_prints(void **st
 	assert_int_equal(sc_value_check(SC_LRR, &v, &p, 5, err, sizeof(err)), -1);
 }
 
+/* kernel-notes.md section 4, rule A: 4.9 forces a ratio below 1 to 1. */
+static void test_a_zero_ratio_is_refused_where_the_kernel_would_make_it_one(void **state)
+{
+	struct wm_profile k49 = prof("4.9.337"), k419 = prof("4.19.0");
+	struct sc_value v;
+
+	assert_int_equal(sc_value_parse(SC_LRR, "256 32 0", &v, err, sizeof(err)), 0);
+	assert_int_equal(sc_value_check(SC_LRR, &v, &k49, 3, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "accepts 1.."));
+	assert_int_equal(sc_value_check(SC_LRR, &v, &k419, 3, err, sizeof(err)), 0);
+	v.v[2] = 1;
+	assert_int_equal(sc_value_check(SC_LRR, &v, &k49, 3, err, sizeof(err)), 0);
+}
+
 static void test_knob_paths_resolve_under_the_root(void **state)
 {
 	const char *root = *state;
@@ -340,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_wsf_range_is_the_running_kernels),
 		cmocka_unit_test(test_sizes_and_factors_must_not_be_negative),
 		cmocka_unit_test(test_ratio_list_needs_as_many_entries_as_the_kernel_prints),
+		cmocka_unit_test(test_a_zero_ratio_is_refused_where_the_kernel_would_make_it_one),
 		cmocka_unit_test_setup_teardown(test_knob_paths_resolve_under_the_root,
 						setup_root, teardown_root),
 		cmocka_unit_test_setup_teardown(test_a_symlinked_knob_is_refused_even_inside_the_root,

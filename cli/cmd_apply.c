@@ -1,0 +1,1410 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_apply.c - `wmark apply` and `wmark rollback`: change the watermark
+ * sysctls so that a mistake can always be undone.
+ *
+ * apply, in order:
+ *   1. read the machine, resolve every knob under <root>/proc/sys/vm,
+ *      validate the values against the running kernel's ranges, run the
+ *      model with the new values (what `whatif` shows) and refuse values
+ *      whose summed min watermarks exceed a safe share of memory or what
+ *      is free now (--force overrides);
+ *   2. check permissions for every file it will touch: nothing has been
+ *      written if that fails;
+ *   3. commit the journal (previous and new text of every knob) to disk;
+ *   4. write each knob and read it back; on the first failure write the
+ *      previous text back to those already written, last first;
+ *   5. on a live kernel, re-read zoneinfo and compare it with the model.
+ * rollback writes the journal's previous texts back, refusing (without
+ * --force) when a knob holds neither the previous nor the written value,
+ * i.e. someone else changed it since.
+ *
+ * Between steps 3 and 4 a crash leaves each knob at its previous or its
+ * new value (a proc sysctl write takes effect whole or not at all), and
+ * the journal names both, so rollback can always finish the job.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "commands.h"
+#include "journal.h"
+#include "machine.h"
+#include "persist.h"
+#include "sysctl.h"
+
+/*
+ * Refuse a change whose summed min watermarks exceed this share of
+ * managed memory: twice the 5% that khugepaged allows its own
+ * recommendation (kernel-notes.md 2.2), well past any default.
+ */
+#define SAFE_MIN_SHARE_PCT 10
+
+#define MAX_WARN 16
+
+struct change {
+	bool set;
+	bool ignore_failure;		/* "-vm.x = v" in a --from file */
+	const char *origin;		/* "--wsf", "FILE:LINE" */
+	char origin_buf[64];
+	struct sc_value val;		/* new */
+	char text[JR_TEXT_MAX];		/* new, as written */
+	char path[PATH_MAX];
+	struct sc_value prev;
+	char prev_text[JR_TEXT_MAX];	/* as the kernel printed it */
+	bool dropped;			/* ignore_failure and the knob is missing */
+	bool write_failed;		/* ignore_failure and the write failed */
+};
+
+struct apply {
+	const struct cli_ctx *ctx;
+	struct change ch[SC_NKEYS];
+	bool dry_run, force, refresh;
+	const char *state_opt, *persist, *initrc;
+	char state_path[PATH_MAX];
+	char command[512];
+	struct snapshot s;
+	bool have_snapshot;
+	struct wm_sysctl sc_new;
+	struct wm_zone_wm *cur, *pred;	/* model: current sysctls, new ones */
+	bool modelled;
+	char *warn[MAX_WARN];
+	int nwarn;
+	cJSON *doc;			/* -j output being built */
+};
+
+static void warn(struct apply *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct apply *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (a->nwarn == MAX_WARN)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (s)
+		a->warn[a->nwarn++] = s;
+}
+
+static void join_argv(char *out, size_t n, int argc, char **argv)
+{
+	size_t off;
+	int i;
+
+	off = (size_t)snprintf(out, n, "wmark");
+	for (i = 0; i < argc && off < n; i++) {
+		const char *q = strpbrk(argv[i], " \t\"'") ? "\"" : "";
+
+		off += (size_t)snprintf(out + off, n - off, " %s%s%s", q, argv[i], q);
+	}
+}
+
+/* Number or array, as the JSON "written"/"previous" objects hold them. */
+static void json_value(cJSON *o, const char *name, const struct sc_value *v,
+		       enum sc_key k)
+{
+	cJSON *arr;
+	int i;
+
+	if (k != SC_LRR) {
+		cJSON_AddNumberToObject(o, name, (double)v->v[0]);
+		return;
+	}
+	arr = cJSON_AddArrayToObject(o, name);
+	for (i = 0; arr && i < v->n; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)v->v[i]));
+}
+
+static void value_str(const struct sc_value *v, char *buf, size_t n)
+{
+	int l = sc_value_format(v, buf, n);
+
+	if (l > 0)
+		buf[l - 1] = '\0';
+	else if (n)
+		buf[0] = '\0';
+}
+
+/* ---- reading the knobs ------------------------------------------------ */
+
+/*
+ * Resolve and read knob k.  Return EXIT_OK, or an exit code after one
+ * line on stderr.  A missing knob with ignore_failure is dropped.
+ */
+static int read_knob(struct apply *a, const char *cmd, enum sc_key k,
+		     struct change *c)
+{
+	char err[160], shown[PATH_MAX];
+	int r;
+
+	r = sc_path(a->ctx->root, k, c->path, sizeof(c->path));
+	snprintf(shown, sizeof(shown), "%s%s%s", strcmp(a->ctx->root, "/") ? a->ctx->root : "",
+		 strcmp(a->ctx->root, "/") && a->ctx->root[strlen(a->ctx->root) - 1] == '/' ? "" : "/",
+		 P_VM);
+	if (r == -ENOENT && c->ignore_failure) {
+		c->dropped = true;
+		warn(a, "%s%s does not exist: skipped (\"-\" in %s)", shown, sc_key_name(k), c->origin);
+		return EXIT_OK;
+	}
+	if (r == -ENOENT && k == SC_EXTRA)
+		return cli_err(EXIT_SYSTEM, cmd, "%s%s: no such file: this kernel has no extra_free_kbytes (only Android kernels before 5.4 carry it; use --wsf, see 'wmark recommend')",
+			       shown, sc_key_name(k));
+	if (r == -ENOENT)
+		return cli_err(EXIT_SYSTEM, cmd, "%s%s: no such file: this kernel has no %s",
+			       shown, sc_key_name(k), sc_key_name(k));
+	if (r == -EXDEV)
+		return cli_err(EXIT_SYSTEM, cmd, "%s%s: resolves outside %s: refusing to follow a symlink",
+			       shown, sc_key_name(k), shown);
+	if (r < 0)
+		return cli_err(EXIT_SYSTEM, cmd, "%s%s: %s", shown, sc_key_name(k), strerror(-r));
+	r = sc_read(c->path, c->prev_text, sizeof(c->prev_text));
+	if (r < 0)
+		return cli_err(EXIT_SYSTEM, cmd, "%s: read: %s", c->path, strerror(-r));
+	if (sc_value_parse(k, c->prev_text, &c->prev, err, sizeof(err)) < 0)
+		return cli_err(EXIT_SYSTEM, cmd, "%s: unexpected content: %s", c->path, err);
+	return EXIT_OK;
+}
+
+/* ---- writing with undo ------------------------------------------------ */
+
+struct step {
+	enum sc_key key;
+	const char *path;
+	const char *to;			/* text to write */
+	const char *back;		/* text that undoes it */
+	struct sc_value want;		/* what the read-back must show */
+	bool ignore_failure;
+	bool done;
+	bool failed_ignored;
+};
+
+/*
+ * Write every step and read it back.  On the first failure that is not
+ * ignorable, write the undo text to every step done so far (the failed
+ * one included: a read-back that differs means it did change), last
+ * first.  Return EXIT_OK, EXIT_SYSTEM (a write failed) or EXIT_CHECK (a
+ * read-back differed), after lines on stderr saying what happened; set
+ * *undone when everything was put back.
+ */
+static int write_steps(const char *cmd, struct step *st, int n, bool *undone)
+{
+	char buf[JR_TEXT_MAX], err[160];
+	struct sc_value got;
+	int i, j, r, rc = EXIT_OK, bad = 0;
+
+	*undone = false;
+	for (i = 0; i < n; i++) {
+		r = sc_write(st[i].path, st[i].to, strlen(st[i].to));
+		if (r < 0 && st[i].ignore_failure) {
+			st[i].failed_ignored = true;
+			continue;
+		}
+		if (r < 0) {
+			rc = cli_err(EXIT_SYSTEM, cmd, "%s: write: %s", st[i].path, strerror(-r));
+			i--;	/* the kernel refused it whole: nothing to undo there */
+			break;
+		}
+		st[i].done = true;
+		r = sc_read_back(st[i].path, buf, sizeof(buf));
+		if (r < 0) {
+			rc = cli_err(EXIT_SYSTEM, cmd, "%s: read back: %s", st[i].path, strerror(-r));
+			break;
+		}
+		if (sc_value_parse(st[i].key, buf, &got, err, sizeof(err)) < 0 ||
+		    !sc_value_equal(&got, &st[i].want)) {
+			buf[strcspn(buf, "\n")] = '\0';
+			value_str(&st[i].want, err, sizeof(err));
+			rc = cli_err(EXIT_CHECK, cmd, "%s: read back \"%s\" after writing \"%s\"",
+				     st[i].path, buf, err);
+			break;
+		}
+	}
+	if (rc == EXIT_OK)
+		return rc;
+	for (j = i; j >= 0; j--) {
+		struct sc_value back;
+
+		if (!st[j].done)
+			continue;
+		sc_value_parse(st[j].key, st[j].back, &back, err, sizeof(err));
+		r = sc_write(st[j].path, st[j].back, strlen(st[j].back));
+		if (r == 0)
+			r = sc_read(st[j].path, buf, sizeof(buf));
+		if (r >= 0 && (sc_value_parse(st[j].key, buf, &got, err, sizeof(err)) < 0 ||
+			       !sc_value_equal(&got, &back)))
+			r = -EIO;
+		if (r < 0) {
+			cli_err(0, cmd, "%s: could not put back \"%.*s\": %s", st[j].path,
+				(int)strcspn(st[j].back, "\n"), st[j].back, strerror(-r));
+			bad++;
+			continue;
+		}
+		st[j].done = false;
+		cli_err(0, cmd, "%s: put back \"%.*s\"", st[j].path,
+			(int)strcspn(st[j].back, "\n"), st[j].back);
+	}
+	*undone = bad == 0;
+	return rc;
+}
+
+/* ---- the live check ---------------------------------------------------- */
+
+struct diffs {
+	cJSON *arr;			/* JSON diff entries, or NULL */
+	int n;
+};
+
+static void diff_add(struct diffs *d, FILE *f, const struct zi_zone *z,
+		     const char *field, long want, long got)
+{
+	d->n++;
+	if (f)
+		fprintf(f, "  Node %d, zone %-8s %-12s predicted %ld, kernel %ld\n",
+			z->node, z->name, field, want, got);
+	if (d->arr) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(o, "node", z->node);
+		cJSON_AddStringToObject(o, "zone", z->name);
+		cJSON_AddStringToObject(o, "field", field);
+		cJSON_AddNumberToObject(o, "predicted", (double)want);
+		cJSON_AddNumberToObject(o, "kernel", (double)got);
+		cJSON_AddItemToArray(d->arr, o);
+	}
+}
+
+/*
+ * Compare the zoneinfo of s2 (re-read after the writes) with the
+ * prediction: printed watermarks minus the printed boost (the write reset
+ * it to 0; kswapd may have boosted again since) against the raw model,
+ * when wmarks says the writes recomputed them; protection always (reading
+ * lowmem_reserve_ratio, as snapshot_read does, recomputes it).
+ */
+static void compare_zones(const struct snapshot *s2, const struct wm_zone_wm *pred,
+			  size_t npred, bool wmarks, FILE *f, struct diffs *d)
+{
+	size_t i;
+	int j;
+
+	if (s2->zi.nzones != npred) {
+		d->n++;
+		if (f)
+			fprintf(f, "  the kernel now lists %zu zones, the prediction %zu\n",
+				s2->zi.nzones, npred);
+		return;
+	}
+	for (i = 0; i < npred; i++) {
+		const struct zi_zone *z = &s2->zi.zones[i];
+		long boost = z->flags & ZI_HAS_BOOST ? (long)z->boost : 0;
+
+		if (wmarks) {
+			if ((long)z->min - boost != (long)pred[i].min)
+				diff_add(d, f, z, "min", (long)pred[i].min, (long)z->min - boost);
+			if ((long)z->low - boost != (long)pred[i].low)
+				diff_add(d, f, z, "low", (long)pred[i].low, (long)z->low - boost);
+			if ((long)z->high - boost != (long)pred[i].high)
+				diff_add(d, f, z, "high", (long)pred[i].high, (long)z->high - boost);
+			if ((z->flags & ZI_HAS_PROMO) &&
+			    (long)z->promo - boost != (long)pred[i].promo)
+				diff_add(d, f, z, "promo", (long)pred[i].promo, (long)z->promo - boost);
+		}
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++) {
+			char name[24];
+
+			if (z->protection[j] == pred[i].protection[j])
+				continue;
+			snprintf(name, sizeof(name), "protection[%d]", j);
+			diff_add(d, f, z, name, pred[i].protection[j], z->protection[j]);
+		}
+	}
+}
+
+/*
+ * On a live kernel: re-read the machine and compare with the model of
+ * sysctls sc.  Fills the "check" member of doc when given.  Return
+ * EXIT_OK, EXIT_CHECK on a difference, or snapshot_read's code.
+ */
+static int live_check(const struct cli_ctx *ctx, const char *cmd,
+		      const struct snapshot *before, const struct wm_zone_wm *pred,
+		      const struct wm_sysctl *sc, bool wmarks, cJSON *doc)
+{
+	struct snapshot s2;
+	struct diffs d = { 0 };
+	cJSON *chk = NULL;
+	FILE *f = doc ? NULL : stdout;
+	int rc;
+
+	if (doc)
+		chk = cJSON_AddObjectToObject(doc, "check");
+	if (!before->live) {
+		if (f)
+			printf("watermarks not re-checked: not a live kernel\n");
+		if (chk) {
+			cJSON_AddBoolToObject(chk, "done", false);
+			cJSON_AddStringToObject(chk, "note", "watermarks not re-checked: not a live kernel");
+		}
+		return EXIT_OK;
+	}
+	memset(&s2, 0, sizeof(s2));
+	rc = snapshot_read(ctx, &s2);
+	if (rc != EXIT_OK)
+		return rc;
+	if (chk)
+		d.arr = cJSON_AddArrayToObject(chk, "diff");
+	if (f)
+		printf("kernel's watermarks after the write:\n");
+	compare_zones(&s2, pred, before->m.nzones, wmarks, f, &d);
+	/* Memory came or went meanwhile: judge by the machine as it is now. */
+	if (d.n && s2.m.nzones == before->m.nzones) {
+		struct wm_zone_wm *p2 = calloc(s2.m.nzones, sizeof(*p2));
+		size_t i;
+		bool moved = false;
+
+		for (i = 0; i < s2.m.nzones; i++)
+			moved |= s2.zones[i].managed != before->zones[i].managed;
+		if (p2 && moved && sc->min_free_kbytes >= 0 &&
+		    snapshot_model(&s2, sc, p2) == EXIT_OK) {
+			struct diffs d2 = { 0 };
+
+			compare_zones(&s2, p2, s2.m.nzones, wmarks, NULL, &d2);
+			if (d2.n == 0) {
+				if (f)
+					printf("  (managed pages changed while applying; the kernel matches the model of the memory it has now)\n");
+				d.n = 0;
+				if (d.arr) {
+					cJSON_DeleteItemFromObject(chk, "diff");
+					d.arr = NULL;
+				}
+			}
+		}
+		free(p2);
+	}
+	if (chk) {
+		cJSON_AddBoolToObject(chk, "done", true);
+		cJSON_AddBoolToObject(chk, "match", d.n == 0);
+	}
+	if (f && d.n == 0)
+		printf("  every zone matches the prediction (%zu zones)\n", s2.zi.nzones);
+	snapshot_free(&s2);
+	if (d.n) {
+		cli_err(0, cmd, "the kernel's watermarks differ from the prediction in %d field%s",
+			d.n, d.n == 1 ? "" : "s");
+		return EXIT_CHECK;
+	}
+	return EXIT_OK;
+}
+
+/* ---- apply ----------------------------------------------------------- */
+
+static void apply_usage(FILE *f)
+{
+	fputs("Usage: wmark [--root DIR] [-j] apply [OPTIONS]\n"
+	      "\n"
+	      "Write watermark sysctls safely: validate against the running kernel,\n"
+	      "show the predicted watermarks, journal the old values, write and read\n"
+	      "back each one (all or nothing), then check the kernel's recomputed\n"
+	      "watermarks against the prediction.\n"
+	      "\n"
+	      "Values:\n"
+	      "      --wsf N                    vm.watermark_scale_factor\n"
+	      "      --min-free-kbytes N        vm.min_free_kbytes\n"
+	      "      --boost-factor N           vm.watermark_boost_factor\n"
+	      "      --lowmem-reserve-ratio L   vm.lowmem_reserve_ratio (\"256 256 32 0 0\"\n"
+	      "                                 or 256,256,32,0,0)\n"
+	      "      --extra-free-kbytes N      vm.extra_free_kbytes (Android 4.x kernels)\n"
+	      "      --from FILE                values in sysctl.d syntax\n"
+	      "      --refresh                  rewrite min_free_kbytes unchanged, so the\n"
+	      "                                 kernel recomputes stale watermarks\n"
+	      "Options:\n"
+	      "  -n, --dry-run                  validate and predict, write nothing\n"
+	      "  -f, --force                    write values that fail the safety check\n"
+	      "      --state FILE               journal (default ROOT/var/lib/wmark/state.json)\n"
+	      "      --persist FILE             also write a sysctl.d file (inside --root)\n"
+	      "      --initrc FILE              also write an Android init .rc fragment\n"
+	      "  -h, --help                     show this help\n"
+	      "\n"
+	      "Exit status: 0 done, 1 a read-back or the kernel's watermarks differed,\n"
+	      "2 bad usage or a refused value, 3 no permission, missing knob or I/O.\n", f);
+}
+
+static int set_value(struct apply *a, const char *cmd, enum sc_key k,
+		     const char *text, const char *origin, bool ignore)
+{
+	struct change *c = &a->ch[k];
+	char err[160];
+
+	if (sc_value_parse(k, text, &c->val, err, sizeof(err)) < 0)
+		return cli_usage(cmd, "%s: %s", origin, err);
+	c->set = true;
+	c->ignore_failure = ignore;
+	snprintf(c->origin_buf, sizeof(c->origin_buf), "%s", origin);
+	c->origin = c->origin_buf;
+	return EXIT_OK;
+}
+
+static int read_from(struct apply *a, const char *cmd, const char *file)
+{
+	struct sc_conf_line l;
+	char origin[64];
+	size_t len, pos = 0;
+	char *buf;
+	int line = 0, r, rc;
+	enum sc_key k;
+	FILE *f = fopen(file, "re");
+
+	if (!f)
+		return cli_err(EXIT_SYSTEM, cmd, "%s: %s", file, strerror(errno));
+	buf = malloc(65536);
+	len = buf ? fread(buf, 1, 65535, f) : 0;
+	if (!buf || ferror(f)) {
+		fclose(f);
+		free(buf);
+		return cli_err(EXIT_SYSTEM, cmd, "%s: read error", file);
+	}
+	fclose(f);
+	buf[len] = '\0';
+	while ((r = sc_conf_next(buf, len, &pos, &line, &l)) != 0) {
+		snprintf(origin, sizeof(origin), "%.40s:%d", file, l.line);
+		if (r < 0) {
+			free(buf);
+			return cli_usage(cmd, "%s: not a \"key = value\" line", origin);
+		}
+		if (sc_key_parse(l.key, &k) != 0) {
+			free(buf);
+			return cli_usage(cmd, "%s: %s is not a watermark sysctl (vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.lowmem_reserve_ratio, vm.extra_free_kbytes)",
+					 origin, l.key);
+		}
+		rc = set_value(a, cmd, k, l.value, origin, l.ignore_failure);
+		if (rc != EXIT_OK) {
+			free(buf);
+			return rc;
+		}
+	}
+	free(buf);
+	return EXIT_OK;
+}
+
+static int parse_apply(struct apply *a, const char *cmd, int argc, char **argv)
+{
+	enum { O_WSF = 256, O_MFK, O_BOOST, O_LRR, O_EXTRA, O_FROM, O_REFRESH,
+	       O_STATE, O_PERSIST, O_INITRC };
+	static const struct option opts[] = {
+		{ "wsf", required_argument, NULL, O_WSF },
+		{ "watermark-scale-factor", required_argument, NULL, O_WSF },
+		{ "min-free-kbytes", required_argument, NULL, O_MFK },
+		{ "boost-factor", required_argument, NULL, O_BOOST },
+		{ "lowmem-reserve-ratio", required_argument, NULL, O_LRR },
+		{ "extra-free-kbytes", required_argument, NULL, O_EXTRA },
+		{ "from", required_argument, NULL, O_FROM },
+		{ "refresh", no_argument, NULL, O_REFRESH },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "state", required_argument, NULL, O_STATE },
+		{ "persist", required_argument, NULL, O_PERSIST },
+		{ "initrc", required_argument, NULL, O_INITRC },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc = EXIT_OK, i;
+	bool any = false;
+
+	optind = 0;
+	opterr = 0;
+	while (rc == EXIT_OK && (c = getopt_long(argc, argv, ":nfh", opts, NULL)) != -1) {
+		switch (c) {
+		case O_WSF:
+			rc = set_value(a, cmd, SC_WSF, optarg, "--wsf", false);
+			break;
+		case O_MFK:
+			rc = set_value(a, cmd, SC_MFK, optarg, "--min-free-kbytes", false);
+			break;
+		case O_BOOST:
+			rc = set_value(a, cmd, SC_BOOST, optarg, "--boost-factor", false);
+			break;
+		case O_LRR:
+			rc = set_value(a, cmd, SC_LRR, optarg, "--lowmem-reserve-ratio", false);
+			break;
+		case O_EXTRA:
+			rc = set_value(a, cmd, SC_EXTRA, optarg, "--extra-free-kbytes", false);
+			break;
+		case O_FROM:
+			rc = read_from(a, cmd, optarg);
+			break;
+		case O_REFRESH:
+			a->refresh = true;
+			break;
+		case 'n':
+			a->dry_run = true;
+			break;
+		case 'f':
+			a->force = true;
+			break;
+		case O_STATE:
+			a->state_opt = optarg;
+			break;
+		case O_PERSIST:
+			a->persist = optarg;
+			break;
+		case O_INITRC:
+			a->initrc = optarg;
+			break;
+		case 'h':
+			apply_usage(stdout);
+			return -1;
+		case ':':
+			return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (rc != EXIT_OK)
+		return rc;
+	if (optind < argc)
+		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	for (i = 0; i < SC_NKEYS; i++)
+		any |= a->ch[i].set;
+	if (!any && !a->refresh)
+		return cli_usage(cmd, "nothing to apply: give --wsf, --min-free-kbytes, --boost-factor, --lowmem-reserve-ratio, --extra-free-kbytes, --from or --refresh");
+	return EXIT_OK;
+}
+
+/* Fill a->sc_new and run the model twice; EXIT_OK or snapshot_model's code. */
+static int predict(struct apply *a)
+{
+	struct wm_sysctl *n = &a->sc_new;
+	const struct change *c = a->ch;
+	size_t nz = a->s.m.nzones;
+	int i, rc;
+
+	*n = a->s.sysctl;
+	if (c[SC_MFK].set)
+		n->min_free_kbytes = c[SC_MFK].val.v[0];
+	if (c[SC_WSF].set)
+		n->wsf = c[SC_WSF].val.v[0];
+	if (c[SC_BOOST].set)
+		n->boost_factor = c[SC_BOOST].val.v[0];
+	if (c[SC_EXTRA].set && !c[SC_EXTRA].dropped)
+		n->extra_free_kbytes = c[SC_EXTRA].val.v[0];
+	if (c[SC_LRR].set && !c[SC_LRR].dropped) {
+		for (i = 0; i < c[SC_LRR].val.n; i++)
+			n->lrr[i] = c[SC_LRR].val.v[i];
+		n->nlrr = c[SC_LRR].val.n;
+	}
+	if (n->min_free_kbytes < 0 || a->s.sysctl.min_free_kbytes < 0 || nz == 0)
+		return EXIT_OK;	/* nothing to model from: no prediction */
+	a->cur = calloc(nz, sizeof(*a->cur));
+	a->pred = calloc(nz, sizeof(*a->pred));
+	if (!a->cur || !a->pred)
+		return cli_err(EXIT_SYSTEM, "apply", "out of memory");
+	rc = snapshot_model(&a->s, &a->s.sysctl, a->cur);
+	if (rc == EXIT_OK)
+		rc = snapshot_model(&a->s, n, a->pred);
+	a->modelled = rc == EXIT_OK;
+	return rc;
+}
+
+/* Refuse an instant direct-reclaim storm (see SAFE_MIN_SHARE_PCT). */
+static int safety_check(struct apply *a, const char *cmd)
+{
+	unsigned long sum_cur = 0, sum_new = 0, managed = 0, free_pages = 0;
+	bool have_free = false;
+	size_t i;
+
+	if (!a->modelled)
+		return EXIT_OK;
+	for (i = 0; i < a->s.m.nzones; i++) {
+		sum_cur += a->cur[i].min;
+		sum_new += a->pred[i].min;
+		managed += a->s.zones[i].managed;
+		if (i < a->s.zi.nzones && (a->s.zi.zones[i].flags & ZI_HAS_FREE)) {
+			free_pages += a->s.zi.zones[i].free;
+			have_free = true;
+		}
+	}
+	if (sum_new <= sum_cur)
+		return EXIT_OK;
+	if (sum_new * 100 > managed * SAFE_MIN_SHARE_PCT) {
+		if (a->force) {
+			warn(a, "the summed min watermarks (%lu pages) exceed %d%% of managed memory (%lu pages): written anyway (--force)",
+			     sum_new, SAFE_MIN_SHARE_PCT, managed);
+			return EXIT_OK;
+		}
+		return cli_err(EXIT_USAGE, cmd, "refused: the summed min watermarks would be %lu pages, over %d%% of the %lu managed pages (the machine would reclaim or OOM constantly); --force writes it anyway",
+			       sum_new, SAFE_MIN_SHARE_PCT, managed);
+	}
+	if (have_free && sum_new > free_pages) {
+		if (a->force) {
+			warn(a, "the summed min watermarks (%lu pages) exceed the %lu pages free now: written anyway (--force)",
+			     sum_new, free_pages);
+			return EXIT_OK;
+		}
+		return cli_err(EXIT_USAGE, cmd, "refused: the summed min watermarks would be %lu pages, above the %lu pages free now (every allocation would enter direct reclaim); --force writes it anyway",
+			       sum_new, free_pages);
+	}
+	return EXIT_OK;
+}
+
+static bool file_exists(const char *root, const char *rel)
+{
+	char p[PATH_MAX];
+
+	return root_path(root, rel, p, sizeof(p)) == 0 && access(p, F_OK) == 0;
+}
+
+/* Things that will undo or void the change. */
+static void collect_warnings(struct apply *a)
+{
+	const struct change *c = a->ch;
+	struct wm_mfk boot;
+	struct wm_diag diag;
+	size_t i;
+
+	if (!a->modelled)
+		return;
+	if (c[SC_MFK].set && !a->refresh &&
+	    wm_boot_min_free_kbytes(&a->s.prof, &a->s.m, &a->sc_new, a->s.thp, &boot,
+				    &diag) == WM_OK) {
+		long v = c[SC_MFK].val.v[0];
+
+		if ((a->s.thp == WM_THP_MADVISE || a->s.thp == WM_THP_ALWAYS) &&
+		    boot.thp_kb > v)
+			warn(a, "THP is enabled: khugepaged raises min_free_kbytes back to %ld KiB at the next write to transparent_hugepage/enabled%s",
+			     boot.thp_kb, a->s.prof.kver.major > 5 || (a->s.prof.kver.major == 5 && a->s.prof.kver.minor >= 9) ?
+			     " or memory hotplug event" : "");
+		if (boot.sqrt_kb > v)
+			warn(a, "memory hotplug%s recomputes min_free_kbytes (about %ld KiB for this memory) and keeps a written value only when it is at least that",
+			     a->s.prof.thp_off_recompute && a->s.thp == WM_THP_NEVER ?
+			     " and THP mode changes" : "", boot.sqrt_kb);
+	}
+	if (c[SC_WSF].set && (a->s.prof.kver.android ||
+			      file_exists(a->ctx->root, "system/bin/extra_free_kbytes.sh") ||
+			      file_exists(a->ctx->root, "vendor/bin/extra_free_kbytes.sh")))
+		warn(a, "Android: when the property sys.sysctl.extra_free_kbytes is set, init runs extra_free_kbytes.sh, which rewrites watermark_scale_factor");
+	if (c[SC_WSF].set && c[SC_WSF].val.v[0] != a->s.sysctl.wsf) {
+		/* The same sysctls with the old wsf: do any gaps move? */
+		struct wm_sysctl alt = a->sc_new;
+		struct wm_zone_wm *w = calloc(a->s.m.nzones, sizeof(*w));
+		long floor = -1;
+		bool moved = false;
+
+		alt.wsf = a->s.sysctl.wsf;
+		if (w && alt.wsf > 0 && snapshot_model(&a->s, &alt, w) == EXIT_OK) {
+			for (i = 0; i < a->s.m.nzones; i++) {
+				if (a->s.zones[i].managed == 0)
+					continue;
+				moved |= w[i].gap != a->pred[i].gap;
+				if (a->pred[i].wsf_floor > 0 &&
+				    (floor < 0 || a->pred[i].wsf_floor < floor))
+					floor = a->pred[i].wsf_floor;
+			}
+			if (!moved && floor > 0)
+				warn(a, "watermark_scale_factor %ld changes no gap: every zone's gap is floored at a quarter of its min share; the smallest wsf that changes one is %ld",
+				     c[SC_WSF].val.v[0], floor);
+			else if (!moved)
+				warn(a, "watermark_scale_factor %ld changes no gap on this machine",
+				     c[SC_WSF].val.v[0]);
+		}
+		free(w);
+	}
+	if (c[SC_BOOST].set && !c[SC_MFK].set && !c[SC_WSF].set && !c[SC_EXTRA].set)
+		warn(a, "watermark_boost_factor only scales future boosts: no watermark moves now");
+}
+
+/* The text table: printed now -> predicted after the write. */
+static void print_prediction(const struct apply *a)
+{
+	bool promo = a->s.prof.promo;
+	size_t i;
+	int j;
+
+	printf("predicted watermarks (pages; now -> after):\n");
+	printf("  %-14s %-19s %-19s %-19s%s\n", "zone", "min", "low", "high",
+	       promo ? " promo" : "");
+	for (i = 0; i < a->s.m.nzones && i < a->s.zi.nzones; i++) {
+		const struct zi_zone *z = &a->s.zi.zones[i];
+		const struct wm_zone_wm *p = &a->pred[i];
+		char name[32], f[4][40];
+
+		snprintf(name, sizeof(name), "%d/%s", z->node, z->name);
+		snprintf(f[0], sizeof(f[0]), "%lu -> %lu", z->min, p->min);
+		snprintf(f[1], sizeof(f[1]), "%lu -> %lu", z->low, p->low);
+		snprintf(f[2], sizeof(f[2]), "%lu -> %lu", z->high, p->high);
+		snprintf(f[3], sizeof(f[3]), "%lu -> %lu",
+			 z->flags & ZI_HAS_PROMO ? z->promo : a->cur[i].promo, p->promo);
+		printf("  %-14s %-19s %-19s %-19s%s%s\n", name, f[0], f[1], f[2],
+		       promo ? " " : "", promo ? f[3] : "");
+	}
+	for (i = 0; i < a->s.m.nzones && i < a->s.zi.nzones; i++) {
+		const struct zi_zone *z = &a->s.zi.zones[i];
+		bool same = true;
+
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+			same &= z->protection[j] == a->pred[i].protection[j];
+		if (same)
+			continue;
+		printf("  %d/%s protection (", z->node, z->name);
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+			printf("%s%ld", j ? ", " : "", z->protection[j]);
+		printf(") -> (");
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+			printf("%s%ld", j ? ", " : "", a->pred[i].protection[j]);
+		printf(")\n");
+	}
+}
+
+static cJSON *json_prediction(const struct apply *a)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+	int j;
+
+	for (i = 0; arr && a->modelled && i < a->s.m.nzones && i < a->s.zi.nzones; i++) {
+		const struct zi_zone *z = &a->s.zi.zones[i];
+		const struct wm_zone_wm *p = &a->pred[i];
+		cJSON *o = cJSON_CreateObject(), *prot;
+
+		cJSON_AddNumberToObject(o, "node", z->node);
+		cJSON_AddStringToObject(o, "zone", z->name);
+		cJSON_AddNumberToObject(o, "managed", (double)a->s.zones[i].managed);
+		cJSON_AddNumberToObject(o, "min", (double)p->min);
+		cJSON_AddNumberToObject(o, "low", (double)p->low);
+		cJSON_AddNumberToObject(o, "high", (double)p->high);
+		if (a->s.prof.promo)
+			cJSON_AddNumberToObject(o, "promo", (double)p->promo);
+		else
+			cJSON_AddNullToObject(o, "promo");
+		cJSON_AddNumberToObject(o, "boost", 0);
+		prot = cJSON_AddArrayToObject(o, "protection");
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+			cJSON_AddItemToArray(prot, cJSON_CreateNumber((double)p->protection[j]));
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+/* The header of a persisted file: what wmark computed and why. */
+static char *persist_header(const struct apply *a, bool rc_file)
+{
+	char *h = NULL, v[128], pv[128];
+	size_t len = 0, i;
+	FILE *f = open_memstream(&h, &len);
+	int k;
+
+	if (!f)
+		return NULL;
+	fprintf(f, "Written by wmark %s: %s\n", WMARK_VERSION, a->command);
+	fprintf(f, "Kernel %s.%s\n", a->s.osrelease[0] ? a->s.osrelease : "unknown",
+		rc_file ? " Runs once Android has finished booting." : "");
+	for (k = 0; k < SC_NKEYS; k++) {
+		const struct change *c = &a->ch[k];
+
+		if (!c->set || c->dropped)
+			continue;
+		value_str(&c->val, v, sizeof(v));
+		value_str(&c->prev, pv, sizeof(pv));
+		fprintf(f, "vm.%s = %s (was %s)\n", sc_key_name(k), v, pv);
+	}
+	if (a->modelled) {
+		fprintf(f, "\nWatermarks these values gave when written (pages, min/low/high):\n");
+		for (i = 0; i < a->s.m.nzones && i < a->s.zi.nzones; i++)
+			fprintf(f, "  Node %d, zone %-8s %lu / %lu / %lu\n", a->s.zi.zones[i].node,
+				a->s.zi.zones[i].name, a->pred[i].min, a->pred[i].low,
+				a->pred[i].high);
+	}
+	fprintf(f, "Undo with 'wmark rollback' (runtime) and by deleting this file.");
+	if (fclose(f) != 0) {
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+/* Write --persist and --initrc; report what overrides ours. */
+static int do_persist(struct apply *a, const char *cmd, cJSON *doc)
+{
+	struct ps_item items[SC_NKEYS];
+	enum sc_key keys[SC_NKEYS];
+	char target[PATH_MAX];
+	const char *failed = NULL;
+	int n = 0, k, r, pass;
+
+	for (k = 0; k < SC_NKEYS; k++) {
+		if (!a->ch[k].set || a->ch[k].dropped || a->ch[k].write_failed)
+			continue;
+		keys[n] = (enum sc_key)k;
+		items[n].key = (enum sc_key)k;
+		items[n++].val = a->ch[k].val;
+	}
+	for (pass = 0; pass < 2; pass++) {
+		const char *file = pass ? a->initrc : a->persist;
+		char *text, *header;
+
+		if (!file)
+			continue;
+		ps_target(a->ctx->root, file, target, sizeof(target));
+		header = persist_header(a, pass == 1);
+		text = pass ? ps_initrc_text(header, items, n) : ps_sysctl_d_text(header, items, n);
+		free(header);
+		if (!text)
+			return cli_err(EXIT_SYSTEM, cmd, "out of memory");
+		if (a->dry_run) {
+			r = 0;
+		} else {
+			r = jr_prepare_dir(target, &failed);
+			if (r == 0)
+				r = jr_write_atomic(target, text, strlen(text), 0644, NULL, &failed);
+		}
+		free(text);
+		if (r < 0)
+			return cli_err(EXIT_SYSTEM, cmd, "%s: %s: %s (the sysctls were applied; only persisting failed)",
+				       target, failed ? failed : "write", strerror(-r));
+		if (!doc)
+			printf("%s %s\n", a->dry_run ? "would write" : "wrote", target);
+		if (doc)
+			cJSON_AddStringToObject(doc, pass ? "initrc" : "persisted", target);
+		if (pass == 0) {
+			struct ps_report rep;
+			size_t i;
+
+			if (ps_scan(a->ctx->root, target, keys, n, &rep) < 0)
+				return cli_err(EXIT_SYSTEM, cmd, "out of memory");
+			if (!rep.read_at_boot)
+				warn(a, "%s is not in a directory that sysctl --system or systemd-sysctl reads (/etc/sysctl.d, /run/sysctl.d, /usr/local/lib/sysctl.d, /usr/lib/sysctl.d, /lib/sysctl.d; names ending in .conf)",
+				     file);
+			if (rep.masked_by[0])
+				warn(a, "%s is masked by %s, which has the same name in a directory read first",
+				     file, rep.masked_by);
+			for (i = 0; i < rep.nov; i++)
+				warn(a, "at boot %s:%d sets vm.%s = %s after %s, overriding it",
+				     rep.ov[i].file, rep.ov[i].line, sc_key_name(rep.ov[i].key),
+				     rep.ov[i].value, file);
+			ps_report_free(&rep);
+		}
+	}
+	return EXIT_OK;
+}
+
+/* Check every file apply will create or write, before any is written. */
+static int check_access(struct apply *a, const char *cmd)
+{
+	const char *failed = NULL;
+	char target[PATH_MAX];
+	int k, r, pass;
+
+	for (k = 0; k < SC_NKEYS; k++) {
+		const struct change *c = &a->ch[k];
+
+		if (!c->set || c->dropped)
+			continue;
+		if (faccessat(AT_FDCWD, c->path, W_OK, AT_EACCESS) != 0)
+			return cli_err(EXIT_SYSTEM, cmd, "%s: %s%s", c->path, strerror(errno),
+				       errno == EACCES || errno == EPERM ?
+				       " (writing sysctls needs root)" : "");
+	}
+	r = jr_prepare_dir(a->state_path, &failed);
+	if (r < 0)
+		return cli_err(EXIT_SYSTEM, cmd, "journal %s: %s: %s; nothing was written",
+			       a->state_path, failed, strerror(-r));
+	for (pass = 0; pass < 2; pass++) {
+		const char *file = pass ? a->initrc : a->persist;
+
+		if (!file)
+			continue;
+		ps_target(a->ctx->root, file, target, sizeof(target));
+		r = jr_prepare_dir(target, &failed);
+		if (r < 0)
+			return cli_err(EXIT_SYSTEM, cmd, "%s: %s: %s; nothing was written",
+				       target, failed, strerror(-r));
+	}
+	return EXIT_OK;
+}
+
+static void read_boot_id(const char *root, char *out, size_t n)
+{
+	char p[PATH_MAX];
+	int r;
+
+	out[0] = '\0';
+	if (root_path(root, "proc/sys/kernel/random/boot_id", p, sizeof(p)) < 0)
+		return;
+	r = sc_read(p, out, n);
+	if (r < 0)
+		out[0] = '\0';
+	else
+		out[strcspn(out, "\n")] = '\0';
+}
+
+static int state_path(const struct cli_ctx *ctx, const char *opt, char *out, size_t n)
+{
+	if (opt) {
+		if (strlen(opt) >= n)
+			return -ENAMETOOLONG;
+		strcpy(out, opt);
+		return 0;
+	}
+	return jr_default_path(ctx->root, out, n);
+}
+
+/* An earlier apply that never finished must be rolled back first. */
+static int check_journal(struct apply *a, const char *cmd)
+{
+	struct journal j;
+	char err[160];
+	int r = jr_load(a->state_path, &j, err, sizeof(err));
+
+	if (r == -ENOENT)
+		return EXIT_OK;
+	if (r == -EINVAL)
+		return cli_err(EXIT_SYSTEM, cmd, "%s: %s: refusing to overwrite it (give another --state)",
+			       a->state_path, err);
+	if (r < 0)
+		return cli_err(EXIT_SYSTEM, cmd, "journal %s: %s", a->state_path, err);
+	if (j.state == JR_PENDING && !a->force)
+		return cli_err(EXIT_CHECK, cmd, "journal %s: an earlier apply did not finish; run 'wmark rollback' first (or --force to start over from the current values)",
+			       a->state_path);
+	return EXIT_OK;
+}
+
+static void print_changes(const struct apply *a)
+{
+	char v[128], pv[128];
+	int k;
+
+	for (k = 0; k < SC_NKEYS; k++) {
+		const struct change *c = &a->ch[k];
+
+		if (!c->set || c->dropped)
+			continue;
+		value_str(&c->val, v, sizeof(v));
+		value_str(&c->prev, pv, sizeof(pv));
+		printf("  vm.%-24s %s -> %s\n", sc_key_name(k), pv, v);
+	}
+}
+
+static int run_apply(struct apply *a, const char *cmd)
+{
+	struct step st[SC_NKEYS];
+	struct journal j;
+	const char *failed = NULL;
+	bool undone, wmarks = false;
+	int k, n = 0, r, rc, i;
+	cJSON *written = NULL, *previous = NULL, *warns;
+
+	rc = snapshot_read(a->ctx, &a->s);
+	if (rc != EXIT_OK)
+		return rc;
+	a->have_snapshot = true;
+	if (a->refresh && !a->ch[SC_MFK].set) {
+		a->ch[SC_MFK].set = true;
+		a->ch[SC_MFK].origin = "--refresh";
+	}
+	for (k = 0; k < SC_NKEYS; k++) {
+		struct change *c = &a->ch[k];
+		char err[200];
+
+		if (!c->set)
+			continue;
+		rc = read_knob(a, cmd, (enum sc_key)k, c);
+		if (rc != EXIT_OK)
+			return rc;
+		if (c->dropped)
+			continue;
+		if (a->refresh && k == SC_MFK && strcmp(c->origin, "--refresh") == 0)
+			c->val = c->prev;
+		if (sc_value_check((enum sc_key)k, &c->val, &a->s.prof,
+				   k == SC_LRR ? c->prev.n : 0, err, sizeof(err)) < 0)
+			return cli_usage(cmd, "%s: %s", c->origin, err);
+		if (sc_value_format(&c->val, c->text, sizeof(c->text)) < 0)
+			return cli_usage(cmd, "%s: value too long", c->origin);
+	}
+	rc = predict(a);
+	if (rc != EXIT_OK)
+		return rc;
+	rc = safety_check(a, cmd);
+	if (rc != EXIT_OK)
+		return rc;
+	collect_warnings(a);
+	if (state_path(a->ctx, a->state_opt, a->state_path, sizeof(a->state_path)) < 0)
+		return cli_usage(cmd, "--state: path too long");
+	if (!a->dry_run) {
+		rc = check_access(a, cmd);
+		if (rc == EXIT_OK)
+			rc = check_journal(a, cmd);
+		if (rc != EXIT_OK)
+			return rc;
+	}
+
+	/* What is about to happen. */
+	if (a->ctx->format == FMT_JSON) {
+		a->doc = cJSON_CreateObject();
+		cJSON_AddStringToObject(a->doc, "source", a->s.live ? "live" : "capture");
+		cJSON_AddStringToObject(a->doc, "kernel", a->s.osrelease);
+		cJSON_AddBoolToObject(a->doc, "dry_run", a->dry_run);
+		cJSON_AddBoolToObject(a->doc, "refresh", a->refresh);
+		written = cJSON_AddObjectToObject(a->doc, "written");
+		previous = cJSON_AddObjectToObject(a->doc, "previous");
+		cJSON_AddItemToObject(a->doc, "predicted", json_prediction(a));
+	} else {
+		printf("kernel %s, root %s\n", a->s.osrelease[0] ? a->s.osrelease : "unknown",
+		       a->ctx->root);
+		print_changes(a);
+		if (a->modelled)
+			print_prediction(a);
+		else
+			printf("no prediction: min_free_kbytes or zoneinfo is missing under %s\n",
+			       a->ctx->root);
+	}
+	for (k = 0; k < SC_NKEYS; k++) {
+		const struct change *c = &a->ch[k];
+
+		if (!c->set || c->dropped)
+			continue;
+		if (written)
+			json_value(written, sc_key_name(k), &c->val, (enum sc_key)k);
+		if (previous)
+			json_value(previous, sc_key_name(k), &c->prev, (enum sc_key)k);
+		wmarks |= k == SC_MFK || k == SC_WSF || k == SC_EXTRA;
+	}
+	if (a->dry_run) {
+		rc = do_persist(a, cmd, a->doc);
+		if (!a->doc)
+			printf("dry run: nothing written\n");
+		goto out;
+	}
+
+	/* The journal first: from here on, rollback can undo anything. */
+	memset(&j, 0, sizeof(j));
+	j.state = JR_PENDING;
+	if (!realpath(a->ctx->root, j.root))
+		snprintf(j.root, sizeof(j.root), "%s", a->ctx->root);
+	snprintf(j.kernel, sizeof(j.kernel), "%s", a->s.osrelease);
+	read_boot_id(a->ctx->root, j.boot_id, sizeof(j.boot_id));
+	j.time = (long long)time(NULL);
+	snprintf(j.command, sizeof(j.command), "%s", a->command);
+	for (k = 0; k < SC_NKEYS; k++) {
+		struct change *c = &a->ch[k];
+
+		if (!c->set || c->dropped)
+			continue;
+		j.e[j.n].key = (enum sc_key)k;
+		snprintf(j.e[j.n].previous, JR_TEXT_MAX, "%s", c->prev_text);
+		snprintf(j.e[j.n].written, JR_TEXT_MAX, "%s", c->text);
+		j.n++;
+		st[n] = (struct step){ .key = (enum sc_key)k, .path = c->path, .to = c->text,
+				       .back = c->prev_text, .want = c->val,
+				       .ignore_failure = c->ignore_failure };
+		n++;
+	}
+	r = jr_save(a->state_path, &j, &failed);
+	if (r < 0) {
+		rc = cli_err(EXIT_SYSTEM, cmd, "journal %s: %s: %s; nothing was written",
+			     a->state_path, failed, strerror(-r));
+		goto out;
+	}
+	rc = write_steps(cmd, st, n, &undone);
+	if (rc != EXIT_OK) {
+		if (undone) {
+			j.state = JR_RESTORED;
+			if (jr_save(a->state_path, &j, &failed) < 0)
+				cli_err(0, cmd, "journal %s: could not record the restore", a->state_path);
+			cli_err(0, cmd, "every value is as before: nothing changed");
+		} else {
+			cli_err(0, cmd, "some values could not be put back; 'wmark rollback' retries from %s",
+				a->state_path);
+		}
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (!st[i].failed_ignored)
+			continue;
+		a->ch[st[i].key].write_failed = true;
+		warn(a, "%s: write failed, skipped (\"-\" in %s)", st[i].path,
+		     a->ch[st[i].key].origin);
+	}
+	j.state = JR_APPLIED;
+	r = jr_save(a->state_path, &j, &failed);
+	if (r < 0)
+		warn(a, "journal %s: %s: %s: it still reads \"pending\", which rollback handles",
+		     a->state_path, failed, strerror(-r));
+	if (!a->doc) {
+		printf("written and read back; journal %s ('wmark rollback' restores the previous values)\n",
+		       a->state_path);
+	} else {
+		cJSON_AddStringToObject(a->doc, "journal", a->state_path);
+	}
+	if (a->modelled)
+		rc = live_check(a->ctx, cmd, &a->s, a->pred, &a->sc_new, wmarks, a->doc);
+	if (rc == EXIT_OK && (a->persist || a->initrc))
+		rc = do_persist(a, cmd, a->doc);
+out:
+	if (a->doc) {
+		warns = cJSON_AddArrayToObject(a->doc, "warnings");
+		for (i = 0; i < a->nwarn; i++)
+			cJSON_AddItemToArray(warns, cJSON_CreateString(a->warn[i]));
+		if (rc == EXIT_OK || rc == EXIT_CHECK) {
+			char *s = cJSON_Print(a->doc);
+
+			if (s)
+				printf("%s\n", s);
+			free(s);
+		}
+	} else {
+		for (i = 0; i < a->nwarn; i++)
+			cli_err(0, cmd, "warning: %s", a->warn[i]);
+	}
+	return rc;
+}
+
+int cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct apply a;
+	int rc, i;
+
+	memset(&a, 0, sizeof(a));
+	a.ctx = ctx;
+	join_argv(a.command, sizeof(a.command), argc, argv);
+	rc = parse_apply(&a, "apply", argc, argv);
+	if (rc < 0)
+		return EXIT_OK;		/* --help */
+	if (rc == EXIT_OK)
+		rc = run_apply(&a, "apply");
+	if (a.have_snapshot)
+		snapshot_free(&a.s);
+	free(a.cur);
+	free(a.pred);
+	for (i = 0; i < a.nwarn; i++)
+		free(a.warn[i]);
+	cJSON_Delete(a.doc);
+	return rc;
+}
+
+/* ---- rollback ---------------------------------------------------------- */
+
+static void rollback_usage(FILE *f)
+{
+	fputs("Usage: wmark [--root DIR] [-j] rollback [OPTIONS]\n"
+	      "\n"
+	      "Restore the sysctls the last apply changed to the values they had\n"
+	      "before it, from the journal.  Running it again changes nothing.  A\n"
+	      "value someone else changed since is left alone unless --force.\n"
+	      "\n"
+	      "Options:\n"
+	      "      --state FILE   journal (default ROOT/var/lib/wmark/state.json)\n"
+	      "  -f, --force        restore values changed since the apply too\n"
+	      "  -n, --dry-run      say what would be restored, write nothing\n"
+	      "  -h, --help         show this help\n"
+	      "\n"
+	      "Exit status: 0 restored or nothing to do, 1 values changed since (and\n"
+	      "no --force) or a read-back differed, 2 bad usage or a journal for\n"
+	      "another root, 3 no journal, no permission or I/O.\n", f);
+}
+
+enum rb_state { RB_AT_PREVIOUS, RB_AT_WRITTEN, RB_CHANGED };
+
+int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "state", required_argument, NULL, 'S' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = "rollback", *state_opt = NULL, *failed = NULL;
+	char path[PATH_MAX], err[200], rroot[PATH_MAX], boot_id[64];
+	char knob[SC_NKEYS][PATH_MAX];
+	struct sc_value cur[SC_NKEYS], prev[SC_NKEYS], wr[SC_NKEYS];
+	enum rb_state where[SC_NKEYS];
+	struct step st[SC_NKEYS];
+	struct journal j;
+	bool force = false, dry = false, undone;
+	int c, i, r, rc = EXIT_OK, n = 0, changed = 0, todo = 0;
+	cJSON *doc = NULL, *restored = NULL, *before = NULL, *left = NULL;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":fnh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'S':
+			state_opt = optarg;
+			break;
+		case 'f':
+			force = true;
+			break;
+		case 'n':
+			dry = true;
+			break;
+		case 'h':
+			rollback_usage(stdout);
+			return EXIT_OK;
+		case ':':
+			return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	if (state_path(ctx, state_opt, path, sizeof(path)) < 0)
+		return cli_usage(cmd, "--state: path too long");
+	r = jr_load(path, &j, err, sizeof(err));
+	if (r == -ENOENT)
+		return cli_err(EXIT_SYSTEM, cmd, "%s: no journal: nothing was applied with this root and --state",
+			       path);
+	if (r < 0)
+		return cli_err(EXIT_SYSTEM, cmd, "%s: %s", path, err);
+	if (!realpath(ctx->root, rroot))
+		return cli_err(EXIT_SYSTEM, cmd, "%s: %s", ctx->root, strerror(errno));
+	if (strcmp(rroot, j.root) != 0)
+		return cli_usage(cmd, "%s was written for root %s, not %s", path, j.root, rroot);
+
+	for (i = 0; i < j.n; i++) {
+		enum sc_key k = j.e[i].key;
+		char text[JR_TEXT_MAX];
+
+		r = sc_path(ctx->root, k, knob[i], sizeof(knob[i]));
+		if (r < 0)
+			return cli_err(EXIT_SYSTEM, cmd, "vm.%s under %s: %s", sc_key_name(k),
+				       ctx->root, r == -EXDEV ? "resolves outside proc/sys/vm" : strerror(-r));
+		r = sc_read(knob[i], text, sizeof(text));
+		if (r < 0)
+			return cli_err(EXIT_SYSTEM, cmd, "%s: read: %s", knob[i], strerror(-r));
+		if (sc_value_parse(k, text, &cur[i], err, sizeof(err)) < 0 ||
+		    sc_value_parse(k, j.e[i].previous, &prev[i], err, sizeof(err)) < 0 ||
+		    sc_value_parse(k, j.e[i].written, &wr[i], err, sizeof(err)) < 0)
+			return cli_err(EXIT_SYSTEM, cmd, "vm.%s: %s", sc_key_name(k), err);
+		if (sc_value_equal(&cur[i], &prev[i]))
+			where[i] = RB_AT_PREVIOUS;
+		else if (sc_value_equal(&cur[i], &wr[i]))
+			where[i] = RB_AT_WRITTEN;
+		else
+			where[i] = RB_CHANGED;
+		/* After a rollback or a restore, nothing of ours is left. */
+		if (j.state == JR_ROLLED_BACK || j.state == JR_RESTORED)
+			continue;
+		changed += where[i] == RB_CHANGED;
+		todo += where[i] != RB_AT_PREVIOUS;
+	}
+	read_boot_id(ctx->root, boot_id, sizeof(boot_id));
+	if (changed && !force) {
+		for (i = 0; i < j.n; i++) {
+			char a[128], b[128];
+
+			if (where[i] != RB_CHANGED)
+				continue;
+			value_str(&cur[i], a, sizeof(a));
+			value_str(&wr[i], b, sizeof(b));
+			cli_err(0, cmd, "vm.%s is %s, not the %s the last apply wrote: changed since",
+				sc_key_name(j.e[i].key), a, b);
+		}
+		return cli_err(EXIT_CHECK, cmd, "nothing restored%s; --force restores the journal's values anyway",
+			       boot_id[0] && j.boot_id[0] && strcmp(boot_id, j.boot_id) ?
+			       " (the machine has rebooted since the apply)" : "");
+	}
+	if (ctx->format == FMT_JSON) {
+		doc = cJSON_CreateObject();
+		cJSON_AddStringToObject(doc, "journal", path);
+		cJSON_AddStringToObject(doc, "journal_state", jr_state_name(j.state));
+		cJSON_AddBoolToObject(doc, "dry_run", dry);
+		restored = cJSON_AddObjectToObject(doc, "restored");
+		before = cJSON_AddObjectToObject(doc, "previous");
+		left = cJSON_AddObjectToObject(doc, "unchanged");
+	}
+	for (i = 0; i < j.n; i++) {
+		enum sc_key k = j.e[i].key;
+		bool go = todo && where[i] != RB_AT_PREVIOUS;
+		char a[128], b[128];
+
+		value_str(&cur[i], a, sizeof(a));
+		value_str(&prev[i], b, sizeof(b));
+		if (doc) {
+			json_value(go ? restored : left, sc_key_name(k), go ? &prev[i] : &cur[i], k);
+			if (go)
+				json_value(before, sc_key_name(k), &cur[i], k);
+		} else if (go) {
+			printf("%s vm.%s = %s (was %s)\n", dry ? "would restore" : "restore",
+			       sc_key_name(k), b, a);
+		} else {
+			printf("vm.%s = %s: %s\n", sc_key_name(k), a,
+			       where[i] == RB_AT_PREVIOUS ? "already the previous value" :
+			       "not ours to restore (the last apply did not leave it changed)");
+		}
+		if (go)
+			st[n++] = (struct step){ .key = k, .path = knob[i], .to = j.e[i].previous,
+						 .back = j.e[i].written, .want = prev[i] };
+	}
+	if (!todo) {
+		if (!doc)
+			printf("nothing to roll back: journal %s is %s\n", path, jr_state_name(j.state));
+		goto out;
+	}
+	if (dry)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (faccessat(AT_FDCWD, st[i].path, W_OK, AT_EACCESS) != 0) {
+			rc = cli_err(EXIT_SYSTEM, cmd, "%s: %s%s", st[i].path, strerror(errno),
+				     errno == EACCES || errno == EPERM ?
+				     " (writing sysctls needs root)" : "");
+			goto out;
+		}
+	r = jr_prepare_dir(path, &failed);
+	if (r < 0) {
+		rc = cli_err(EXIT_SYSTEM, cmd, "journal %s: %s: %s; nothing was written",
+			     path, failed, strerror(-r));
+		goto out;
+	}
+	rc = write_steps(cmd, st, n, &undone);
+	if (rc != EXIT_OK) {
+		cli_err(0, cmd, undone ? "the values the apply wrote are back: nothing changed" :
+			"some values are restored, others not; run 'wmark rollback' again");
+		goto out;
+	}
+	j.state = JR_ROLLED_BACK;
+	r = jr_save(path, &j, &failed);
+	if (r < 0)
+		cli_err(0, cmd, "journal %s: %s: %s (the values are restored)", path, failed,
+			strerror(-r));
+	if (!doc)
+		printf("restored; journal %s marked rolled-back\n", path);
+	{
+		/* Check the kernel recomputed what the restored values give. */
+		struct snapshot s;
+
+		memset(&s, 0, sizeof(s));
+		if (snapshot_read(ctx, &s) == EXIT_OK) {
+			struct wm_zone_wm *w = calloc(s.m.nzones ? s.m.nzones : 1, sizeof(*w));
+
+			if (w && s.sysctl.min_free_kbytes >= 0 && s.m.nzones &&
+			    snapshot_model(&s, &s.sysctl, w) == EXIT_OK)
+				rc = live_check(ctx, cmd, &s, w, &s.sysctl, true, doc);
+			free(w);
+			snapshot_free(&s);
+		}
+	}
+out:
+	if (doc) {
+		if (rc == EXIT_OK || rc == EXIT_CHECK) {
+			char *s = cJSON_Print(doc);
+
+			if (s)
+				printf("%s\n", s);
+			free(s);
+		}
+		cJSON_Delete(doc);
+	}
+	return rc;
+}
