@@ -204,6 +204,9 @@ static int parse_header(struct zi_state *st, const char *p, const char *eol)
 	n = (size_t)(p - name);
 	if (n == 0)
 		return bad_header(st, "no zone name");
+	for (i = 0; i < n; i++)
+		if ((unsigned char)name[i] < 0x21 || (unsigned char)name[i] > 0x7e)
+			return bad_header(st, "zone name is not printable ASCII");
 	if (n >= sizeof(zi->zones[0].name))
 		return bad_header(st, "zone name too long");
 	if (skip_blanks(p, eol) != eol)

@@ -999,6 +999,19 @@ static void test_malformed_zone_header_is_an_error(void **state)
 	parse_fails_on_line("Node 65536, zone DMA\n", 1, "Node");
 	parse_fails_on_line("Node -1, zone DMA\n", 1, "Node");
 	parse_fails_on_line("Node\n", 1, "Node");
+	/* a NUL or control byte would end or garble the name */
+	parse_fails_on_line("Node 0, zone \001DMA\n", 1, "Node");
+	parse_fails_on_line("Node 0, zone DM\177A\n", 1, "Node");
+	{
+		static const char nul[] = "Node 0, zone \0DMA\n  min 1\n";
+		struct zi_info zi;
+		struct wm_diag d;
+
+		assert_int_equal(zi_parse(nul, sizeof(nul) - 1, &zi, &d),
+				 WM_EPARSE);
+		assert_int_equal(d.line, 1);
+		zi_free(&zi);
+	}
 }
 
 static void test_nodes_out_of_order_or_repeated_zones_are_errors(void **state)

@@ -1,0 +1,187 @@
+#!/bin/bash
+# Run every libFuzzer target in FUZZ_BIN_DIR from a seed corpus and print
+# one TAP line per target.
+#
+# usage: tests/fuzz/run.sh FUZZ_BIN_DIR short|long
+#   short  about 20000 executions per target (a few seconds; make check)
+#   long   1000000 executions per target, or WMARK_FUZZ_RUNS (make fuzz)
+#
+# Seeds come from ../shared/corpus (every zoneinfo, meminfo, vmstat,
+# sysctl, THP and PSI file, when that directory exists), from
+# data/machines/*/ root trees, and from a few built-in texts.  A crash,
+# leak, sanitizer report or broken contract leaves its input in
+# FUZZ_BIN_DIR/artifacts/ and makes the line "not ok".
+set -u
+export LC_ALL=C
+
+usage() {
+	echo "usage: $0 FUZZ_BIN_DIR short|long" >&2
+	exit 2
+}
+[ $# -eq 2 ] || usage
+bindir=$1
+case $2 in
+short) runs=20000 ;;
+long) runs=${WMARK_FUZZ_RUNS:-1000000} ;;
+*) usage ;;
+esac
+[ -d "$bindir" ] || { echo "$0: no directory $bindir" >&2; exit 2; }
+bindir=$(cd "$bindir" && pwd)
+src=$(cd "$(dirname "$0")/../.." && pwd)
+corpus=$src/../shared/corpus
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wmark-fuzz.XXXXXX") || exit 3
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/seeds/zoneinfo" "$tmp/seeds/procfs" "$bindir/artifacts"
+
+nseed=0
+# seed TARGET NAME SELECTOR FILE: copy FILE, prefixed with the parser
+# selector byte for the procfs target (see tests/fuzz/fuzz_procfs.c).
+seed() {
+	nseed=$((nseed + 1))
+	if [ "$1" = procfs ]; then
+		{ printf '%s' "$3"; cat "$4"; } >"$tmp/seeds/procfs/$2-$nseed"
+	else
+		cp "$4" "$tmp/seeds/zoneinfo/$2-$nseed"
+	fi
+}
+
+# Sort a file into the seeds by its name (selectors as fuzz_procfs.c).
+classify() {
+	case $1 in
+	*zoneinfo*) seed zoneinfo zi "" "$1" ;;
+	*meminfo) seed procfs meminfo 5 "$1" ;;
+	*vmstat) seed procfs vmstat 6 "$1" ;;
+	*/pressure/*) seed procfs psi 7 "$1" ;;
+	*/transparent_hugepage/*enabled) seed procfs thp 4 "$1"
+		seed procfs choice 3 "$1" ;;
+	*/lowmem_reserve_ratio) seed procfs lrr 1 "$1" ;;
+	*/osrelease) seed procfs line 2 "$1" ;;
+	*/proc/sys/*) seed procfs long 0 "$1" ;;
+	esac
+}
+
+trees=()
+[ -d "$corpus" ] && trees+=("$corpus")
+for d in "$src"/data/machines/*/; do
+	[ -d "$d" ] && trees+=("$d")
+done
+if [ ${#trees[@]} -gt 0 ]; then
+	while IFS= read -r -d '' f; do
+		classify "$f"
+	done < <(find "${trees[@]}" -type f \( -name '*zoneinfo*' \
+		-o -name meminfo -o -name vmstat -o -path '*/proc/sys/*' \
+		-o -path '*/pressure/*' -o -path '*/transparent_hugepage/*enabled' \) \
+		-size -1M -print0)
+fi
+
+# Built-in seeds, so the targets start from every format even alone.
+b=$tmp/builtin
+mkdir -p "$b"
+printf 'Node 0, zone      DMA\n  pages free     3840\n        min      30\n        low      37\n        high     44\n        spanned  4095\n        present  3998\n        managed  3840\n        protection: (0, 3019, 8395, 8395)\n  pagesets\n    cpu: 0\n              count: 0\n              high:  0\n              batch: 1\n  vm stats threshold: 4\n' >"$b/zi-5x"
+printf 'Node 0, zone   Normal\n  per-node stats\n      nr_inactive_anon 1\n                   537792\n...\n  pages free     1\n        boost    0\n        min      32\n        low      32\n        high     32\n        promo    32\n        cma      0\n        protection: (0, 0)\n    cpu: 0 pcp: 0\n              high_min: 18\n              high_max: 240\nNode 1, zone  HighMem\n  pages free 2\n' >"$b/zi-odd"
+seed zoneinfo builtin "" "$b/zi-5x"
+seed zoneinfo builtin "" "$b/zi-odd"
+printf '67584\n' >"$b/long"
+printf '256\t256\t32\t0\t0\n' >"$b/lrr"
+printf '6.1.0-18-amd64\n' >"$b/line"
+printf 'always [madvise] never\n' >"$b/thp"
+printf 'MemTotal:  100 kB\nHugePages_Total:  0\n' >"$b/meminfo"
+printf 'nr_free_pages 1\npgscan_direct 18446744073709551615\n' >"$b/vmstat"
+printf 'some avg10=0.00 avg60=1.50 avg300=0.00 total=0\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=7\n' >"$b/psi"
+seed procfs builtin 0 "$b/long"
+seed procfs builtin 1 "$b/lrr"
+seed procfs builtin 2 "$b/line"
+seed procfs builtin 3 "$b/thp"
+seed procfs builtin 4 "$b/thp"
+seed procfs builtin 5 "$b/meminfo"
+seed procfs builtin 6 "$b/vmstat"
+seed procfs builtin 7 "$b/psi"
+
+# Keywords the parsers look for, so mutations reach past the first byte.
+cat >"$tmp/zoneinfo.dict" <<'EOF'
+"Node "
+", zone "
+"pages free"
+"boost"
+"min"
+"low"
+"high"
+"promo"
+"spanned"
+"present"
+"managed"
+"cma"
+"protection: ("
+"cpu: "
+" pcp: "
+"count: "
+"high: "
+"batch: "
+"high_min: "
+"high_max: "
+"pagesets"
+"per-node stats"
+"18446744073709551615"
+"9223372036854775808"
+EOF
+cat >"$tmp/procfs.dict" <<'EOF'
+"["
+"]"
+"always"
+"madvise"
+"never"
+" kB"
+":"
+"some "
+"full "
+"avg10="
+"avg60="
+"avg300="
+"total="
+"18446744073709551615"
+"-9223372036854775808"
+EOF
+
+targets=()
+for f in "$bindir"/fuzz_*; do
+	[ -x "$f" ] && [ -f "$f" ] && case $f in *.d) ;; *) targets+=("$f") ;; esac
+done
+echo "1..${#targets[@]}"
+[ ${#targets[@]} -gt 0 ] || { echo "# no fuzz targets in $bindir"; exit 1; }
+
+fail=0 n=0
+for t in "${targets[@]}"; do
+	n=$((n + 1))
+	name=${t##*/}
+	kind=${name#fuzz_}
+	work=$tmp/work-$kind
+	mkdir -p "$work"
+	dict=()
+	[ -f "$tmp/$kind.dict" ] && dict=(-dict="$tmp/$kind.dict")
+	if [ -d "$tmp/seeds/$kind" ]; then
+		seeds=("$tmp/seeds/$kind")
+	else
+		seeds=("$tmp/seeds/zoneinfo" "$tmp/seeds/procfs")
+	fi
+	log=$tmp/$name.log
+	start=$(date +%s)
+	"$t" -runs="$runs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix="$bindir/artifacts/$name-" \
+		"${dict[@]}" "$work" "${seeds[@]}" >"$log" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - start))
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	cov=$(grep -Eo 'cov: [0-9]+' "$log" | tail -1)
+	if [ $rc -eq 0 ] && [ -n "$execs" ]; then
+		echo "ok $n - $name: ${execs} executions in ${secs}s (${cov:-cov: ?}), no finding"
+	else
+		fail=1
+		echo "not ok $n - $name: exit $rc after ${execs:-?} executions"
+		grep -E 'ERROR|SUMMARY|Test unit written|deadly signal|==[0-9]+==' "$log" |
+			head -20 | sed 's/^/# /'
+		cp "$log" "$bindir/artifacts/$name.log"
+		echo "# full log: $bindir/artifacts/$name.log"
+	fi
+done
+exit $fail
