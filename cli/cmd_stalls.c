@@ -1,0 +1,1059 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_stalls.c - `wmark stalls`: who stalled in direct reclaim (and in
+ * the kernel's other accounted delays), per task, from taskstats.
+ *
+ * Two ways to look:
+ *  - --pid/--tgid: one query each; lifetime totals, shares of the task's
+ *    own elapsed time.
+ *  - --all --duration S: exit records of every task for S seconds, plus a
+ *    query of every live thread at the start, every --interval and at
+ *    the end.  A task seen at the start is reported as the difference
+ *    since then; one born inside the window with all it has.  The
+ *    periodic queries also bound what an exit record lost to a full
+ *    receive buffer would have said.
+ *
+ * Since 5.14 delay accounting is off unless kernel.task_delayacct is 1;
+ * then only the CPU delay (from the scheduler's own statistics) is
+ * counted.  --enable-delayacct turns it on for the run and puts the old
+ * value back on every way out, Ctrl-C included.
+ *
+ * Both printers read the same two tables: kinds[] (which delays) and
+ * fields[] (what is shown of each), so a new column is one row.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "taskstats.h"
+
+/* ---- what is shown ------------------------------------------------- */
+
+struct kind_desc {
+	const char *label;	/* text table */
+	const char *key;	/* JSON key: the kernel's own field prefix */
+};
+
+static const struct kind_desc kinds[TS_NKINDS] = {
+	[TS_CPU] = { "cpu", "cpu" },
+	[TS_BLKIO] = { "blkio", "blkio" },
+	[TS_SWAPIN] = { "swapin", "swapin" },
+	[TS_FREEPAGES] = { "reclaim", "freepages" },
+	[TS_THRASHING] = { "thrashing", "thrashing" },
+	[TS_COMPACT] = { "compact", "compact" },
+	[TS_WPCOPY] = { "wpcopy", "wpcopy" },
+	[TS_IRQ] = { "irq", "irq" },
+};
+
+/* One task as reported: a lifetime total or a window's difference. */
+struct view {
+	unsigned have;			/* kinds the kernel carries */
+	bool minmax;
+	struct ts_delay d[TS_NKINDS];
+	uint64_t wall_ns;		/* the task's time the totals cover */
+};
+
+enum unit { U_COUNT, U_NS, U_SHARE };
+
+struct field_desc {
+	const char *head;	/* text header */
+	const char *key;	/* JSON key */
+	enum unit unit;
+	int width;
+	/* Set *v; return false when there is no value (JSON null, text "-"). */
+	bool (*get)(const struct view *w, int k, double *v);
+};
+
+static bool get_count(const struct view *w, int k, double *v)
+{
+	*v = (double)w->d[k].count;
+	return true;
+}
+
+static bool get_total(const struct view *w, int k, double *v)
+{
+	*v = (double)w->d[k].total_ns;
+	return true;
+}
+
+static bool get_avg(const struct view *w, int k, double *v)
+{
+	if (!w->d[k].count)
+		return false;
+	*v = (double)w->d[k].total_ns / (double)w->d[k].count;
+	return true;
+}
+
+static bool get_max(const struct view *w, int k, double *v)
+{
+	if (!w->minmax)
+		return false;
+	*v = (double)w->d[k].max_ns;
+	return true;
+}
+
+static bool get_share(const struct view *w, int k, double *v)
+{
+	if (!w->wall_ns)
+		return false;
+	*v = (double)w->d[k].total_ns / (double)w->wall_ns;
+	return true;
+}
+
+static const struct field_desc fields[] = {
+	{ "COUNT", "count", U_COUNT, 9, get_count },
+	{ "TOTAL", "total_ns", U_NS, 10, get_total },
+	{ "AVG", "avg_ns", U_NS, 10, get_avg },
+	{ "MAX", "max_ns", U_NS, 10, get_max },	/* lifetime maximum */
+	{ "WALL%", "wall_share", U_SHARE, 8, get_share },
+};
+
+#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
+
+/* ---- the tasks seen ---------------------------------------------------- */
+
+struct task {
+	uint32_t id;		/* pid, or tgid for a group row */
+	bool group;		/* a --tgid row: the kernel's sum over threads */
+	bool exited;
+	bool have_first;	/* seen alive at the window's start */
+	struct ts_stats first, last;
+};
+
+struct tasks {
+	struct task *v;
+	size_t n, cap;
+	size_t *slot;		/* open addressing: index + 1, 0 = empty */
+	size_t nslot;
+};
+
+static size_t *tasks_find(struct tasks *t, uint32_t id)
+{
+	size_t i = (id * 2654435761u) & (t->nslot - 1);
+
+	while (t->slot[i] && t->v[t->slot[i] - 1].id != id)
+		i = (i + 1) & (t->nslot - 1);
+	return &t->slot[i];
+}
+
+static int tasks_grow(struct tasks *t)
+{
+	size_t i, *old = t->slot, oldn = t->nslot;
+	struct task *v;
+
+	if (t->n == t->cap) {
+		v = realloc(t->v, (t->cap ? t->cap * 2 : 256) * sizeof(*v));
+		if (!v)
+			return -1;
+		t->v = v;
+		t->cap = t->cap ? t->cap * 2 : 256;
+	}
+	if ((t->n + 1) * 2 <= t->nslot)
+		return 0;
+	t->nslot = oldn ? oldn * 2 : 1024;
+	t->slot = calloc(t->nslot, sizeof(*t->slot));
+	if (!t->slot) {
+		t->slot = old;
+		t->nslot = oldn;
+		return -1;
+	}
+	/* Later entries for a reused pid take the slot, as they should. */
+	for (i = 0; i < t->n; i++)
+		*tasks_find(t, t->v[i].id) = i + 1;
+	free(old);
+	return 0;
+}
+
+/* A new entry for id, the one its slot names from now on. */
+static struct task *tasks_add(struct tasks *t, uint32_t id)
+{
+	struct task *e;
+
+	if (tasks_grow(t) < 0)
+		return NULL;
+	e = &t->v[t->n++];
+	memset(e, 0, sizeof(*e));
+	e->id = id;
+	*tasks_find(t, id) = t->n;
+	return e;
+}
+
+static struct task *tasks_get(struct tasks *t, uint32_t id)
+{
+	size_t s;
+
+	if (!t->nslot)
+		return NULL;
+	s = *tasks_find(t, id);
+	return s ? &t->v[s - 1] : NULL;
+}
+
+/*
+ * Record what is known of pid now: a live query or an exit record.  A
+ * pid that exited, or whose start time changed, is a new task.
+ */
+static int tasks_note(struct tasks *t, const struct ts_stats *s, bool exited,
+		      bool at_start)
+{
+	struct task *e = tasks_get(t, s->pid);
+
+	/* The kernel derives btime from the clock minus the elapsed time, so
+	 * it wobbles by a second between queries of the same task. */
+	if (e && (e->exited || s->etime_us < e->last.etime_us ||
+		  s->btime_s > e->last.btime_s + 1 ||
+		  s->btime_s + 1 < e->last.btime_s))
+		e = NULL;
+	if (!e) {
+		e = tasks_add(t, s->pid);
+		if (!e)
+			return -1;
+		if (at_start) {
+			e->have_first = true;
+			e->first = *s;
+		}
+	}
+	e->last = *s;
+	e->exited = exited;
+	return 0;
+}
+
+static uint64_t sub(uint64_t a, uint64_t b)
+{
+	/* The kernel resets an overflowing total to 0: then keep what is left. */
+	return a >= b ? a - b : a;
+}
+
+static void make_view(const struct task *e, struct view *w)
+{
+	const struct ts_stats *l = &e->last, *f = &e->first;
+	int k;
+
+	memset(w, 0, sizeof(*w));
+	w->have = l->have;
+	w->minmax = l->have_minmax;
+	for (k = 0; k < TS_NKINDS; k++) {
+		w->d[k] = l->d[k];
+		if (e->have_first) {
+			w->d[k].count = sub(l->d[k].count, f->d[k].count);
+			w->d[k].total_ns = sub(l->d[k].total_ns, f->d[k].total_ns);
+		}
+	}
+	w->wall_ns = (e->have_first ? sub(l->etime_us, f->etime_us)
+				    : l->etime_us) * 1000;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+static void fmt_ns(char *buf, size_t n, double ns)
+{
+	if (ns < 1e3)
+		snprintf(buf, n, "%.0fns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, n, "%.1fus", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, n, "%.2fms", ns / 1e6);
+	else
+		snprintf(buf, n, "%.3fs", ns / 1e9);
+}
+
+static void fmt_value(char *buf, size_t n, enum unit u, bool valid, double v)
+{
+	if (!valid)
+		snprintf(buf, n, "-");
+	else if (u == U_COUNT)
+		snprintf(buf, n, "%.0f", v);
+	else if (u == U_NS)
+		fmt_ns(buf, n, v);
+	else
+		snprintf(buf, n, "%.2f%%", v * 100);
+}
+
+/* cJSON holds doubles: integers past 2^53 go out as strings. */
+static void json_add_value(cJSON *o, const char *key, enum unit u, bool valid,
+			   double v)
+{
+	char s[32];
+
+	if (!valid)
+		cJSON_AddNullToObject(o, key);
+	else if (u != U_SHARE && v >= 9007199254740992.0) {
+		snprintf(s, sizeof(s), "%.0f", v);
+		cJSON_AddStringToObject(o, key, s);
+	} else if (u == U_SHARE)
+		cJSON_AddNumberToObject(o, key, v);
+	else
+		cJSON_AddNumberToObject(o, key, (double)(uint64_t)v);
+}
+
+struct window {
+	bool on;
+	double seconds;		/* as measured */
+	unsigned long exits;	/* exit records received */
+	unsigned long overruns;	/* ENOBUFS: the kernel dropped records */
+	long lost;		/* exits the counters saw but no record told, or -1 */
+	unsigned long queried;	/* live-task queries answered */
+	unsigned scans;
+};
+
+struct report {
+	unsigned version;	/* taskstats struct version seen */
+	int delayacct;		/* 1 on, 0 off, -1 not known */
+	bool enabled_by_us;
+	struct window win;
+	const struct task **rows;
+	size_t nrows;
+};
+
+static const char *state_of(const struct task *e)
+{
+	return e->exited ? "exited" : "live";
+}
+
+static void print_text(const struct report *r)
+{
+	char buf[32];
+	size_t i, f;
+	int k;
+
+	if (r->win.on) {
+		printf("window %.2fs: %lu exit records, %lu overruns", r->win.seconds,
+		       r->win.exits, r->win.overruns);
+		if (r->win.lost >= 0)
+			printf(", %ld lost (estimate)", r->win.lost);
+		printf(", %lu live queries in %u scans\n", r->win.queried,
+		       r->win.scans);
+	}
+	printf("%-8s %-8s %-16s %-6s %-10s", "PID", "TGID", "COMM", "STATE",
+	       "KIND");
+	for (f = 0; f < NFIELDS; f++)
+		printf(" %*s", fields[f].width, fields[f].head);
+	putchar('\n');
+
+	for (i = 0; i < r->nrows; i++) {
+		const struct task *e = r->rows[i];
+		struct view w;
+		bool any = false;
+		char id[16], tgid[16];
+
+		make_view(e, &w);
+		snprintf(id, sizeof(id), "%s%u", e->group ? "*" : "", e->id);
+		snprintf(tgid, sizeof(tgid), "%u", e->group ? e->id : e->last.tgid);
+		for (k = 0; k < TS_NKINDS; k++) {
+			if (!(w.have & (1u << k)) || !w.d[k].count)
+				continue;
+			printf("%-8s %-8s %-16s %-6s %-10s", any ? "" : id,
+			       any ? "" : tgid, any ? "" : e->last.comm,
+			       any ? "" : state_of(e), kinds[k].label);
+			for (f = 0; f < NFIELDS; f++) {
+				double v = 0;
+				bool ok = fields[f].get(&w, k, &v);
+
+				fmt_value(buf, sizeof(buf), fields[f].unit, ok, v);
+				printf(" %*s", fields[f].width, buf);
+			}
+			putchar('\n');
+			any = true;
+		}
+		if (!any)
+			printf("%-8s %-8s %-16s %-6s %-10s\n", id, tgid,
+			       e->last.comm, state_of(e), "-");
+	}
+}
+
+static cJSON *json_task(const struct task *e)
+{
+	cJSON *o = cJSON_CreateObject(), *ds, *d;
+	struct view w;
+	size_t f;
+	int k;
+
+	make_view(e, &w);
+	cJSON_AddNumberToObject(o, e->group ? "tgid" : "pid", e->id);
+	if (!e->group) {
+		cJSON_AddNumberToObject(o, "tgid", e->last.tgid);
+		cJSON_AddStringToObject(o, "comm", e->last.comm);
+	}
+	cJSON_AddStringToObject(o, "scope", e->group ? "group" : "task");
+	cJSON_AddStringToObject(o, "state", state_of(e));
+	cJSON_AddBoolToObject(o, "since_window_start", e->have_first);
+	json_add_value(o, "wall_ns", U_NS, w.wall_ns > 0, (double)w.wall_ns);
+	ds = cJSON_AddObjectToObject(o, "delays");
+	for (k = 0; k < TS_NKINDS; k++) {
+		if (!(w.have & (1u << k))) {
+			cJSON_AddNullToObject(ds, kinds[k].key);
+			continue;
+		}
+		d = cJSON_AddObjectToObject(ds, kinds[k].key);
+		for (f = 0; f < NFIELDS; f++) {
+			double v = 0;
+			bool ok = fields[f].get(&w, k, &v);
+
+			json_add_value(d, fields[f].key, fields[f].unit, ok, v);
+		}
+	}
+	return o;
+}
+
+static int print_json(const struct report *r)
+{
+	cJSON *doc = cJSON_CreateObject(), *arr, *wo;
+	char *s;
+	size_t i;
+
+	cJSON_AddStringToObject(doc, "source", "live");
+	if (r->version)
+		cJSON_AddNumberToObject(doc, "taskstats_version", r->version);
+	else
+		cJSON_AddNullToObject(doc, "taskstats_version");
+	if (r->delayacct < 0)
+		cJSON_AddNullToObject(doc, "delayacct");
+	else
+		cJSON_AddBoolToObject(doc, "delayacct", r->delayacct > 0);
+	cJSON_AddBoolToObject(doc, "delayacct_enabled_for_run", r->enabled_by_us);
+	cJSON_AddStringToObject(doc, "mode", r->win.on ? "all" : "query");
+	if (r->win.on) {
+		wo = cJSON_AddObjectToObject(doc, "window");
+		cJSON_AddNumberToObject(wo, "seconds", r->win.seconds);
+		cJSON_AddNumberToObject(wo, "exits", (double)r->win.exits);
+		cJSON_AddNumberToObject(wo, "overruns", (double)r->win.overruns);
+		if (r->win.lost >= 0)
+			cJSON_AddNumberToObject(wo, "lost_estimate", (double)r->win.lost);
+		else
+			cJSON_AddNullToObject(wo, "lost_estimate");
+		cJSON_AddNumberToObject(wo, "live_queries", (double)r->win.queried);
+		cJSON_AddNumberToObject(wo, "scans", r->win.scans);
+	} else {
+		cJSON_AddNullToObject(doc, "window");
+	}
+	arr = cJSON_AddArrayToObject(doc, "tasks");
+	for (i = 0; i < r->nrows; i++)
+		cJSON_AddItemToArray(arr, json_task(r->rows[i]));
+	s = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	if (!s)
+		return cli_err(EXIT_SYSTEM, "stalls", "out of memory");
+	puts(s);
+	free(s);
+	return EXIT_OK;
+}
+
+/* ---- sorting ----------------------------------------------------------- */
+
+static int sort_kind = TS_FREEPAGES;
+
+static uint64_t sum_total(const struct view *w)
+{
+	uint64_t s = 0;
+	int k;
+
+	for (k = 0; k < TS_NKINDS; k++)
+		s += w->d[k].total_ns;
+	return s;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct task *x = *(const struct task *const *)a;
+	const struct task *y = *(const struct task *const *)b;
+	struct view vx, vy;
+	uint64_t sx, sy;
+
+	make_view(x, &vx);
+	make_view(y, &vy);
+	sx = sort_kind < 0 ? sum_total(&vx) : vx.d[sort_kind].total_ns;
+	sy = sort_kind < 0 ? sum_total(&vy) : vy.d[sort_kind].total_ns;
+	if (sx != sy)
+		return sx < sy ? 1 : -1;
+	sx = sum_total(&vx);
+	sy = sum_total(&vy);
+	if (sx != sy)
+		return sx < sy ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* ---- delay accounting switch ------------------------------------------ */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: poll() must return */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Read <root>/proc/sys/kernel/task_delayacct: 1, 0, or -1 if absent. */
+static int delayacct_read(const char *path)
+{
+	char buf[16] = "";
+	FILE *f = fopen(path, "re");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		v = atoi(buf) ? 1 : 0;
+	fclose(f);
+	return v;
+}
+
+/* Write v to the sysctl; 0 or an errno. */
+static int delayacct_write(const char *path, int v)
+{
+	char buf[4];
+	int fd, n, e = 0;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	n = snprintf(buf, sizeof(buf), "%d\n", v);
+	if (write(fd, buf, (size_t)n) != n)
+		e = errno ? errno : EIO;
+	if (close(fd) < 0 && !e)
+		e = errno;
+	return e;
+}
+
+/* ---- live counters (for the lost-record estimate) ----------------------- */
+
+/* Tasks created since boot ("processes" in /proc/stat) and alive now
+ * (the total in /proc/loadavg).  false if either is unreadable. */
+static bool read_task_counters(unsigned long long *forks, unsigned long long *threads)
+{
+	char line[256];
+	bool got = false;
+	FILE *f = fopen("/proc/stat", "re");
+	unsigned long long r;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "processes %llu", forks) == 1)
+			got = true;
+	fclose(f);
+	f = fopen("/proc/loadavg", "re");
+	if (!f)
+		return false;
+	if (fscanf(f, "%*s %*s %*s %llu/%llu", &r, threads) != 2)
+		got = false;
+	fclose(f);
+	return got;
+}
+
+/* The kernel's possible CPUs, as a cpulist for the registration. */
+static void possible_cpus(char *buf, size_t n)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+
+	buf[0] = '\0';
+	if (f) {
+		if (fgets(buf, (int)n, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+	if (!buf[0])
+		snprintf(buf, n, "0-%d", get_nprocs_conf() - 1);
+}
+
+/* ---- modes ----------------------------------------------------------------- */
+
+static double mono_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A taskstats failure as a one-line message and an exit code. */
+static int ts_fail(const struct ts_error *e)
+{
+	switch (e->code) {
+	case TS_ENOFAMILY:
+		return cli_err(EXIT_SYSTEM, "stalls",
+			       "%s: no TASKSTATS generic netlink family: the kernel lacks CONFIG_TASKSTATS, or this is a container's network namespace on a kernel that answers only in the initial one",
+			       e->call);
+	case TS_EPERM:
+		return cli_err(EXIT_SYSTEM, "stalls",
+			       "netlink TASKSTATS %s: permission denied: needs CAP_NET_ADMIN (run as root)",
+			       e->call);
+	case TS_ESRCH:
+		return cli_err(EXIT_USAGE, "stalls", "%s: no such task", e->call);
+	case TS_ENOTBUILT:
+		return cli_err(EXIT_SYSTEM, "stalls", "%s", ts_strerror(e->code));
+	default:
+		if (e->errno_val)
+			return cli_err(EXIT_SYSTEM, "stalls", "netlink TASKSTATS %s: %s",
+				       e->call, strerror(e->errno_val));
+		return cli_err(EXIT_SYSTEM, "stalls", "netlink TASKSTATS %s: %s%s%s",
+			       e->call, ts_strerror(e->code),
+			       e->detail ? ": " : "", e->detail ? e->detail : "");
+	}
+}
+
+/*
+ * Query every live thread under /proc and note it.  ESRCH (it exited
+ * meanwhile) is fine; other failures end the run.
+ */
+static int scan_live(struct ts_sock *q, struct tasks *t, bool at_start,
+		     struct report *r, struct ts_error *err)
+{
+	DIR *proc = opendir("/proc"), *td;
+	struct dirent *p, *d;
+	char path[64];
+	int rc = TS_OK;
+
+	if (!proc) {
+		err->code = TS_ESYS;
+		err->errno_val = errno;
+		snprintf(err->call, sizeof(err->call), "opendir /proc");
+		return TS_ESYS;
+	}
+	while (rc == TS_OK && !stop_signal && (p = readdir(proc))) {
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.16s/task", p->d_name);
+		td = opendir(path);
+		if (!td)
+			continue;
+		while ((d = readdir(td))) {
+			struct ts_stats s;
+			char *end;
+			unsigned long tid = strtoul(d->d_name, &end, 10);
+
+			if (d->d_name[0] < '1' || d->d_name[0] > '9' || *end)
+				continue;
+			rc = ts_query_pid(q, (uint32_t)tid, &s, err);
+			if (rc == TS_ESRCH) {
+				rc = TS_OK;
+				continue;
+			}
+			if (rc != TS_OK)
+				break;
+			r->version = s.version;
+			r->win.queried++;
+			if (tasks_note(t, &s, false, at_start) < 0) {
+				rc = TS_ESYS;
+				err->code = TS_ESYS;
+				err->errno_val = ENOMEM;
+				snprintf(err->call, sizeof(err->call), "task table");
+				break;
+			}
+		}
+		closedir(td);
+	}
+	closedir(proc);
+	r->win.scans++;
+	return rc;
+}
+
+struct opts {
+	uint32_t *ids;
+	bool *is_tgid;
+	size_t nids;
+	bool all;
+	double duration, interval;
+	long top;
+	int rcvbuf;
+	bool enable;
+};
+
+static int run_all(const struct opts *o, struct ts_sock *q, struct tasks *t,
+		   struct report *r)
+{
+	struct ts_sock *l = NULL;
+	struct ts_error err = { 0 };
+	struct ts_record rec;
+	char mask[256];
+	unsigned long long forks0 = 0, thr0 = 0, forks1 = 0, thr1 = 0;
+	bool counters;
+	double start, end, next_scan, drain_end;
+	int rc;
+
+	rc = ts_open(&l, 2000, &err);
+	if (rc == TS_OK) {
+		possible_cpus(mask, sizeof(mask));
+		rc = ts_listen(l, mask, o->rcvbuf, &err);
+	}
+	if (rc != TS_OK) {
+		ts_close(l);
+		return ts_fail(&err);
+	}
+	r->win.on = true;
+	counters = read_task_counters(&forks0, &thr0);
+	start = mono_s();
+	end = start + o->duration;
+	rc = scan_live(q, t, true, r, &err);
+	next_scan = mono_s() + o->interval;
+
+	while (rc == TS_OK && !stop_signal) {
+		double now = mono_s(), until = next_scan < end ? next_scan : end;
+
+		if (now >= end)
+			break;
+		if (now >= next_scan) {
+			rc = scan_live(q, t, false, r, &err);
+			next_scan = mono_s() + o->interval;
+			continue;
+		}
+		rc = ts_next_exit(l, (int)((until - now) * 1000) + 1, &rec, &err);
+		if (rc == TS_OK) {
+			r->win.exits++;
+			if (rec.has_pid) {
+				r->version = rec.pid_stats.version;
+				rc = tasks_note(t, &rec.pid_stats, true, false);
+				if (rc < 0) {
+					err.code = rc = TS_ESYS;
+					err.errno_val = ENOMEM;
+					snprintf(err.call, sizeof(err.call), "task table");
+				}
+			}
+		} else if (rc == TS_ENOBUFS) {
+			r->win.overruns++;
+			rc = TS_OK;
+		} else if (rc == TS_ETIMEDOUT || rc == TS_EINTR) {
+			rc = TS_OK;
+		}
+	}
+	if (rc == TS_OK) {
+		if (counters)
+			counters = read_task_counters(&forks1, &thr1);
+		rc = scan_live(q, t, false, r, &err);
+	}
+	/*
+	 * Records of exits before the counters were read are still queued:
+	 * drain them, but a busy machine never goes quiet, so not for long.
+	 */
+	drain_end = mono_s() + 0.3;
+	while (rc == TS_OK && !stop_signal && mono_s() < drain_end) {
+		int e = ts_next_exit(l, 50, &rec, &err);
+
+		if (e == TS_OK) {
+			r->win.exits++;
+			if (rec.has_pid)
+				tasks_note(t, &rec.pid_stats, true, false);
+		} else if (e == TS_ENOBUFS) {
+			r->win.overruns++;
+		} else {
+			break;
+		}
+	}
+	r->win.seconds = mono_s() - start;
+	r->win.lost = -1;
+	if (counters) {
+		long long expect = (long long)(thr0 + (forks1 - forks0)) - (long long)thr1;
+
+		/* Zombies not yet reaped still count as alive: a low estimate. */
+		r->win.lost = expect > (long long)r->win.exits ?
+			      (long)(expect - (long long)r->win.exits) : 0;
+	}
+	ts_close(l);
+	if (rc != TS_OK)
+		return ts_fail(&err);
+	return EXIT_OK;
+}
+
+static int run_query(const struct opts *o, struct ts_sock *q, struct tasks *t,
+		     struct report *r)
+{
+	struct ts_error err = { 0 };
+	struct ts_stats s;
+	struct task *e;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < o->nids; i++) {
+		rc = o->is_tgid[i] ? ts_query_tgid(q, o->ids[i], &s, &err)
+				   : ts_query_pid(q, o->ids[i], &s, &err);
+		if (rc != TS_OK)
+			return ts_fail(&err);
+		r->version = s.version;
+		e = tasks_add(t, o->ids[i]);
+		if (!e)
+			return cli_err(EXIT_SYSTEM, "stalls", "out of memory");
+		e->group = o->is_tgid[i];
+		e->last = s;
+	}
+	return EXIT_OK;
+}
+
+static void stalls_usage(void)
+{
+	fputs("Usage: wmark [-j] [--root DIR] stalls (--pid P | --tgid T)... [OPTIONS]\n"
+	      "       wmark [-j] [--root DIR] stalls --all [--duration S] [OPTIONS]\n"
+	      "\n"
+	      "Per-task delays from the kernel's taskstats (generic netlink): direct\n"
+	      "reclaim, thrashing, compaction, swap-in, block I/O, CPU, write-protect\n"
+	      "copy and IRQ, with counts, averages and the share of wall time.\n"
+	      "\n"
+	      "  --pid P              a task (thread) id; repeat for more\n"
+	      "  --tgid T             a process, summed over its live threads; repeatable\n"
+	      "  --all                every task over a window: exit records plus\n"
+	      "                       queries of the live ones\n"
+	      "  --duration S         the window in seconds (default 5)\n"
+	      "  --interval S         seconds between queries of live tasks (default 1)\n"
+	      "  --top N              the N tasks that stalled most (--all default 20)\n"
+	      "  --sort KIND          order by reclaim (default), thrashing, compact,\n"
+	      "                       swapin, blkio, cpu, wpcopy, irq or total\n"
+	      "  --rcvbuf SIZE        exit listener receive buffer (default 4M)\n"
+	      "  --enable-delayacct   set kernel.task_delayacct to 1 for the run and\n"
+	      "                       restore it on exit (also on Ctrl-C)\n"
+	      "  -h, --help           this help\n"
+	      "\n"
+	      "Needs CAP_NET_ADMIN.  With delay accounting off only CPU delay is\n"
+	      "counted.  --root only moves where task_delayacct is read and written.\n",
+	      stdout);
+}
+
+static int parse_kind(const char *s)
+{
+	int k;
+
+	if (strcmp(s, "total") == 0)
+		return -1;
+	for (k = 0; k < TS_NKINDS; k++)
+		if (strcmp(s, kinds[k].label) == 0 || strcmp(s, kinds[k].key) == 0)
+			return k;
+	return -2;
+}
+
+static int parse_seconds(const char *opt, const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 86400 * 365)
+		return cli_usage("stalls", "%s '%s': expected seconds > 0", opt, s);
+	*out = v;
+	return 0;
+}
+
+static int add_id(struct opts *o, const char *opt, const char *s, bool tgid)
+{
+	struct wm_diag d = { 0 };
+	long v;
+	void *p;
+
+	if (wm_parse_long(s, 1, 4194304, &v, &d) != WM_OK)
+		return cli_usage("stalls", "%s '%s': expected a process id", opt, s);
+	p = realloc(o->ids, (o->nids + 1) * sizeof(*o->ids));
+	if (!p)
+		return cli_err(EXIT_SYSTEM, "stalls", "out of memory");
+	o->ids = p;
+	p = realloc(o->is_tgid, (o->nids + 1) * sizeof(*o->is_tgid));
+	if (!p)
+		return cli_err(EXIT_SYSTEM, "stalls", "out of memory");
+	o->is_tgid = p;
+	o->ids[o->nids] = (uint32_t)v;
+	o->is_tgid[o->nids++] = tgid;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o, bool *help)
+{
+	enum { O_PID = 256, O_TGID, O_ALL, O_DUR, O_INT, O_TOP, O_SORT,
+	       O_RCVBUF, O_ENABLE };
+	static const struct option lo[] = {
+		{ "pid", required_argument, NULL, O_PID },
+		{ "tgid", required_argument, NULL, O_TGID },
+		{ "all", no_argument, NULL, O_ALL },
+		{ "duration", required_argument, NULL, O_DUR },
+		{ "interval", required_argument, NULL, O_INT },
+		{ "top", required_argument, NULL, O_TOP },
+		{ "sort", required_argument, NULL, O_SORT },
+		{ "rcvbuf", required_argument, NULL, O_RCVBUF },
+		{ "enable-delayacct", no_argument, NULL, O_ENABLE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct wm_diag d = { 0 };
+	bool dur_given = false, int_given = false;
+	uint64_t bytes;
+	int c, rc;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+		switch (c) {
+		case O_PID:
+		case O_TGID:
+			rc = add_id(o, c == O_PID ? "--pid" : "--tgid", optarg,
+				    c == O_TGID);
+			if (rc)
+				return rc;
+			break;
+		case O_ALL:
+			o->all = true;
+			break;
+		case O_DUR:
+			if ((rc = parse_seconds("--duration", optarg, &o->duration)))
+				return rc;
+			dur_given = true;
+			break;
+		case O_INT:
+			if ((rc = parse_seconds("--interval", optarg, &o->interval)))
+				return rc;
+			int_given = true;
+			break;
+		case O_TOP:
+			if (wm_parse_long(optarg, 1, 1000000, &o->top, &d) != WM_OK)
+				return cli_usage("stalls", "--top '%s': expected a count", optarg);
+			break;
+		case O_SORT:
+			sort_kind = parse_kind(optarg);
+			if (sort_kind == -2)
+				return cli_usage("stalls", "--sort '%s': unknown kind", optarg);
+			break;
+		case O_RCVBUF:
+			if (wm_parse_size(optarg, &bytes, &d) != WM_OK ||
+			    bytes < 4096 || bytes > (1u << 30))
+				return cli_usage("stalls", "--rcvbuf '%s': expected a size from 4K to 1G", optarg);
+			o->rcvbuf = (int)bytes;
+			break;
+		case O_ENABLE:
+			o->enable = true;
+			break;
+		case 'h':
+			*help = true;
+			return 0;
+		case ':':
+			return cli_usage("stalls", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage("stalls", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage("stalls", "unexpected argument '%s'", argv[optind]);
+	if (o->all && o->nids)
+		return cli_usage("stalls", "--all does not mix with --pid or --tgid");
+	if (!o->all && !o->nids)
+		return cli_usage("stalls", "give --pid, --tgid or --all");
+	if (!o->all && (dur_given || int_given))
+		return cli_usage("stalls", "--duration and --interval go with --all");
+	return 0;
+}
+
+int cmd_stalls(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct opts o = { .duration = 5, .interval = 1, .rcvbuf = 4 << 20 };
+	struct report r = { .delayacct = -1 };
+	struct tasks t = { 0 };
+	struct ts_sock *q = NULL;
+	struct ts_error err = { 0 };
+	char path[4096];
+	bool help = false;
+	int old = -1, rc, e;
+	size_t i;
+
+	rc = parse_opts(argc, argv, &o, &help);
+	if (rc || help) {
+		if (help)
+			stalls_usage();
+		goto out;
+	}
+	if (ctx->format == FMT_PROM) {
+		rc = cli_usage("stalls", "no Prometheus output for stalls (text or json)");
+		goto out;
+	}
+#ifdef WM_NO_LIBNL
+	rc = cli_err(EXIT_SYSTEM, "stalls",
+		     "not built in: this wmark was built without libnl (make NO_LIBNL=1)");
+	goto out;
+#endif
+	snprintf(path, sizeof(path), "%s%sproc/sys/kernel/task_delayacct",
+		 ctx->root, ctx->root[strlen(ctx->root) - 1] == '/' ? "" : "/");
+
+	rc = ts_open(&q, 2000, &err);
+	if (rc != TS_OK) {
+		rc = ts_fail(&err);
+		goto out;
+	}
+	if (o.all || o.enable)
+		catch_signals();
+
+	r.delayacct = delayacct_read(path);
+	if (o.enable && r.delayacct == 0) {
+		e = delayacct_write(path, 1);
+		if (e) {
+			rc = cli_err(EXIT_SYSTEM, "stalls", "write %s: %s", path,
+				     strerror(e));
+			goto out;
+		}
+		old = 0;
+		r.delayacct = 1;
+		r.enabled_by_us = true;
+		fprintf(stderr, "wmark: stalls: delay accounting on for this run "
+			"(kernel.task_delayacct was 0); only tasks started from now on are fully counted\n");
+	}
+
+	rc = o.all ? run_all(&o, q, &t, &r) : run_query(&o, q, &t, &r);
+	if (rc != EXIT_OK)
+		goto out;
+	if (r.delayacct == 0)
+		fprintf(stderr,
+			"wmark: stalls: note: delay accounting is off (kernel.task_delayacct = 0, the default since 5.14): only CPU delay is counted\n"
+			"wmark: stalls: note: --enable-delayacct (or sysctl kernel.task_delayacct=1) turns it on; only tasks started after enabling are counted\n");
+
+	r.rows = malloc((t.n ? t.n : 1) * sizeof(*r.rows));
+	if (!r.rows) {
+		rc = cli_err(EXIT_SYSTEM, "stalls", "out of memory");
+		goto out;
+	}
+	for (i = 0; i < t.n; i++)
+		r.rows[i] = &t.v[i];
+	r.nrows = t.n;
+	if (o.all) {
+		qsort(r.rows, r.nrows, sizeof(*r.rows), cmp_rows);
+		if (!o.top)
+			o.top = 20;
+	} else if (o.top) {
+		qsort(r.rows, r.nrows, sizeof(*r.rows), cmp_rows);
+	}
+	if (o.top && (size_t)o.top < r.nrows)
+		r.nrows = (size_t)o.top;
+	if (ctx->format == FMT_JSON)
+		rc = print_json(&r);
+	else
+		print_text(&r);
+out:
+	/* Every way out passes here, a signal included: put the sysctl back. */
+	if (old >= 0) {
+		e = delayacct_write(path, old);
+		if (e)
+			rc = cli_err(EXIT_SYSTEM, "stalls",
+				     "could not restore %s to %d: %s", path, old,
+				     strerror(e));
+	}
+	ts_close(q);
+	free(r.rows);
+	free(t.v);
+	free(t.slot);
+	free(o.ids);
+	free(o.is_tgid);
+	return rc;
+}
