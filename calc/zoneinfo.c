@@ -6,7 +6,7 @@
  * "Node N, zone NAME" per zone, then indented "key value" lines.  Its
  * keys came and went between 2.6.16 and 6.19 (managed from 3.8, the
  * per-node stats block from 4.8, boost from 5.16, promo from 6.12, pcp
- * high_min/high_max from 6.7, reserved_highatomic in 6.19), vendors add
+ * high_min/high_max from 6.13, reserved_highatomic in 6.19), vendors add
  * their own (avg_age_*), and excerpts from mailing-list posts keep only
  * some lines and put "..." where others were.  So lines are recognised
  * by their first word alone, never by position or kernel version, and
@@ -313,13 +313,19 @@ static int parse_cpu(struct zi_state *st, const char *p, const char *eol)
 	return WM_OK;
 }
 
-/* A pageset's "batch:", "high_min:" or "high_max:", kept for the first one. */
+/*
+ * A pageset's "batch:", "high_min:" or "high_max:".  Only the first
+ * pageset's are read (and checked): the others repeat them per CPU and
+ * make up most of a large machine's file.
+ */
 static int parse_pcp(struct zi_state *st, const char *key, const char *p,
 		     const char *eol, long *dst, unsigned flag)
 {
 	unsigned long v;
 	int rc;
 
+	if (!st->pcp_lines)
+		return WM_OK;
 	p = skip_blanks(p, eol);
 	rc = scan_ulong(&p, eol, LONG_MAX, &v);
 	if (rc)
@@ -327,10 +333,8 @@ static int parse_pcp(struct zi_state *st, const char *key, const char *p,
 	if (skip_blanks(p, eol) != eol)
 		return wm_fail(st->diag, WM_EPARSE, st->line, key,
 			       "unexpected text after the value of '%s'", key);
-	if (st->pcp_lines) {
-		*dst = (long)v;
-		st->z->flags |= flag;
-	}
+	*dst = (long)v;
+	st->z->flags |= flag;
 	return WM_OK;
 }
 

@@ -9,14 +9,16 @@ against a real 6.18 capture (../shared/corpus/vm-6.18-firecracker-A):
 every node prints all five zones (DMA, DMA32, Normal, Movable, Device);
 node 0 has DMA, DMA32 and Normal populated, the other nodes Normal only.
 The first populated zone of a node carries the "per-node stats" block; a
-populated zone has its counters and one pageset per CPU (with high_min
-and high_max, 6.7+); an unpopulated zone stops after "protection:".
+populated zone has its counters and one pageset per CPU (high_min and
+high_max are printed from 6.13); an unpopulated zone stops after
+"protection:".
 
 The numbers are self-consistent: watermarks follow
 __setup_per_zone_wmarks() with min_free_kbytes 67584 and
 watermark_scale_factor 10 (6.6+: an empty Movable zone gets min 32), and
 protection follows setup_per_zone_lowmem_reserve() with ratios
-256 256 32 0 0.  Each node has 16 GiB.
+256 256 32 0 0, and pcp batch, high_min and high_max follow
+zone_batchsize() and the 6.7+ auto-tuning bounds.  Each node has 16 GiB.
 """
 import sys
 
@@ -95,6 +97,13 @@ def watermarks(lay):
     return wm
 
 
+def zone_batch(managed):
+    """zone_batchsize() (kernel-notes.md section 6), before max(1, ...)."""
+    b = max(min(managed >> 10, (1 << 20) // 4096) // 4, 1)
+    b += b // 2
+    return (1 << (b.bit_length() - 1)) - 1
+
+
 def protection(node):
     prot = []
     for i in range(len(node)):
@@ -143,17 +152,20 @@ def main(argv):
                 v = free if k == 0 else (k * 104729 + n) % 1000003
                 w.append("      %-12s %d\n" % (name, v))
             w.append("  pagesets\n")
-            batch = 1 if ZONES[i] == "DMA" else 63
-            high_min = max(managed // 1250 // cpus * 4, 18 if batch == 1 else 63)
-            high_max = managed // 8 // cpus * 2
+            batch = zone_batch(managed)
+            # CPUs are spread over the nodes round-robin; a node without
+            # CPUs divides by all online CPUs, as the kernel does.
+            ncpu = len(range(n, cpus, nodes)) or cpus
+            high_min = max(lo // ncpu, 4 * batch)
+            high_max = max(managed // 8 // ncpu, 4 * batch)
             for c in range(cpus):
                 w.append("    cpu: %d\n" % c)
                 w.append("              count:    %d\n" % ((c * 37 + n * 11) % (high_min + 1)))
                 w.append("              high:     %d\n" % high_min)
-                w.append("              batch:    %d\n" % batch)
+                w.append("              batch:    %d\n" % max(1, batch))
                 w.append("              high_min: %d\n" % high_min)
                 w.append("              high_max: %d\n" % high_max)
-                w.append("  vm stats threshold: %d\n" % (4 if batch == 1 else 24))
+                w.append("  vm stats threshold: %d\n" % (4 if batch <= 1 else 24))
             w.append("  node_unreclaimable:  0\n")
             w.append("  start_pfn:           %d\n" % start)
     sys.stdout.write("".join(w))

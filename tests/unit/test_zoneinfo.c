@@ -792,6 +792,9 @@ static void test_unknown_keys_and_oddities_are_skipped(void **state)
 		 "        highest  y\n"
 		 "        cpus     z\n"
 		 "\n"
+		 "  start_pfn:           1\n"
+		 "  reserved_highatomic: 0\n"
+		 "  free_highatomic:     0\n"
 		 "  avg_age_active_anon:   5467648\n"
 		 "  some vendor line with words\n",
 		 &zi);
