@@ -140,6 +140,8 @@ for f in $flavours; do
 		else
 			if [ -n "$want" ]; then
 				echo "$f - download of ${want#* } failed and none is cached"
+			elif [ "$offline" = 1 ]; then
+				echo "$f - none is cached and WMARK_KERNEL_OFFLINE=1"
 			else
 				echo "$f - apt offers no such kernel and none is cached"
 			fi

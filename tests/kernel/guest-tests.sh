@@ -26,7 +26,7 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-diag() { echo "$*" | sed 's/^/# /'; }
+diag() { [ -n "$*" ] || return 0; echo "$*" | sed "s/^/# /"; }
 info() { echo "WMARK-INFO $*"; }
 # check COND-STATUS WHAT: ok when the status is 0.
 check() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi; }
@@ -130,6 +130,23 @@ fi
 $W help >/tmp/help.txt 2>&1
 info "commands=$(awk '/^Commands:/ { on = 1; next } /^$/ { on = 0 } on { printf "%s,", $1 }' /tmp/help.txt)"
 
+# show: the kernel's numbers as wmark reads them, compared with our own
+# reading of zoneinfo (after show: its sysctl reads refresh protection).
+if has show; then
+	$W -j show >/tmp/show.json 2>/tmp/show.err
+	rc=$?
+	zones >/tmp/act.txt
+	awk -f $T/json-flat.awk /tmp/show.json | awk -f $T/json-zones.awk >/tmp/shown.txt
+	awk -v fields="managed min low high promo protection" \
+		-f $T/wm-compare.awk /tmp/shown.txt /tmp/act.txt >/tmp/cmp.txt
+	[ $rc -eq 0 ] && [ -s /tmp/shown.txt ] && [ ! -s /tmp/cmp.txt ]
+	check $? "show -j gives the kernel's managed/min/low/high/promo/protection (exit $rc)"
+	[ $rc -ne 0 ] && diag "$(head -5 /tmp/show.err)"
+	diag "$(sort /tmp/cmp.txt | head -20)"
+else
+	skip "show -j gives the kernel's zoneinfo numbers" "show not built"
+fi
+
 # ---------------------------------------------------------------------
 # verify at boot, refresh, verify again.
 boot_zones=/tmp/wm-boot.txt
@@ -166,6 +183,11 @@ if has apply; then
 	wm_lines >$fresh_zones
 	[ "$(sysctls)" = "$boot_sysctls" ]
 	check $? "apply --refresh leaves every sysctl as it was"
+	if cmp -s $boot_zones $fresh_zones; then
+		diag "apply --refresh left the kernel's watermarks as they were"
+	else
+		diag "apply --refresh changed the kernel's watermarks (they were stale)"
+	fi
 	if [ "$boot_verdict" = stale ]; then
 		! cmp -s $boot_zones $fresh_zones
 		check $? "the stale verdict was real: the refresh changed the kernel's watermarks"
@@ -190,38 +212,69 @@ fi
 
 # ---------------------------------------------------------------------
 # A sequence of writes; after each the kernel shows what whatif predicted.
+# When apply keeps its journal where --state says, every step gets its own
+# and is rolled back on its own, last first; otherwise one rollback must
+# restore everything.  apply refuses min watermarks that are a large share
+# of memory without --force: mfk 32768 is 12% of a 256 MiB guest.
 step=0
+use_state=0 can_force=0
+if has apply; then
+	$W apply --help >/tmp/apply-help.txt 2>&1
+	grep -q -- '--state' /tmp/apply-help.txt && use_state=1
+	grep -q -- '--force' /tmp/apply-help.txt && can_force=1
+fi
+managed_total=$(zones | awk '$3 == "managed" { s += $4 } END { print s + 0 }')
+applied=
 apply_step() {	# FILE VALUE OPTION...
 	file=$1 value=$2
 	shift 2
 	step=$((step + 1))
 	what="$* (step $step)"
-	if ! has whatif || ! has apply; then
-		skip "after apply $what the kernel's watermarks are whatif's" \
-			"whatif/apply not built"
+	sysctls >/tmp/before-step$step.txt
+	if ! has apply; then
+		skip "apply $what" "apply not built"
 		return
 	fi
-	$W -j whatif "$@" >/tmp/wi.json 2>/tmp/wi.err
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		not_ok "whatif $what exits 0 (exit $rc)"
-		diag "$(head -5 /tmp/wi.err)"
-		return
+	mfk=$(cat $V/min_free_kbytes)
+	[ "$file" = min_free_kbytes ] && mfk=$value
+	# pages_min is min_free_kbytes / 4 pages, shared out among the zones.
+	share=$((mfk * 25 / managed_total))
+	opts=
+	[ $can_force = 1 ] && [ $share -ge 5 ] && opts=--force
+	[ $use_state = 1 ] && opts="$opts --state /run/wmark-step$step.json"
+	predicted=0
+	if has whatif; then
+		$W -j whatif "$@" >/tmp/wi.json 2>/tmp/wi.err
+		rc=$?
+		check $rc "whatif $what exits 0 (exit $rc)"
+		if [ $rc -eq 0 ]; then
+			awk -f $T/json-flat.awk /tmp/wi.json |
+				awk -f $T/json-zones.awk >/tmp/pred.txt
+			predicted=1
+		else
+			diag "$(head -5 /tmp/wi.err)"
+		fi
 	fi
-	awk -f $T/json-flat.awk /tmp/wi.json | awk -f $T/json-zones.awk >/tmp/pred.txt
-	$W apply "$@" >/tmp/apply.txt 2>&1
+	# shellcheck disable=SC2086
+	$W apply $opts "$@" >/tmp/apply.txt 2>&1
 	rc=$?
 	zones >/tmp/act.txt
-	check $rc "apply $what exits 0"
+	applied="$step $applied"
+	check $rc "apply$opts $what exits 0 (min watermarks ${share}% of memory)"
 	[ $rc -ne 0 ] && diag "$(head -10 /tmp/apply.txt)"
-	got=$(cat $V/$file | tr -s ' \t' '  ')
+	got=$(cat $V/"$file" | tr -s ' \t' '  ')
 	[ "$got" = "$value" ]
 	check $? "apply $what: $file reads back '$got'"
+	if [ $predicted = 0 ]; then
+		skip "after apply $what zoneinfo's watermarks equal whatif's" \
+			"whatif not built or failed"
+		return
+	fi
 	awk -f $T/wm-compare.awk /tmp/pred.txt /tmp/act.txt >/tmp/cmp.txt
 	rc=$?
 	check $rc "after apply $what zoneinfo's min/low/high/promo/protection equal whatif's"
 	if [ $rc -ne 0 ]; then
-		diag "$(head -20 /tmp/cmp.txt)"
+		diag "$(sort /tmp/cmp.txt | head -20)"
 		diag "boost: $(awk '$3 == "boost" && $4 != 0' /tmp/act.txt | tr '\n' ' ')"
 	fi
 }
@@ -231,12 +284,23 @@ apply_step watermark_scale_factor 1000 --wsf 1000
 apply_step watermark_boost_factor 0 --boost-factor 0
 apply_step lowmem_reserve_ratio "64 64 16 0 0" --lowmem-reserve-ratio "64 64 16 0 0"
 
-if has rollback && has apply; then
-	$W rollback >/tmp/rollback.txt 2>&1
-	rc=$?
+if has rollback && [ -n "$applied" ]; then
+	if [ $use_state = 1 ]; then
+		for i in $applied; do
+			$W rollback --state /run/wmark-step$i.json >/tmp/rollback.txt 2>&1
+			rc=$?
+			now=$(sysctls)
+			[ $rc -eq 0 ] && [ "$now" = "$(cat /tmp/before-step$i.txt)" ]
+			check $? "rollback of step $i exits 0 (exit $rc) and restores the sysctls from before it"
+			[ $rc -ne 0 ] && diag "$(head -5 /tmp/rollback.txt)"
+		done
+	else
+		$W rollback >/tmp/rollback.txt 2>&1
+		rc=$?
+		check $rc "rollback exits 0"
+		[ $rc -ne 0 ] && diag "$(head -10 /tmp/rollback.txt)"
+	fi
 	wm_lines >/tmp/wm-rolled.txt
-	check $rc "rollback exits 0"
-	[ $rc -ne 0 ] && diag "$(head -10 /tmp/rollback.txt)"
 	now=$(sysctls)
 	[ "$now" = "$boot_sysctls" ]
 	rc=$?
@@ -249,10 +313,10 @@ if has rollback && has apply; then
 	# Leave the boot values in place for what follows, whatever happened.
 	for kv in $(echo "$boot_sysctls" | tr ' ' '_'); do
 		f=${kv%%=*}
-		echo "${kv#*=}" | tr '_' ' ' >$V/$f 2>/dev/null
+		echo "${kv#*=}" | tr '_' ' ' >$V/"$f" 2>/dev/null
 	done
 else
-	skip "rollback restores the boot sysctls exactly" "rollback not built"
+	skip "rollback restores the boot sysctls exactly" "rollback or apply not built"
 fi
 
 # ---------------------------------------------------------------------
