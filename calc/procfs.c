@@ -122,6 +122,7 @@ static int only_line(const char *buf, size_t len, const char **b,
 	return WM_OK;
 }
 
+/* One integer sysctl into *out; WM_EPARSE with the line otherwise. */
 int pf_parse_long(const char *buf, size_t len, long *out,
 		  struct wm_diag *diag)
 {
@@ -142,6 +143,7 @@ int pf_parse_long(const char *buf, size_t len, long *out,
 	return WM_OK;
 }
 
+/* Up to max blank-separated integers into out[0..*n); WM_EPARSE otherwise. */
 int pf_parse_long_list(const char *buf, size_t len, long *out, int max,
 		       int *n, struct wm_diag *diag)
 {
@@ -171,6 +173,7 @@ int pf_parse_long_list(const char *buf, size_t len, long *out, int max,
 	return WM_OK;
 }
 
+/* The trimmed first line into out[size]; WM_EPARSE if empty or too long. */
 int pf_parse_line(const char *buf, size_t len, char *out, size_t size,
 		  struct wm_diag *diag)
 {
@@ -194,6 +197,7 @@ int pf_parse_line(const char *buf, size_t len, char *out, size_t size,
 	return WM_OK;
 }
 
+/* The one bracketed word into out[size]; WM_EPARSE otherwise. */
 int pf_parse_choice(const char *buf, size_t len, char *out, size_t size,
 		    struct wm_diag *diag)
 {
@@ -238,6 +242,7 @@ int pf_parse_choice(const char *buf, size_t len, char *out, size_t size,
 	return WM_OK;
 }
 
+/* The active THP mode into *out; WM_EPARSE for any other word. */
 int pf_parse_thp(const char *buf, size_t len, enum wm_thp *out,
 		 struct wm_diag *diag)
 {
@@ -374,18 +379,21 @@ static int parse_kv(const char *buf, size_t len, struct pf_kv *out,
 	return WM_OK;
 }
 
+/* "Key: N [kB]" lines into *out (free with pf_kv_free); WM_EPARSE otherwise. */
 int pf_parse_meminfo(const char *buf, size_t len, struct pf_kv *out,
 		     struct wm_diag *diag)
 {
 	return parse_kv(buf, len, out, true, diag);
 }
 
+/* "key N" lines into *out (free with pf_kv_free); WM_EPARSE otherwise. */
 int pf_parse_vmstat(const char *buf, size_t len, struct pf_kv *out,
 		    struct wm_diag *diag)
 {
 	return parse_kv(buf, len, out, false, diag);
 }
 
+/* The first entry named key, or NULL. */
 const struct pf_kv_item *pf_kv_find(const struct pf_kv *kv, const char *key)
 {
 	size_t i;
@@ -396,6 +404,7 @@ const struct pf_kv_item *pf_kv_find(const struct pf_kv *kv, const char *key)
 	return NULL;
 }
 
+/* Store the value of key in *out and return true, or return false. */
 bool pf_kv_get(const struct pf_kv *kv, const char *key, uint64_t *out)
 {
 	const struct pf_kv_item *it = pf_kv_find(kv, key);
@@ -406,6 +415,7 @@ bool pf_kv_get(const struct pf_kv *kv, const char *key, uint64_t *out)
 	return true;
 }
 
+/* Release what a pf_parse_* call allocated and empty *kv; NULL is fine. */
 void pf_kv_free(struct pf_kv *kv)
 {
 	if (!kv)
@@ -495,6 +505,7 @@ static int parse_psi_line(const char *p, const char *eol, int line,
 	return WM_OK;
 }
 
+/* The "some" and "full" lines into *out; WM_EPARSE if malformed or absent. */
 int pf_parse_psi(const char *buf, size_t len, struct pf_psi *out,
 		 struct wm_diag *diag)
 {

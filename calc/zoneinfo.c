@@ -25,7 +25,7 @@
 
 #include "zoneinfo.h"
 
-/* Far above the kernel's MAX_NUMNODES (1 << 10); bounds what callers size by nnodes. */
+/* Far above MAX_NUMNODES (1 << 10): bounds what callers size by nnodes. */
 #define ZI_MAX_NODE 65535
 
 struct zi_state {
@@ -459,6 +459,11 @@ static int parse_line(struct zi_state *st, const char *k, const char *eol)
 	return WM_OK;
 }
 
+/*
+ * Fill *out with the zones of buf[0..len) in file order.  Return WM_OK,
+ * WM_ENOMEM, or WM_EPARSE with diag->line and diag->msg; *out is valid
+ * for zi_free() in every case.
+ */
 int zi_parse(const char *buf, size_t len, struct zi_info *out,
 	     struct wm_diag *diag)
 {
@@ -490,6 +495,7 @@ int zi_parse(const char *buf, size_t len, struct zi_info *out,
 	return WM_OK;
 }
 
+/* Release what zi_parse() allocated and empty *zi; NULL is fine. */
 void zi_free(struct zi_info *zi)
 {
 	if (!zi)
