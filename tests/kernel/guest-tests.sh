@@ -58,26 +58,38 @@ json_get() {	# json_get KEY FILE: a top-level scalar of a JSON document
 }
 
 has() { grep -q "^  $1 " /tmp/help.txt; }
+# lap NAME: guest seconds spent in the section that ends here.
+lap_t=$(cut -d' ' -f1 /proc/uptime)
+lap() {
+	lap_now=$(cut -d' ' -f1 /proc/uptime)
+	info "section_$1=$(awk -v a="$lap_t" -v b="$lap_now" 'BEGIN { printf "%.2f", b - a }')"
+	lap_t=$lap_now
+}
+
+# snap DIR: the machine as a root tree (DESIGN.md), zoneinfo first.
+snap() {
+	mkdir -p "$1"/proc/sys/vm "$1"/proc/sys/kernel "$1"/proc/pressure \
+		"$1"/sys/kernel/mm/transparent_hugepage
+	cat /proc/zoneinfo >"$1"/proc/zoneinfo
+	for f in min_free_kbytes watermark_scale_factor watermark_boost_factor \
+		lowmem_reserve_ratio extra_free_kbytes percpu_pagelist_high_fraction; do
+		[ -e $V/$f ] && cat $V/$f >"$1"/proc/sys/vm/$f
+	done
+	cat /proc/sys/kernel/osrelease >"$1"/proc/sys/kernel/osrelease
+	for f in meminfo vmstat buddyinfo pagetypeinfo cmdline pressure/memory; do
+		[ -e /proc/$f ] && cat /proc/$f >"$1"/proc/$f
+	done
+	for f in enabled defrag; do
+		[ -e /sys/kernel/mm/transparent_hugepage/$f ] &&
+			cat /sys/kernel/mm/transparent_hugepage/$f \
+				>"$1"/sys/kernel/mm/transparent_hugepage/$f
+	done
+}
 
 # ---------------------------------------------------------------------
 # The boot state, read before anything else (wmark included) touches it.
 raw=/tmp/raw
-mkdir -p $raw/proc/sys/vm $raw/proc/sys/kernel $raw/proc/pressure \
-	$raw/sys/kernel/mm/transparent_hugepage
-cat /proc/zoneinfo >$raw/proc/zoneinfo
-for f in min_free_kbytes watermark_scale_factor watermark_boost_factor \
-	lowmem_reserve_ratio extra_free_kbytes percpu_pagelist_high_fraction; do
-	[ -e $V/$f ] && cat $V/$f >$raw/proc/sys/vm/$f
-done
-cat /proc/sys/kernel/osrelease >$raw/proc/sys/kernel/osrelease
-for f in meminfo vmstat buddyinfo pagetypeinfo cmdline pressure/memory; do
-	[ -e /proc/$f ] && cat /proc/$f >$raw/proc/$f
-done
-for f in enabled defrag; do
-	[ -e /sys/kernel/mm/transparent_hugepage/$f ] &&
-		cat /sys/kernel/mm/transparent_hugepage/$f \
-			>$raw/sys/kernel/mm/transparent_hugepage/$f
-done
+snap $raw
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
 echo "$nodes" >$raw/nodes
 dmesg >$raw/dmesg.txt
@@ -89,6 +101,7 @@ else
 	not_ok "boot zoneinfo and sysctls captured"
 fi
 
+lap boot_capture
 # ---------------------------------------------------------------------
 # The machine is the one the matrix asked for.
 if [ -n "$WMARK_NODES" ]; then
@@ -118,6 +131,7 @@ if [ -n "$thp_want" ]; then
 	fi
 fi
 
+lap machine
 # ---------------------------------------------------------------------
 # wmark itself.
 out=$($W --version 2>&1)
@@ -147,6 +161,7 @@ else
 	skip "show -j gives the kernel's zoneinfo numbers" "show not built"
 fi
 
+lap show
 # ---------------------------------------------------------------------
 # verify at boot, refresh, verify again.
 boot_zones=/tmp/wm-boot.txt
@@ -207,9 +222,19 @@ if has apply; then
 	fi
 else
 	skip "apply --refresh exits 0" "apply not built"
-	fresh_zones=$boot_zones
+	# Refresh by hand, for the fresh capture below: rewriting
+	# watermark_scale_factor recomputes the watermarks, reading
+	# lowmem_reserve_ratio the protection.
+	cat $V/watermark_scale_factor >$V/watermark_scale_factor
+	fresh_zones=/tmp/wm-fresh.txt
+	wm_lines >$fresh_zones
 fi
+# The same boot with freshly computed watermarks: the host checks calc and
+# verify --root against it.
+snap /tmp/fresh
+send fresh /tmp/fresh
 
+lap verify_refresh
 # ---------------------------------------------------------------------
 # A sequence of writes; after each the kernel shows what whatif predicted.
 # When apply keeps its journal where --state says, every step gets its own
@@ -319,6 +344,7 @@ else
 	skip "rollback restores the boot sysctls exactly" "rollback or apply not built"
 fi
 
+lap sequence
 # ---------------------------------------------------------------------
 # Out-of-range values: wmark refuses them as bad input (exit 2) before
 # writing anything, and the kernel refuses the same values by itself.
@@ -372,6 +398,7 @@ for v in 1 3000; do
 	check $? "the kernel accepts watermark_scale_factor=$v"
 done
 
+lap ranges
 # ---------------------------------------------------------------------
 # capture: the host verifies the tree with --root and must agree.
 if has capture; then
@@ -391,6 +418,7 @@ else
 	skip "capture writes a root tree" "capture not built"
 fi
 
+lap capture
 # ---------------------------------------------------------------------
 # stalls and reclaim: their options are still settling; check they run.
 for c in stalls reclaim; do
@@ -401,5 +429,6 @@ for c in stalls reclaim; do
 		skip "$c --help exits 0" "$c not built"
 	fi
 done
+lap stalls_reclaim
 
 exit 0

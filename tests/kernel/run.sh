@@ -264,8 +264,30 @@ verdict_of() {	# verdict_of ROOT: "rc verdict" of wmark -j verify there
 		awk '$1 == "verdict" { print $2; exit }')"
 }
 
-host_has_verify=0
+host_has_verify=0 host_has_calc=0
 "$wmark" help 2>/dev/null | grep -q '^  verify ' && host_has_verify=1
+"$wmark" help 2>/dev/null | grep -q '^  calc ' && host_has_calc=1
+
+# calc_check DIR RELEASE: wmark calc, given only DIR/fresh's managed pages
+# and sysctls, must print the kernel's own numbers (no stale ones there:
+# the guest refreshed them).  Differences go to DIR/calc-diff.txt.
+calc_check() {
+	local dir=$1 rel=$2 v=$1/fresh/proc/sys/vm args rc
+	awk -f "$here/zoneinfo-norm.awk" "$dir/fresh/proc/zoneinfo" >"$dir/fresh-zones.txt"
+	mapfile -t args < <(awk '$3 == "managed" {
+		print "--zone"; printf "%s:%s=%.0f\n", $1, $2, $4 * 4096 }' "$dir/fresh-zones.txt")
+	"$wmark" --kernel "$rel" -j calc "${args[@]}" \
+		--min-free-kbytes "$(cat "$v/min_free_kbytes")" \
+		--wsf "$(cat "$v/watermark_scale_factor")" \
+		--boost-factor "$(cat "$v/watermark_boost_factor")" \
+		--lowmem-reserve-ratio "$(tr -s ' \t' '  ' <"$v/lowmem_reserve_ratio")" \
+		>"$dir/calc.json" 2>"$dir/calc-diff.txt"
+	rc=$?
+	[ $rc -eq 0 ] || return $rc
+	awk -f "$here/json-flat.awk" "$dir/calc.json" | awk -f "$here/json-zones.awk" |
+		awk -f "$here/wm-compare.awk" - "$dir/fresh-zones.txt" | sort >"$dir/calc-diff.txt"
+	[ ! -s "$dir/calc-diff.txt" ]
+}
 
 times=$run/times.txt
 printf '%-22s %-28s %5s %5s %7s %7s %7s %8s\n' entry kernel mem nodes wall_s \
@@ -330,6 +352,24 @@ while read -r name flavour mem nodes args; do
 		else
 			[ "$1" = 0 ] && [ "${2:-}" = exact ] || { [ "$1" = 1 ] && [ "${2:-}" = stale ]; }
 			check $? "[$name] verify --root of the boot capture: exact or stale (exit $1, ${2:-no verdict})"
+		fi
+	fi
+	if [ ! -s "$dir/fresh/proc/zoneinfo" ]; then
+		not_ok "[$name] the capture after the refresh reached the host"
+	else
+		if [ $host_has_calc = 1 ]; then
+			calc_check "$dir" "$rel"
+			check $? "[$name] calc from the managed pages and sysctls alone gives the kernel's min/low/high/promo/protection"
+			diag "$(head -20 "$dir/calc-diff.txt")"
+		else
+			skip "[$name] calc from the managed pages alone gives the kernel's numbers" "calc not built"
+		fi
+		if [ $host_has_verify = 1 ]; then
+			set -- $(verdict_of "$dir/fresh")
+			[ "$1" = 0 ] && [ "${2:-}" = exact ]
+			check $? "[$name] verify --root of the capture after the refresh: exact (exit $1, ${2:-no verdict})"
+		else
+			skip "[$name] verify --root of the capture after the refresh" "verify not built"
 		fi
 	fi
 	cap_verdict=$(info_get "$dir" capture_verdict)
