@@ -64,6 +64,7 @@ struct view {
 	bool minmax;
 	struct ts_delay d[TS_NKINDS];
 	uint64_t wall_ns;		/* the task's time the totals cover */
+	uint64_t run_ns;		/* of which it ran on a CPU */
 };
 
 enum unit { U_COUNT, U_NS, U_SHARE };
@@ -253,6 +254,8 @@ static void make_view(const struct task *e, struct view *w)
 	}
 	w->wall_ns = (e->have_first ? sub(l->etime_us, f->etime_us)
 				    : l->etime_us) * 1000;
+	w->run_ns = e->have_first ? sub(l->run_real_ns, f->run_real_ns)
+				  : l->run_real_ns;
 }
 
 /* ---- output ---------------------------------------------------------------- */
@@ -390,6 +393,7 @@ static cJSON *json_task(const struct task *e)
 	cJSON_AddStringToObject(o, "state", state_of(e));
 	cJSON_AddBoolToObject(o, "since_window_start", e->have_first);
 	json_add_value(o, "wall_ns", U_NS, w.wall_ns > 0, (double)w.wall_ns);
+	json_add_value(o, "cpu_run_ns", U_NS, true, (double)w.run_ns);
 	ds = cJSON_AddObjectToObject(o, "delays");
 	for (k = 0; k < TS_NKINDS; k++) {
 		if (!(w.have & (1u << k))) {
