@@ -15,7 +15,7 @@
  * For each candidate L the first two give an interval per zone; a vector
  * inside the intervals that sums to L reproduces every lowmem zone.  The
  * protection sums are solved zone by zone, upward.  Nothing is searched
- * outside 1% of the current counts.
+ * farther from the current counts than the caller allows (verify: 1%).
  */
 #include <string.h>
 
@@ -37,10 +37,18 @@ static bool capped(const struct wm_profile *p, enum wm_zone_type t)
 	return t == WM_ZONE_HIGHMEM || (p->movable_capped && t == WM_ZONE_MOVABLE);
 }
 
-static void window(unsigned long cur, unsigned long *lo, unsigned long *hi)
+static void window(unsigned long cur, unsigned permille, unsigned long floor,
+		   unsigned long *lo, unsigned long *hi)
 {
-	*lo = cur - cur / 100;
-	*hi = cur + cur / 100;
+	unsigned long d = (unsigned long)((uint64_t)cur * permille / 1000);
+
+	if (cur && d < floor)
+		d = floor;
+	if (d > cur)
+		d = cur;	/* an empty zone stays empty; none goes below 0 */
+
+	*lo = cur - d;
+	*hi = cur + d;
 }
 
 /* The printed watermarks follow the kernel's shape for this profile. */
@@ -122,6 +130,7 @@ static bool watermarks_match(const struct wm_profile *p, const struct wm_machine
 
 int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 			const struct wm_sysctl *s, const struct wm_printed *pr,
+			unsigned permille, unsigned long floor,
 			unsigned long *managed_out)
 {
 	struct wm_zone zones[64];
@@ -137,7 +146,9 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 	for (i = 0; i < n; i++) {
 		zones[i] = m->zones[i];
 		zones[i].boost_at_setup = 0;
-		window(m->zones[i].managed, &wlo[i], &whi[i]);
+		window(m->zones[i].managed, permille, floor, &wlo[i], &whi[i]);
+		if (whi[i] > m->zones[i].present && m->zones[i].present >= m->zones[i].managed)
+			whi[i] = m->zones[i].present;	/* managed never exceeds present */
 		if (pr[i].shown && pr[i].has_wm && !shape_ok(p, &pr[i]))
 			return 0;
 		if (!capped(p, zones[i].type)) {
@@ -318,6 +329,7 @@ static bool prot_dfs(struct prot_search *ps, size_t k)
 
 int wm_stale_protection(const struct wm_profile *p, const struct wm_machine *m,
 			const struct wm_sysctl *s, const struct wm_printed *pr,
+			unsigned permille, unsigned long floor,
 			unsigned long *managed_out)
 {
 	size_t first, n, i, j;
@@ -335,7 +347,11 @@ int wm_stale_protection(const struct wm_profile *p, const struct wm_machine *m,
 			ps.ratio[i] = (int)i < s->nlrr ? s->lrr[i] : 0;
 			if (ps.ratio[i] < 1)
 				ps.ratio[i] = p->lrr_rule == WM_LRR_A ? 1 : 0;
-			window(m->zones[first + i].managed, &ps.wlo[i], &ps.whi[i]);
+			window(m->zones[first + i].managed, permille, floor, &ps.wlo[i],
+			       &ps.whi[i]);
+			if (ps.whi[i] > m->zones[first + i].present &&
+			    m->zones[first + i].present >= m->zones[first + i].managed)
+				ps.whi[i] = m->zones[first + i].present;
 			ps.cur[i] = m->zones[first + i].managed;
 			/* entries at or left of the diagonal are always 0 */
 			for (j = 0; j <= i && pr[first + i].has_prot; j++)
@@ -357,8 +373,9 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 		     const struct wm_printed *pr, struct wm_inferred *out)
 {
 	unsigned shift = page_shift(m);
-	uint64_t L = 0, Plo = 0, Phi = UINT64_MAX;
-	long wlo = 1, whi = 1000000;
+	uint64_t L = 0, Plo = 0, Phi = UINT64_MAX, summin = 0;
+	long wlo = 1, whi = 1000000, slo = 1, shi = 1000000;
+	int nz = 0;
 	bool any_wsf = false, any = false, pre = true;
 	size_t i;
 
@@ -378,6 +395,8 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 			continue;
 		any = true;
 		mn = w->min;
+		summin += mn;
+		nz++;
 		/* min = floor(P * mg / L): P in [ceil(mn*L/mg), ceil((mn+1)*L/mg) - 1] */
 		a = (uint64_t)(((u128)mn * L + mg - 1) / mg);
 		b = (uint64_t)(((u128)(mn + 1) * L + mg - 1) / mg) - 1;
@@ -400,12 +419,24 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 				wlo = lo2;
 			if (hi2 < whi)
 				whi = hi2;
+			/* the same with managed anywhere within 1% (stale) */
+			lo2 = (long)((gap * 10000 + mg + mg / 100 - 1) / (mg + mg / 100));
+			hi2 = (long)(((gap + 1) * 10000 - 1) / (mg - mg / 100));
+			if (lo2 > slo)
+				slo = lo2;
+			if (hi2 < shi)
+				shi = hi2;
 		} else if (gap == q) {
 			long top = (long)(((q + 1) * 10000 - 1) / mg);
 
 			if (top < whi)
 				whi = top;
+			top = (long)(((q + 1) * 10000 - 1) / (mg - mg / 100));
+			if (top < shi)
+				shi = top;
 		} else {
+			slo = 1;
+			shi = 0;
 			wlo = 1;
 			whi = 0;	/* no wsf explains a gap below min/4 */
 		}
@@ -413,6 +444,21 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 	if (!any) {
 		out->mfk_lo = out->mfk_hi = out->wsf_lo = out->wsf_hi = -1;
 		return WM_OK;
+	}
+	/*
+	 * Stale watermarks fit no pages_min with today's counts; but the
+	 * floored shares always add up to pages_min less at most one page
+	 * per zone, whatever the counts were.
+	 */
+	if (Plo > Phi) {
+		Plo = summin;
+		Phi = summin + (uint64_t)nz - 1;
+		out->from_sum = true;
+	}
+	if (wlo > whi && slo <= shi) {
+		wlo = slo;
+		whi = shi;
+		out->from_sum = true;
 	}
 	if (Plo <= Phi && Phi < ((uint64_t)1 << 40)) {
 		out->mfk_lo = (long)(Plo << (shift - 10));
@@ -431,4 +477,42 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 	out->wsf_hidden = !any_wsf;
 	out->pre_4_6 = pre && !out->equal_gaps;
 	return WM_OK;
+}
+
+void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
+		struct wm_printed *pr, long *boost_out)
+{
+	unsigned long pb = m->pageblock_pages ? m->pageblock_pages : 512;
+	size_t i;
+
+	for (i = 0; i < m->nzones; i++) {
+		struct wm_printed *w = &pr[i];
+		unsigned long gap, b;
+
+		if (boost_out)
+			boost_out[i] = 0;
+		if (!p->boost || p->boost_printed || !w->shown || !w->has_wm ||
+		    w->low < w->min || w->high < w->low)
+			continue;
+		gap = w->low - w->min;
+		if (p->boost_reset_late && gap > w->high - w->low &&
+		    (gap - (w->high - w->low)) % pb == 0) {
+			m->zones[i].boost_at_setup = gap - (w->high - w->low);
+			continue;
+		}
+		if (capped(p, m->zones[i].type) || (w->min >> 2) <= gap)
+			continue;
+		for (b = pb; b <= w->min; b += pb)
+			if (((w->min - b) >> 2) <= gap)
+				break;
+		if (b > w->min)
+			continue;
+		w->min -= b;
+		w->low -= b;
+		w->high -= b;
+		if (w->has_promo)
+			w->promo -= b;
+		if (boost_out)
+			boost_out[i] = (long)b;
+	}
 }

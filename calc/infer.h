@@ -21,19 +21,35 @@ struct wm_printed {
 };
 
 /*
- * Find managed counts, each within 1% of m's current ones (empty zones
- * stay empty), from which wm_setup_wmarks() with sysctls s reproduces
- * every printed min/low/high/promo exactly.  On success fill
- * managed_out[m->nzones] and return 1; return 0 if none exists.
+ * Find managed counts, each within permille/1000 of m's current ones or
+ * within floor pages, whichever is more (empty zones stay empty), from which wm_setup_wmarks() with sysctls s
+ * reproduces every printed min/low/high/promo exactly; the counts nearest
+ * today's are tried first.  On success fill managed_out[m->nzones] and
+ * return 1; return 0 if none exists.
  */
 int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 			const struct wm_sysctl *s, const struct wm_printed *pr,
+			unsigned permille, unsigned long floor,
 			unsigned long *managed_out);
 
 /* The same for the protection arrays (wm_protection()). */
 int wm_stale_protection(const struct wm_profile *p, const struct wm_machine *m,
 			const struct wm_sysctl *s, const struct wm_printed *pr,
+			unsigned permille, unsigned long floor,
 			unsigned long *managed_out);
+
+/*
+ * Kernels 5.0 to 5.15 print watermarks with the zone's boost added but
+ * no boost line.  A zone whose printed min/4 exceeds its printed gap
+ * cannot be unboosted (the gap is at least the share/4); take off the
+ * smallest whole number of pageblocks that makes it consistent.  On
+ * 5.0-5.7 a recompute during a boost leaves low and high (not min)
+ * raised for good: a low-min step larger than high-low by whole
+ * pageblocks is that.  Adjust pr and m's zones' boost_at_setup; return
+ * the pages taken off each zone in boost_out (may be NULL).
+ */
+void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
+		struct wm_printed *pr, long *boost_out);
 
 /* Sysctls recovered from printed watermarks. */
 struct wm_inferred {
@@ -42,6 +58,8 @@ struct wm_inferred {
 	bool wsf_hidden;	/* every zone's gap is min/4: only an upper bound */
 	bool pre_4_6;		/* low = min + share/4, high = min + share/2 */
 	bool equal_gaps;	/* every zone has low - min == high - low */
+	bool from_sum;		/* today's counts fit no value: ranges widened
+				   to what counts within 1% allow (stale) */
 };
 
 /*
