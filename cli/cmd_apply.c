@@ -17,7 +17,10 @@
  *   5. on a live kernel, re-read zoneinfo and compare it with the model.
  * rollback writes the journal's previous texts back, refusing (without
  * --force) when a knob holds neither the previous nor the written value,
- * i.e. someone else changed it since.
+ * i.e. someone else changed it since.  Successive applies share one
+ * journal entry per knob that keeps the text from before the first of
+ * them, so one rollback undoes them all: the question people ask after a
+ * tuning session is "how was it before I started?".
  *
  * Between steps 3 and 4 a crash leaves each knob at its previous or its
  * new value (a proc sysctl write takes effect whole or not at all), and
@@ -30,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -72,6 +76,8 @@ struct apply {
 	const char *state_opt, *persist, *initrc;
 	char state_path[PATH_MAX];
 	char command[512];
+	struct journal old;		/* the journal of earlier applies */
+	bool have_old;			/* old holds values not rolled back */
 	struct snapshot s;
 	bool have_snapshot;
 	struct wm_sysctl sc_new;
@@ -79,6 +85,8 @@ struct apply {
 	bool modelled;
 	char *warn[MAX_WARN];
 	int nwarn;
+	int nwarn_shown;		/* text mode: printed so far */
+	int lock_fd;			/* the journal lock, -1 if not held */
 	cJSON *doc;			/* -j output being built */
 };
 
@@ -98,6 +106,15 @@ static void warn(struct apply *a, const char *fmt, ...)
 	va_end(ap);
 	if (s)
 		a->warn[a->nwarn++] = s;
+}
+
+/* Text mode: warnings go to stderr as soon as they are known. */
+static void flush_warnings(struct apply *a, const char *cmd)
+{
+	if (a->ctx->format == FMT_JSON)
+		return;
+	for (; a->nwarn_shown < a->nwarn; a->nwarn_shown++)
+		cli_err(0, cmd, "warning: %s", a->warn[a->nwarn_shown]);
 }
 
 static void join_argv(char *out, size_t n, int argc, char **argv)
@@ -582,6 +599,18 @@ static int parse_apply(struct apply *a, const char *cmd, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* Does one of the writes make the kernel recompute the watermarks? */
+static bool recomputes(const struct apply *a)
+{
+	static const enum sc_key keys[] = { SC_MFK, SC_WSF, SC_EXTRA };
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (a->ch[keys[i]].set && !a->ch[keys[i]].dropped)
+			return true;
+	return false;
+}
+
 /* Fill a->sc_new and run the model twice; EXIT_OK or snapshot_model's code. */
 static int predict(struct apply *a)
 {
@@ -614,6 +643,24 @@ static int predict(struct apply *a)
 	if (rc == EXIT_OK)
 		rc = snapshot_model(&a->s, n, a->pred);
 	a->modelled = rc == EXIT_OK;
+	/*
+	 * Only min_free_kbytes, watermark_scale_factor and extra_free_kbytes
+	 * writes run setup_per_zone_wmarks(); after the others the kernel
+	 * keeps the watermarks it has, stale or not.  Protection is always
+	 * recomputed: writing (or reading) lowmem_reserve_ratio does it.
+	 */
+	if (a->modelled && !recomputes(a)) {
+		for (i = 0; i < (int)nz && i < (int)a->s.zi.nzones; i++) {
+			const struct zi_zone *z = &a->s.zi.zones[i];
+			unsigned long b = z->flags & ZI_HAS_BOOST ? z->boost : 0;
+
+			a->pred[i].min = z->min - b;
+			a->pred[i].low = z->low - b;
+			a->pred[i].high = z->high - b;
+			if (z->flags & ZI_HAS_PROMO)
+				a->pred[i].promo = z->promo - b;
+		}
+	}
 	return rc;
 }
 
@@ -959,12 +1006,37 @@ static int state_path(const struct cli_ctx *ctx, const char *opt, char *out, siz
 	return jr_default_path(ctx->root, out, n);
 }
 
-/* An earlier apply that never finished must be rolled back first. */
-static int check_journal(struct apply *a, const char *cmd)
+/*
+ * One apply or rollback at a time per journal: an exclusive flock on
+ * "<journal>.lock", held until the process ends.  Return EXIT_OK or
+ * EXIT_SYSTEM after one line.
+ */
+static int lock_journal(const char *cmd, const char *state, int *fd)
 {
-	struct journal j;
-	char err[160];
-	int r = jr_load(a->state_path, &j, err, sizeof(err));
+	char p[PATH_MAX + 8];
+
+	snprintf(p, sizeof(p), "%s.lock", state);
+	*fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (*fd < 0)
+		return cli_err(EXIT_SYSTEM, cmd, "%s: %s; nothing was written", p, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+		close(*fd);
+		*fd = -1;
+		return cli_err(EXIT_SYSTEM, cmd, "%s: another wmark apply or rollback is running; nothing was written",
+			       p);
+	}
+	return EXIT_OK;
+}
+
+/*
+ * Load the journal of earlier applies.  Values they changed that were not
+ * rolled back stay in it, so one rollback returns to the state before
+ * the first of them.  A journal we cannot read is never overwritten.
+ */
+static int load_journal(struct apply *a, const char *cmd)
+{
+	char err[160], rroot[PATH_MAX];
+	int r = jr_load(a->state_path, &a->old, err, sizeof(err));
 
 	if (r == -ENOENT)
 		return EXIT_OK;
@@ -973,10 +1045,44 @@ static int check_journal(struct apply *a, const char *cmd)
 			       a->state_path, err);
 	if (r < 0)
 		return cli_err(EXIT_SYSTEM, cmd, "journal %s: %s", a->state_path, err);
-	if (j.state == JR_PENDING && !a->force)
-		return cli_err(EXIT_CHECK, cmd, "journal %s: an earlier apply did not finish; run 'wmark rollback' first (or --force to start over from the current values)",
-			       a->state_path);
+	if (a->old.state != JR_PENDING && a->old.state != JR_APPLIED)
+		return EXIT_OK;
+	if (realpath(a->ctx->root, rroot) && strcmp(rroot, a->old.root) != 0)
+		return cli_usage(cmd, "journal %s holds values of root %s, not %s: give another --state",
+				 a->state_path, a->old.root, rroot);
+	if (a->old.state == JR_PENDING)
+		warn(a, "journal %s: an earlier apply did not finish; its values stay in the journal, so 'wmark rollback' restores them too",
+		     a->state_path);
+	a->have_old = true;
 	return EXIT_OK;
+}
+
+/*
+ * The journal entry for knob k: the text before the first apply since the
+ * last rollback (when the knob still holds what an earlier apply left),
+ * else the text before this one.
+ */
+static void journal_entry(const struct apply *a, enum sc_key k,
+			  const struct change *c, struct jr_entry *e)
+{
+	struct sc_value v;
+	char err[8];
+	int i;
+
+	e->key = k;
+	snprintf(e->previous, JR_TEXT_MAX, "%s", c->prev_text);
+	snprintf(e->written, JR_TEXT_MAX, "%s", c->text);
+	for (i = 0; a->have_old && i < a->old.n; i++) {
+		const struct jr_entry *o = &a->old.e[i];
+
+		if (o->key != k)
+			continue;
+		if ((sc_value_parse(k, o->written, &v, err, sizeof(err)) == 0 &&
+		     sc_value_equal(&v, &c->prev)) ||
+		    (sc_value_parse(k, o->previous, &v, err, sizeof(err)) == 0 &&
+		     sc_value_equal(&v, &c->prev)))
+			snprintf(e->previous, JR_TEXT_MAX, "%s", o->previous);
+	}
 }
 
 static void print_changes(const struct apply *a)
@@ -1000,7 +1106,7 @@ static int run_apply(struct apply *a, const char *cmd)
 	struct step st[SC_NKEYS];
 	struct journal j;
 	const char *failed = NULL;
-	bool undone, wmarks = false;
+	bool undone;
 	int k, n = 0, r, rc, i;
 	cJSON *written = NULL, *previous = NULL, *warns;
 
@@ -1043,7 +1149,9 @@ static int run_apply(struct apply *a, const char *cmd)
 	if (!a->dry_run) {
 		rc = check_access(a, cmd);
 		if (rc == EXIT_OK)
-			rc = check_journal(a, cmd);
+			rc = lock_journal(cmd, a->state_path, &a->lock_fd);
+		if (rc == EXIT_OK)
+			rc = load_journal(a, cmd);
 		if (rc != EXIT_OK)
 			return rc;
 	}
@@ -1067,6 +1175,8 @@ static int run_apply(struct apply *a, const char *cmd)
 		else
 			printf("no prediction: min_free_kbytes or zoneinfo is missing under %s\n",
 			       a->ctx->root);
+		fflush(stdout);
+		flush_warnings(a, cmd);
 	}
 	for (k = 0; k < SC_NKEYS; k++) {
 		const struct change *c = &a->ch[k];
@@ -1077,7 +1187,6 @@ static int run_apply(struct apply *a, const char *cmd)
 			json_value(written, sc_key_name(k), &c->val, (enum sc_key)k);
 		if (previous)
 			json_value(previous, sc_key_name(k), &c->prev, (enum sc_key)k);
-		wmarks |= k == SC_MFK || k == SC_WSF || k == SC_EXTRA;
 	}
 	if (a->dry_run) {
 		rc = do_persist(a, cmd, a->doc);
@@ -1098,12 +1207,14 @@ static int run_apply(struct apply *a, const char *cmd)
 	for (k = 0; k < SC_NKEYS; k++) {
 		struct change *c = &a->ch[k];
 
-		if (!c->set || c->dropped)
+		if (!c->set || c->dropped) {
+			/* A knob an earlier apply changed stays journaled. */
+			for (i = 0; a->have_old && i < a->old.n; i++)
+				if (a->old.e[i].key == (enum sc_key)k)
+					j.e[j.n++] = a->old.e[i];
 			continue;
-		j.e[j.n].key = (enum sc_key)k;
-		snprintf(j.e[j.n].previous, JR_TEXT_MAX, "%s", c->prev_text);
-		snprintf(j.e[j.n].written, JR_TEXT_MAX, "%s", c->text);
-		j.n++;
+		}
+		journal_entry(a, (enum sc_key)k, c, &j.e[j.n++]);
 		st[n] = (struct step){ .key = (enum sc_key)k, .path = c->path, .to = c->text,
 				       .back = c->prev_text, .want = c->val,
 				       .ignore_failure = c->ignore_failure };
@@ -1118,7 +1229,11 @@ static int run_apply(struct apply *a, const char *cmd)
 	rc = write_steps(cmd, st, n, &undone);
 	if (rc != EXIT_OK) {
 		if (undone) {
-			j.state = JR_RESTORED;
+			/* Back to the journal as it was before this apply. */
+			if (a->have_old)
+				j = a->old;
+			else
+				j.state = JR_RESTORED;
 			if (jr_save(a->state_path, &j, &failed) < 0)
 				cli_err(0, cmd, "journal %s: could not record the restore", a->state_path);
 			cli_err(0, cmd, "every value is as before: nothing changed");
@@ -1147,7 +1262,7 @@ static int run_apply(struct apply *a, const char *cmd)
 		cJSON_AddStringToObject(a->doc, "journal", a->state_path);
 	}
 	if (a->modelled)
-		rc = live_check(a->ctx, cmd, &a->s, a->pred, &a->sc_new, wmarks, a->doc);
+		rc = live_check(a->ctx, cmd, &a->s, a->pred, &a->sc_new, recomputes(a), a->doc);
 	if (rc == EXIT_OK && (a->persist || a->initrc))
 		rc = do_persist(a, cmd, a->doc);
 out:
@@ -1155,17 +1270,16 @@ out:
 		warns = cJSON_AddArrayToObject(a->doc, "warnings");
 		for (i = 0; i < a->nwarn; i++)
 			cJSON_AddItemToArray(warns, cJSON_CreateString(a->warn[i]));
-		if (rc == EXIT_OK || rc == EXIT_CHECK) {
+		cJSON_AddBoolToObject(a->doc, "ok", rc == EXIT_OK);
+		{
 			char *s = cJSON_Print(a->doc);
 
 			if (s)
 				printf("%s\n", s);
 			free(s);
 		}
-	} else {
-		for (i = 0; i < a->nwarn; i++)
-			cli_err(0, cmd, "warning: %s", a->warn[i]);
 	}
+	flush_warnings(a, cmd);
 	return rc;
 }
 
@@ -1176,6 +1290,7 @@ int cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 
 	memset(&a, 0, sizeof(a));
 	a.ctx = ctx;
+	a.lock_fd = -1;
 	join_argv(a.command, sizeof(a.command), argc, argv);
 	rc = parse_apply(&a, "apply", argc, argv);
 	if (rc < 0)
@@ -1189,6 +1304,8 @@ int cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < a.nwarn; i++)
 		free(a.warn[i]);
 	cJSON_Delete(a.doc);
+	if (a.lock_fd >= 0)
+		close(a.lock_fd);
 	return rc;
 }
 
@@ -1198,9 +1315,11 @@ static void rollback_usage(FILE *f)
 {
 	fputs("Usage: wmark [--root DIR] [-j] rollback [OPTIONS]\n"
 	      "\n"
-	      "Restore the sysctls the last apply changed to the values they had\n"
-	      "before it, from the journal.  Running it again changes nothing.  A\n"
-	      "value someone else changed since is left alone unless --force.\n"
+	      "Restore the sysctls that apply changed to the values they had before\n"
+	      "it, from the journal.  After several applies, the values from before\n"
+	      "the first one since the last rollback.  Running it again changes\n"
+	      "nothing.  Values someone else changed since are left alone, and\n"
+	      "nothing is written, unless --force.\n"
 	      "\n"
 	      "Options:\n"
 	      "      --state FILE   journal (default ROOT/var/lib/wmark/state.json)\n"
@@ -1232,7 +1351,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	struct step st[SC_NKEYS];
 	struct journal j;
 	bool force = false, dry = false, undone;
-	int c, i, r, rc = EXIT_OK, n = 0, changed = 0, todo = 0;
+	int c, i, r, rc = EXIT_OK, n = 0, changed = 0, todo = 0, lock_fd = -1;
 	cJSON *doc = NULL, *restored = NULL, *before = NULL, *left = NULL;
 
 	optind = 0;
@@ -1265,8 +1384,17 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	if (r == -ENOENT)
 		return cli_err(EXIT_SYSTEM, cmd, "%s: no journal: nothing was applied with this root and --state",
 			       path);
-	if (r < 0)
-		return cli_err(EXIT_SYSTEM, cmd, "%s: %s", path, err);
+	if (r == 0 && !dry) {
+		r = lock_journal(cmd, path, &lock_fd);
+		if (r != EXIT_OK)
+			return r;
+		/* Read it again: it is ours now. */
+		r = jr_load(path, &j, err, sizeof(err));
+	}
+	if (r < 0) {
+		rc = cli_err(EXIT_SYSTEM, cmd, "%s: %s", path, err);
+		goto out;
+	}
 	if (!realpath(ctx->root, rroot))
 		return cli_err(EXIT_SYSTEM, cmd, "%s: %s", ctx->root, strerror(errno));
 	if (strcmp(rroot, j.root) != 0)
@@ -1308,7 +1436,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 				continue;
 			value_str(&cur[i], a, sizeof(a));
 			value_str(&wr[i], b, sizeof(b));
-			cli_err(0, cmd, "vm.%s is %s, not the %s the last apply wrote: changed since",
+			cli_err(0, cmd, "vm.%s is %s, not the %s apply wrote: changed since",
 				sc_key_name(j.e[i].key), a, b);
 		}
 		return cli_err(EXIT_CHECK, cmd, "nothing restored%s; --force restores the journal's values anyway",
@@ -1406,5 +1534,8 @@ out:
 		}
 		cJSON_Delete(doc);
 	}
+	/* The remaining returns above end the process, which drops the lock. */
+	if (lock_fd >= 0)
+		close(lock_fd);
 	return rc;
 }

@@ -1,0 +1,580 @@
+#!/bin/bash
+# apply and rollback under --root on temporary trees: the success path,
+# every injected failure (a write that fails, a read-back that differs, a
+# journal directory that cannot be written, a crash or SIGKILL at every
+# step), refusals, persistence, and predictions checked against what a
+# real 6.12 kernel printed after the same writes.
+#
+# Never touches this machine's /proc/sys: every command has --root.
+# Fixtures: data/machines/qemu-k612-4g-{before,step2,after} (see their
+# SOURCE.md); the qemu-* captures in ../shared/corpus when present.
+#
+# usage: WMARK=/abs/path/to/wmark bash tests/sh/apply.sh   (TAP on stdout)
+set -u
+: "${WMARK:?set WMARK to the wmark binary}"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+M=$top/data/machines
+CORPUS=$top/../shared/corpus
+TOROOT=$top/../shared/tools/case-to-root.py
+export LC_ALL=C
+unset WMARK_FAULT
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+check() {	# STATUS WHAT
+	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi
+}
+
+T=$(mktemp -d)
+trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
+chmod 755 "$T"
+
+BEFORE=$M/qemu-k612-4g-before
+VM=proc/sys/vm
+KEYS="min_free_kbytes watermark_scale_factor lowmem_reserve_ratio"
+NEW_ARGS=(--min-free-kbytes 32768 --wsf 120 --lowmem-reserve-ratio "64 64 16 0 0")
+# What apply writes for NEW_ARGS, byte for byte.
+new_text() {
+	case $1 in
+	min_free_kbytes) echo 32768 ;;
+	watermark_scale_factor) echo 120 ;;
+	lowmem_reserve_ratio) echo "64 64 16 0 0" ;;
+	esac
+}
+
+fresh() {	# NAME [FIXTURE] -> path of a new copy
+	rm -rf "${T:?}/$1"
+	cp -a "${2:-$BEFORE}" "$T/$1"
+	echo "$T/$1"
+}
+
+# old: every knob byte-equal to the fixture; new: every knob holds what
+# NEW_ARGS writes; mix: anything else.
+state_of() {	# ROOT
+	local k old=1 new=1
+	for k in $KEYS; do
+		cmp -s "$1/$VM/$k" "$BEFORE/$VM/$k" || old=0
+		[ "$(cat "$1/$VM/$k")" = "$(new_text $k)" ] || new=0
+	done
+	if [ $old = 1 ]; then echo old; elif [ $new = 1 ]; then echo new; else echo mix; fi
+}
+
+# Each knob holds its old text or its new text, nothing torn or foreign.
+each_old_or_new() {	# ROOT
+	local k
+	for k in $KEYS; do
+		cmp -s "$1/$VM/$k" "$BEFORE/$VM/$k" && continue
+		[ "$(cat "$1/$VM/$k")" = "$(new_text $k)" ] || return 1
+	done
+}
+
+same_vm() {	# ROOT [FIXTURE]: every file of proc/sys/vm byte for byte
+	diff -r "${2:-$BEFORE}/$VM" "$1/$VM" >/dev/null
+}
+
+journal_state() {	# ROOT
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["state"])' \
+		"$1/var/lib/wmark/state.json" 2>/dev/null || echo none
+}
+
+# "zone min low high promo p0 p1 ..." per zone, from a zoneinfo file.
+zi_table() {
+	awk '/^Node/ { if (z) print z, v; z = $4; v = "" }
+	     /^ +(min|low|high|promo) / { v = v " " $2 }
+	     /protection:/ { gsub(/[(),]/, " "); for (i = 2; i <= NF; i++) v = v " " $i }
+	     END { if (z) print z, v }' "$1" | tr -s ' '
+}
+
+# The same from apply -j's "predicted".
+pred_table() {
+	python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for z in d["predicted"]:
+    v = [z["min"], z["low"], z["high"]] + ([z["promo"]] if z["promo"] is not None else [])
+    print(" ".join([z["zone"]] + [str(x) for x in v + z["protection"]]))' | tr -s ' '
+}
+
+# ---------------------------------------------------------------------
+# Predictions against the real kernel.
+
+r=$(fresh pred)
+"$WMARK" -j --root "$r" apply --dry-run --wsf 120 --min-free-kbytes 32768 \
+	>"$T/pred.json" 2>"$T/err"
+rc=$?
+check $rc "apply --dry-run exits 0"
+diff <(pred_table <"$T/pred.json") <(zi_table "$M/qemu-k612-4g-step2/proc/zoneinfo") >"$T/d"
+rc=$?
+check $rc "the prediction for wsf 120 + min_free_kbytes 32768 is what the 6.12 kernel printed after those writes"
+[ $rc -ne 0 ] && diag "$(cat "$T/d")"
+same_vm "$r" && [ ! -e "$r/var" ]
+check $? "--dry-run writes nothing, not even the journal"
+
+"$WMARK" -j --root "$r" apply -n --wsf 1000 --min-free-kbytes 32768 --boost-factor 0 \
+	--lowmem-reserve-ratio "64 64 16 0 0" >"$T/pred.json" 2>"$T/err"
+diff <(pred_table <"$T/pred.json") <(zi_table "$M/qemu-k612-4g-after/proc/zoneinfo") >"$T/d"
+rc=$?
+check $rc "the prediction for all five writes at once (protection included) is what the kernel printed"
+[ $rc -ne 0 ] && diag "$(cat "$T/d")"
+
+# Every recorded write of every qemu capture: the prediction made from
+# the state before it equals the zoneinfo the kernel printed after it.
+# One python process for all of them: its start-up is the slow part.
+if [ -d "$CORPUS" ] && [ -f "$TOROOT" ]; then
+	res=$(python3 - "$WMARK" "$CORPUS" "$TOROOT" "$T/c" <<'EOF'
+import importlib.util, json, os, re, shutil, subprocess, sys
+
+wmark, corpus, toroot, dest = sys.argv[1:5]
+spec = importlib.util.spec_from_file_location("toroot", toroot)
+mod = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mod)
+opts = {"min_free_kbytes": "--min-free-kbytes", "watermark_scale_factor": "--wsf",
+        "watermark_boost_factor": "--boost-factor",
+        "lowmem_reserve_ratio": "--lowmem-reserve-ratio"}
+
+def zones(path):
+    out, z = [], None
+    for line in open(path):
+        m = re.match(r"Node (\d+), zone +(\S+)", line)
+        if m:
+            z = {"zone": m.group(2), "protection": []}
+            out.append(z)
+        elif z is not None:
+            m = re.match(r"\s+(min|low|high|promo)\s+(\d+)$", line)
+            if m:
+                z[m.group(1)] = int(m.group(2))
+            m = re.match(r"\s+protection: \((.*)\)", line)
+            if m:
+                z["protection"] = [int(x) for x in m.group(1).split(",")]
+    return out
+
+total, bad = 0, []
+for case in sorted(os.listdir(corpus)):
+    steps = os.path.join(corpus, case, "steps")
+    if not case.startswith("qemu-") or not os.path.isdir(steps):
+        continue
+    prev = "before"
+    for s in sorted(os.listdir(steps), key=int):
+        w = open(os.path.join(steps, s, "write.txt")).read()
+        m = re.search(r'path=/proc/sys/vm/(\w+) value="([^"]*)" result=accepted', w)
+        if m and m.group(1) in opts:
+            shutil.rmtree(dest, ignore_errors=True)
+            sys.argv = ["case-to-root.py", os.path.join(corpus, case), prev, dest]
+            mod.main()
+            p = subprocess.run([wmark, "-j", "--root", dest, "apply", "-n", "--force",
+                                opts[m.group(1)], m.group(2)], capture_output=True)
+            if p.returncode == 2:
+                # Garbage the harness fed the kernel ("100 abc"): refused.
+                prev = "steps/" + s
+                continue
+            total += 1
+            kern = zones(os.path.join(steps, s, "zoneinfo"))
+            try:
+                pred = json.loads(p.stdout)["predicted"]
+            except ValueError:
+                pred = []
+            same = len(pred) == len(kern) and p.returncode == 0
+            for a, b in zip(pred, kern):
+                for f in ("min", "low", "high", "promo", "protection"):
+                    if f in b and a[f] != b[f]:
+                        same = False
+            if not same:
+                bad.append("%s:%s" % (case, s))
+        prev = "steps/" + s
+print(total, " ".join(bad))
+EOF
+)
+	total=${res%% *} bad=${res#* }
+	[ "${total:-0}" -gt 0 ] && [ -z "$bad" ]
+	check $? "predicted watermarks and protection equal the kernel's after each of $total recorded qemu writes"
+	[ -n "$bad" ] && diag "differ: $bad"
+else
+	skip "predicted watermarks equal the kernel's after each recorded qemu write" \
+		"../shared/corpus is not here"
+fi
+
+# ---------------------------------------------------------------------
+# The success path and rollback.
+
+r=$(fresh ok)
+"$WMARK" --root "$r" apply "${NEW_ARGS[@]}" >"$T/out" 2>"$T/err"
+rc=$?
+check $rc "apply writes three sysctls and exits 0"
+[ $rc -ne 0 ] && diag "$(cat "$T/err")"
+[ "$(state_of "$r")" = new ]
+check $? "every knob holds the new value, the list space-separated"
+grep -qx 'watermarks not re-checked: not a live kernel' "$T/out"
+check $? "under --root it says the watermarks were not re-checked"
+[ "$(journal_state "$r")" = applied ]
+check $? "the journal at ROOT/var/lib/wmark/state.json says applied"
+python3 - "$r/var/lib/wmark/state.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["previous"]["lowmem_reserve_ratio"] == "256\t256\t32\t0\t0\n", j["previous"]
+assert j["previous"]["min_free_kbytes"] == "67584\n"
+assert j["written"]["watermark_scale_factor"] == "120\n"
+EOF
+check $? "the journal keeps the previous text exactly as the kernel printed it (tabs)"
+ls -a "$r/var/lib/wmark" | grep -q tmp
+[ $? -ne 0 ]
+check $? "no temporary journal file is left behind"
+
+"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+rc=$?
+check $rc "rollback exits 0"
+same_vm "$r"
+check $? "rollback restores every vm file byte for byte"
+[ "$(journal_state "$r")" = rolled-back ]
+check $? "the journal then says rolled-back"
+"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && same_vm "$r" && grep -q 'nothing to roll back' "$T/out"
+check $? "a second rollback changes nothing and exits 0"
+
+r=$(fresh json)
+"$WMARK" -j --root "$r" apply "${NEW_ARGS[@]}" >"$T/out.json" 2>"$T/err"
+rc=$?
+python3 - "$T/out.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["written"] == {"min_free_kbytes": 32768, "watermark_scale_factor": 120,
+                        "lowmem_reserve_ratio": [64, 64, 16, 0, 0]}, d["written"]
+assert d["previous"] == {"min_free_kbytes": 67584, "watermark_scale_factor": 10,
+                         "lowmem_reserve_ratio": [256, 256, 32, 0, 0]}, d["previous"]
+assert len(d["predicted"]) == 5 and isinstance(d["warnings"], list)
+assert d["check"]["done"] is False and d["ok"] is True
+EOF
+[ $? -eq 0 ] && [ $rc -eq 0 ]
+check $? "apply -j prints one JSON document with written, previous, predicted and warnings"
+"$WMARK" -j --root "$r" rollback >"$T/out.json" 2>"$T/err"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["restored"]["watermark_scale_factor"] == 10' "$T/out.json" &&
+	same_vm "$r"
+check $? "rollback -j reports what it restored"
+
+# Several applies, one rollback: back to before the first.
+r=$(fresh many)
+for a in "--refresh" "--wsf 120" "--min-free-kbytes 32768" "--wsf 1000" "--boost-factor 0"; do
+	# shellcheck disable=SC2086
+	"$WMARK" --root "$r" apply $a >/dev/null 2>&1 || not_ok "apply $a"
+done
+"$WMARK" --root "$r" apply --lowmem-reserve-ratio 64,64,16,0,0 >/dev/null 2>&1
+"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && same_vm "$r"
+check $? "after six applies one rollback restores the values from before the first"
+
+r=$(fresh refresh)
+"$WMARK" --root "$r" apply --refresh >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && same_vm "$r" && [ "$(journal_state "$r")" = applied ]
+check $? "apply --refresh rewrites min_free_kbytes unchanged and journals it"
+
+# ---------------------------------------------------------------------
+# Values the kernel would refuse, and values that are unsafe.
+
+refused() {	# WHAT EXPECTED-RC ARGS...
+	local what=$1 want=$2 rc
+	shift 2
+	r=$(fresh refuse)
+	"$WMARK" --root "$r" apply "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq "$want" ] && same_vm "$r" && [ ! -e "$r/var" ]
+	check $? "$what: exit $want, nothing written (got $rc)"
+	[ $rc -ne "$want" ] && diag "$(head -3 "$T/err")"
+}
+refused "wsf 3001 on 6.12 (max 3000)" 2 --wsf 3001
+refused "wsf 0" 2 --wsf 0
+refused "wsf 1.5 is not an integer" 2 --wsf 1.5
+refused "wsf 12k is not an integer" 2 --wsf 12k
+refused "min_free_kbytes -1" 2 --min-free-kbytes -1
+refused "boost factor -1" 2 --boost-factor -1
+refused "a ratio list of 3 where the kernel prints 5" 2 --lowmem-reserve-ratio "1 2 3"
+refused "no value at all" 2
+refused "an unknown option" 2 --swappiness 10
+refused "extra_free_kbytes on a mainline kernel (missing knob)" 3 --extra-free-kbytes 1000
+grep -q "$VM/extra_free_kbytes" "$T/err" && [ "$(wc -l <"$T/err")" -eq 1 ]
+check $? "the missing knob is named by its path in one line"
+refused "min_free_kbytes 1 GiB on 4 GiB (over 10% of memory)" 2 --min-free-kbytes 1048576
+grep -q 'refused.*--force' "$T/err"
+check $? "the refusal says --force writes it anyway"
+r=$(fresh force)
+"$WMARK" --root "$r" apply --force --min-free-kbytes 1048576 >/dev/null 2>"$T/err"
+[ $? -eq 0 ] && [ "$(cat "$r/$VM/min_free_kbytes")" = 1048576 ] && grep -q warning "$T/err"
+check $? "--force writes it, with a warning"
+
+# Little free memory: a min above what is free now is refused.
+r=$(fresh lowfree)
+sed -i 's/^  pages free .*/  pages free     1000/' "$r/proc/zoneinfo"
+"$WMARK" --root "$r" apply --min-free-kbytes 90000 >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'free now' "$T/err" && same_vm "$r"
+check $? "a min above the pages free right now is refused (exit $rc)"
+
+# Before 5.17 (and 5.15.58/5.10.186) the kernel takes wsf up to 1000.
+r=$(fresh k510)
+echo 5.10.0-20-amd64 >"$r/proc/sys/kernel/osrelease"
+"$WMARK" --root "$r" apply --wsf 2000 >/dev/null 2>"$T/err"
+rc1=$?
+"$WMARK" --root "$r" apply -n --wsf 1000 >/dev/null 2>&1
+rc2=$?
+[ $rc1 -eq 2 ] && [ $rc2 -eq 0 ] && grep -q '1\.\.1000' "$T/err"
+check $? "on 5.10.0 wsf 2000 is refused and 1000 accepted"
+
+# An Android 4.x kernel has extra_free_kbytes.
+r=$(fresh android)
+echo 4.14.180-android-g1 >"$r/proc/sys/kernel/osrelease"
+echo 0 >"$r/$VM/extra_free_kbytes"
+"$WMARK" --root "$r" apply --extra-free-kbytes 20000 >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$r/$VM/extra_free_kbytes")" = 20000 ]
+check $? "extra_free_kbytes is written where the kernel has it"
+"$WMARK" --root "$r" apply --wsf 50 >/dev/null 2>"$T/err"
+grep -q 'extra_free_kbytes.sh' "$T/err"
+check $? "on Android a wsf write warns that extra_free_kbytes.sh may rewrite it"
+
+r=$(fresh floor)
+"$WMARK" --root "$r" apply -n --wsf 5 >/dev/null 2>"$T/err"
+grep -q 'changes no gap' "$T/err"
+check $? "a wsf below every zone's floor warns that it changes nothing"
+"$WMARK" --root "$r" apply -n --min-free-kbytes 32768 >/dev/null 2>"$T/err"
+grep -q 'khugepaged raises min_free_kbytes back to 67584' "$T/err"
+check $? "with THP on, lowering min_free_kbytes warns that khugepaged raises it back to 67584"
+
+# Symlinks out of proc/sys/vm are refused.
+r=$(fresh link)
+echo 1 >"$T/outside"
+rm "$r/$VM/watermark_scale_factor"
+ln -s "$T/outside" "$r/$VM/watermark_scale_factor"
+"$WMARK" --root "$r" apply --wsf 120 >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 3 ] && [ "$(cat "$T/outside")" = 1 ] && grep -q 'symlink' "$T/err"
+check $? "a knob that is a symlink out of the tree is refused (exit $rc) and its target untouched"
+
+# --from: sysctl.d syntax.
+r=$(fresh from)
+cat >"$T/from.conf" <<'EOF'
+# tuning from a sysctl.d file
+; also a comment
+vm.min_free_kbytes = 32768
+vm/watermark_scale_factor=120
+vm.lowmem_reserve_ratio = 64 64 16 0 0
+-vm.extra_free_kbytes = 100
+EOF
+"$WMARK" --root "$r" apply --from "$T/from.conf" >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(state_of "$r")" = new ] && grep -q 'extra_free_kbytes does not exist: skipped' "$T/err"
+check $? "--from reads sysctl.d syntax and skips a missing '-' knob"
+echo "vm.swappiness = 10" >"$T/bad.conf"
+"$WMARK" --root "$r" apply --from "$T/bad.conf" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q 'bad.conf:1' "$T/err"
+check $? "--from refuses a key outside the allowlist, naming file and line"
+
+# ---------------------------------------------------------------------
+# Injected failures: the old values or the new ones, never a mix.
+
+inject() {	# FAULT EXPECTED-RC WHAT
+	local rc
+	r=$(fresh "f-$1")
+	WMARK_FAULT=$1 "$WMARK" --root "$r" apply "${NEW_ARGS[@]}" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq "$2" ] && [ "$(state_of "$r")" = old ]
+	check $? "$3: exit $2 (got $rc) and every value is the old one"
+	[ $rc -ne "$2" ] && diag "$(cat "$T/err")"
+	grep -q 'nothing changed' "$T/err"
+	check $? "$3: it says nothing changed"
+	"$WMARK" --root "$r" rollback >/dev/null 2>&1
+	[ $? -eq 0 ] && same_vm "$r"
+	check $? "$3: rollback afterwards leaves the old values byte for byte"
+}
+inject write:1 3 "the first write fails (EIO)"
+inject write:2 3 "the second write fails (EIO)"
+inject write:3 3 "the last write fails (EIO)"
+inject readback:1 1 "the first read-back differs"
+inject readback:3 1 "the last read-back differs"
+
+# A journal directory that cannot be written: refused before any write.
+r=$(fresh rojournal)
+mkdir -p "$r/var/lib/wmark"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chown -R 65534:65534 "$r"
+	chown 0:0 "$r/var/lib/wmark"
+	chmod 555 "$r/var/lib/wmark"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$WMARK" --root "$r" apply "${NEW_ARGS[@]}" >"$T/out" 2>"$T/err"
+	rc=$?
+else
+	chmod 555 "$r/var/lib/wmark"
+	"$WMARK" --root "$r" apply "${NEW_ARGS[@]}" >"$T/out" 2>"$T/err"
+	rc=$?
+fi
+[ $rc -eq 3 ] && [ "$(state_of "$r")" = old ] && grep -q 'journal.*nothing was written' "$T/err"
+check $? "a read-only journal directory: exit 3 (got $rc), nothing written"
+[ $rc -ne 3 ] && diag "$(cat "$T/err")"
+chmod 755 "$r/var/lib/wmark"
+
+# Not root: one line, exit 3, nothing written, no journal.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	r=$(fresh nonroot)
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$WMARK" --root "$r" apply "${NEW_ARGS[@]}" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -s "$T/out" ] &&
+		same_vm "$r" && [ ! -e "$r/var" ]
+	check $? "as an unprivileged user: exit 3 (got $rc), one line, nothing written"
+	diag "$(cat "$T/err")"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$WMARK" --root "$r" apply -n "${NEW_ARGS[@]}" >/dev/null 2>&1
+	check $? "as an unprivileged user --dry-run still works"
+else
+	skip "as an unprivileged user: exit 3, one line, nothing written" "needs root and setpriv"
+	skip "as an unprivileged user --dry-run still works" "needs root and setpriv"
+fi
+
+# Crash (SIGKILL from inside) at every step: step 1 is the journal
+# commit, 2-4 the three writes, 5 the final journal commit.
+for s in 1 2 3 4 5; do
+	r=$(fresh "crash$s")
+	{ WMARK_FAULT=crash:$s "$WMARK" --root "$r" apply "${NEW_ARGS[@]}" >/dev/null 2>&1; } 2>/dev/null
+	rc=$?
+	each_old_or_new "$r"
+	c1=$?
+	"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+	rc2=$?
+	# Killed before the journal was first committed: nothing was written.
+	[ $rc2 -eq 3 ] && grep -q 'no journal' "$T/err" && [ "$(state_of "$r")" = old ] && rc2=0
+	[ $rc -eq 137 ] && [ $c1 -eq 0 ] && [ $rc2 -eq 0 ] && same_vm "$r"
+	check $? "killed at step $s (exit $rc): each knob old or new, rollback restores all byte for byte"
+	[ $rc2 -ne 0 ] && diag "$(cat "$T/err")"
+done
+
+# SIGKILL from outside while stopped at every step.
+for s in 1 2 3 4 5; do
+	r=$(fresh "kill$s")
+	WMARK_FAULT=stop:$s "$WMARK" --root "$r" apply "${NEW_ARGS[@]}" >/dev/null 2>&1 &
+	pid=$!
+	stopped=0
+	for _ in $(seq 100); do
+		if [ "$(awk '{print $3}' /proc/$pid/stat 2>/dev/null)" = T ]; then
+			stopped=1
+			break
+		fi
+		sleep 0.1
+	done
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	rc=$?
+	st=$(state_of "$r")
+	each_old_or_new "$r"
+	c1=$?
+	"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+	rc2=$?
+	[ $rc2 -eq 3 ] && grep -q 'no journal' "$T/err" && [ "$st" = old ] && rc2=0
+	[ $stopped -eq 1 ] && [ $rc -eq 137 ] && [ $c1 -eq 0 ] && [ $rc2 -eq 0 ] && same_vm "$r"
+	check $? "kill -9 at step $s (values: $st): rollback restores the original state byte for byte"
+done
+
+# A crash leaves a pending journal; the next apply keeps the original
+# values in it, so one rollback still goes back to before the crash.
+r=$(fresh crash-then-apply)
+{ WMARK_FAULT=crash:3 "$WMARK" --root "$r" apply "${NEW_ARGS[@]}" >/dev/null 2>&1; } 2>/dev/null
+"$WMARK" --root "$r" apply --wsf 200 >/dev/null 2>"$T/err"
+rc=$?
+grep -q 'did not finish' "$T/err" && [ $rc -eq 0 ]
+check $? "an apply after a crash says the earlier one did not finish"
+"$WMARK" --root "$r" rollback >/dev/null 2>&1
+same_vm "$r"
+check $? "and one rollback restores the values from before the crashed apply"
+
+# Two at once: the second waits for nobody and writes nothing.
+r=$(fresh lock)
+WMARK_FAULT=stop:2 "$WMARK" --root "$r" apply --wsf 120 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	[ "$(awk '{print $3}' /proc/$pid/stat 2>/dev/null)" = T ] && break
+	sleep 0.1
+done
+"$WMARK" --root "$r" apply --min-free-kbytes 32768 >/dev/null 2>"$T/err"
+rc=$?
+"$WMARK" --root "$r" rollback >/dev/null 2>"$T/err2"
+rc2=$?
+kill -CONT $pid
+wait $pid
+[ $rc -eq 3 ] && grep -q 'another wmark apply or rollback is running' "$T/err" && [ $rc2 -eq 3 ] &&
+	[ "$(cat "$r/$VM/min_free_kbytes")" = 67584 ] && [ "$(cat "$r/$VM/watermark_scale_factor")" = 120 ]
+check $? "while one apply runs, a second apply and a rollback are refused (exit $rc, $rc2)"
+
+# ---------------------------------------------------------------------
+# rollback refuses to clobber someone else's change.
+
+r=$(fresh theirs)
+"$WMARK" --root "$r" apply "${NEW_ARGS[@]}" >/dev/null 2>&1
+echo 300 >"$r/$VM/watermark_scale_factor"
+"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(cat "$r/$VM/watermark_scale_factor")" = 300 ] &&
+	[ "$(cat "$r/$VM/min_free_kbytes")" = 32768 ] && grep -q 'changed since' "$T/err"
+check $? "rollback finds a value changed since: exit 1 (got $rc), writes nothing"
+"$WMARK" --root "$r" rollback --force >/dev/null 2>&1
+[ $? -eq 0 ] && same_vm "$r"
+check $? "rollback --force restores all of them"
+
+r=$(fresh nojournal)
+"$WMARK" --root "$r" rollback >/dev/null 2>"$T/err"
+[ $? -eq 3 ] && grep -q 'no journal' "$T/err"
+check $? "rollback without a journal: exit 3, says so"
+
+r=$(fresh state)
+"$WMARK" --root "$r" apply --state "$T/elsewhere/j.json" --wsf 120 >/dev/null 2>&1
+[ -f "$T/elsewhere/j.json" ] && [ ! -e "$r/var" ]
+check $? "--state FILE puts the journal there"
+"$WMARK" --root "$BEFORE" rollback --state "$T/elsewhere/j.json" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q 'written for root' "$T/err"
+check $? "rollback refuses a journal written for another root"
+"$WMARK" --root "$r" rollback --state "$T/elsewhere/j.json" >/dev/null 2>&1 && same_vm "$r"
+check $? "rollback --state restores from it"
+
+# ---------------------------------------------------------------------
+# Persistence.
+
+r=$(fresh persist)
+mkdir -p "$r/usr/lib/sysctl.d" "$r/etc/sysctl.d"
+echo "vm.watermark_scale_factor = 30" >"$r/usr/lib/sysctl.d/99-vendor.conf"
+echo "vm.min_free_kbytes = 1000" >"$r/usr/lib/sysctl.d/10-early.conf"
+printf '# admin\nvm.lowmem_reserve_ratio = 1 1 1 0 0\n' >"$r/etc/sysctl.conf"
+"$WMARK" --root "$r" apply "${NEW_ARGS[@]}" --persist /etc/sysctl.d/90-wmark.conf \
+	--initrc /vendor/etc/init/wmark.rc >"$T/out" 2>"$T/err"
+rc=$?
+f=$r/etc/sysctl.d/90-wmark.conf
+[ $rc -eq 0 ] && grep -qx 'vm.watermark_scale_factor = 120' "$f" &&
+	grep -qx 'vm.lowmem_reserve_ratio = 64 64 16 0 0' "$f" &&
+	grep -qx 'vm.min_free_kbytes = 32768' "$f" && grep -q '^# Written by wmark' "$f"
+check $? "--persist writes a sysctl.d file inside --root with a header and the values"
+grep -q '^# .*(was 10)' "$f" && grep -q '^#.*Node 0, zone DMA32 .*6174 / 15250 / 24326' "$f"
+check $? "its header says what was there before and which watermarks the values give"
+grep -q '/usr/lib/sysctl.d/99-vendor.conf:1 sets vm.watermark_scale_factor = 30' "$T/err" &&
+	grep -q '/etc/sysctl.conf:2 sets vm.lowmem_reserve_ratio' "$T/err" &&
+	! grep -q '10-early' "$T/err"
+check $? "it names the later files that override ours, not the earlier ones"
+g=$r/vendor/etc/init/wmark.rc
+grep -qx 'on property:sys.boot_completed=1' "$g" &&
+	grep -qx '    write /proc/sys/vm/watermark_scale_factor 120' "$g" &&
+	grep -qx '    write /proc/sys/vm/lowmem_reserve_ratio "64 64 16 0 0"' "$g"
+check $? "--initrc writes an Android init fragment run at boot_completed"
+"$WMARK" --root "$r" rollback >/dev/null 2>&1 && same_vm "$r"
+check $? "rollback after --persist restores the runtime values"
+
+r=$(fresh persist-dry)
+"$WMARK" --root "$r" apply -n --wsf 120 --persist /etc/sysctl.d/90-wmark.conf >"$T/out" 2>&1
+[ $? -eq 0 ] && [ ! -e "$r/etc/sysctl.d/90-wmark.conf" ] && grep -q 'would write' "$T/out"
+check $? "--dry-run --persist writes no file"
+r=$(fresh persist-masked)
+mkdir -p "$r/etc/sysctl.d"
+: >"$r/etc/sysctl.d/90-wmark.conf"
+"$WMARK" --root "$r" apply --wsf 120 --persist /usr/lib/sysctl.d/90-wmark.conf >/dev/null 2>"$T/err"
+grep -q 'masked by /etc/sysctl.d/90-wmark.conf' "$T/err"
+check $? "a persisted file masked by the same name in /etc is reported"
+
+echo "1..$n"
