@@ -187,7 +187,7 @@ cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols)
 			long v = fval(&rows[i], fd);
 
 			/* promo is null, not absent, on kernels without it */
-			if (!wanted(fd, cols & ~COL_PROMO))
+			if (!wanted(fd, cols | COL_PROMO))
 				continue;
 			if (fd->unit == U_WSF && v < 0)
 				v = RV_NONE;

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * whatif.h - predict what a sysctl change does to this machine's zones;
+ * used by whatif, apply and recommend.
+ */
+#ifndef WMARK_WHATIF_H
+#define WMARK_WHATIF_H
+
+#include <limits.h>
+
+#include "machine.h"
+
+#define WHATIF_UNSET LONG_MIN
+
+/* A requested change; fields WHATIF_UNSET (lrr.nlrr 0) when not given. */
+struct whatif_change {
+	long wsf, mfk, boost, extra;
+	struct wm_sysctl lrr;
+	bool any;
+};
+
+#define WHATIF_CHANGE_INIT { WHATIF_UNSET, WHATIF_UNSET, WHATIF_UNSET, WHATIF_UNSET, \
+			     { 0 }, false }
+
+/* getopt codes shared by commands that take a change. */
+enum { WHATIF_O_WSF = 300, WHATIF_O_MFK, WHATIF_O_BOOST, WHATIF_O_LRR, WHATIF_O_EXTRA };
+
+/* Parse one change option (code c) into ch; return an exit code. */
+int whatif_parse_change(const char *cmd, int c, const char *arg, struct whatif_change *ch);
+
+/*
+ * The sysctls after ch, validated against s's kernel (ranges, knobs that
+ * exist); *recompute_wm says whether the write recomputes watermarks.
+ * Return an exit code, printing the reason.
+ */
+int whatif_apply_change(const char *cmd, const struct snapshot *s,
+			const struct whatif_change *ch, struct wm_sysctl *out,
+			bool *recompute_wm);
+
+/* One zone after the change: raw watermarks plus the boost that stays. */
+struct whatif_zone {
+	bool shown;			/* zoneinfo prints the zone */
+	struct wm_zone_wm wm;
+	unsigned long boost;		/* 0 after a recompute */
+};
+
+/* Predict every zone of s (out[s->m.nzones]); return an exit code. */
+int whatif_predict(const struct snapshot *s, const struct wm_sysctl *sc,
+		   bool recompute_wm, struct whatif_zone *out);
+
+#endif /* WMARK_WHATIF_H */
