@@ -813,6 +813,43 @@ static void print_prediction(const struct apply *a)
 	}
 }
 
+/*
+ * --refresh: which zones the recompute moves, i.e. whose printed
+ * watermarks or protection differ from the prediction.  Text: one line;
+ * JSON: a "moved" array of "node/zone".
+ */
+static void report_moved(const struct apply *a, cJSON *doc)
+{
+	cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "moved") : NULL;
+	int moved = 0, j;
+	size_t i;
+
+	if (!a->modelled)
+		return;
+	for (i = 0; i < a->s.m.nzones && i < a->s.zi.nzones; i++) {
+		const struct zi_zone *z = &a->s.zi.zones[i];
+		const struct wm_zone_wm *p = &a->pred[i];
+		unsigned long b = z->flags & ZI_HAS_BOOST ? z->boost : 0;
+		bool m = z->min - b != p->min || z->low - b != p->low || z->high - b != p->high ||
+			 ((z->flags & ZI_HAS_PROMO) && z->promo - b != p->promo);
+		char name[32];
+
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+			m |= z->protection[j] != p->protection[j];
+		if (!m)
+			continue;
+		snprintf(name, sizeof(name), "%d/%s", z->node, z->name);
+		if (arr)
+			cJSON_AddItemToArray(arr, cJSON_CreateString(name));
+		else
+			printf("%s%s", moved ? ", " : "refresh moves ", name);
+		moved++;
+	}
+	if (!arr)
+		printf(moved ? " (stale since the last recompute)\n" :
+		       "refresh moves nothing: the watermarks and protection are current\n");
+}
+
 static cJSON *json_prediction(const struct apply *a)
 {
 	cJSON *arr = cJSON_CreateArray();
@@ -1166,13 +1203,17 @@ static int run_apply(struct apply *a, const char *cmd)
 		written = cJSON_AddObjectToObject(a->doc, "written");
 		previous = cJSON_AddObjectToObject(a->doc, "previous");
 		cJSON_AddItemToObject(a->doc, "predicted", json_prediction(a));
+		if (a->refresh)
+			report_moved(a, a->doc);
 	} else {
 		printf("kernel %s, root %s\n", a->s.osrelease[0] ? a->s.osrelease : "unknown",
 		       a->ctx->root);
 		print_changes(a);
 		if (a->modelled)
 			print_prediction(a);
-		else
+		if (a->modelled && a->refresh)
+			report_moved(a, NULL);
+		if (!a->modelled)
 			printf("no prediction: min_free_kbytes or zoneinfo is missing under %s\n",
 			       a->ctx->root);
 		fflush(stdout);
@@ -1525,13 +1566,13 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	}
 out:
 	if (doc) {
-		if (rc == EXIT_OK || rc == EXIT_CHECK) {
-			char *s = cJSON_Print(doc);
+		char *s;
 
-			if (s)
-				printf("%s\n", s);
-			free(s);
-		}
+		cJSON_AddBoolToObject(doc, "ok", rc == EXIT_OK);
+		s = cJSON_Print(doc);
+		if (s)
+			printf("%s\n", s);
+		free(s);
 		cJSON_Delete(doc);
 	}
 	/* The remaining returns above end the process, which drops the lock. */

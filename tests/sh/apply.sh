@@ -271,6 +271,14 @@ r=$(fresh refresh)
 rc=$?
 [ $rc -eq 0 ] && same_vm "$r" && [ "$(journal_state "$r")" = applied ]
 check $? "apply --refresh rewrites min_free_kbytes unchanged and journals it"
+# The boot watermarks of this capture were stale: the kernel's next
+# recompute (its step 1, a wsf write) moved DMA32 min 12726 -> 12734.
+grep -qx 'refresh moves 0/DMA, 0/DMA32, 0/Normal (stale since the last recompute)' "$T/out" &&
+	grep -q '12726 -> 12734' "$T/out"
+check $? "apply --refresh reports the zones that move"
+"$WMARK" --root "$M/qemu-k612-4g-after" apply -n --refresh >"$T/out" 2>&1
+grep -q 'refresh moves nothing' "$T/out"
+check $? "apply --refresh on current watermarks says nothing moves"
 
 # ---------------------------------------------------------------------
 # Values the kernel would refuse, and values that are unsafe.
