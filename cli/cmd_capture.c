@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_capture.c - `wmark capture DIR`: write the machine's root tree
+ * (DESIGN.md, "Capture format") for a bug report or a test fixture.
+ *
+ * The tree is built in a sibling directory and renamed into place, so an
+ * error leaves no half-written capture behind.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include "commands.h"
+#include "machine.h"
+
+/* Files a capture holds besides zoneinfo; all optional. */
+static const char *const capture_files[] = {
+	P_MFK, P_WSF, P_BOOST, P_LRR, P_EXTRA,
+	P_VM "percpu_pagelist_high_fraction",
+	P_OSRELEASE, P_KVERSION,
+	P_THP,
+	"sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled",
+	"proc/sys/kernel/task_delayacct",
+	P_MEMINFO, P_VMSTAT, P_PSI,
+	"proc/pagetypeinfo",
+};
+
+static void capture_usage(void)
+{
+	fputs("Usage: wmark [--root DIR] capture DEST\n"
+	      "\n"
+	      "Write this machine's zoneinfo, vm sysctls, kernel release, THP mode,\n"
+	      "meminfo, vmstat and memory pressure into DEST, laid out like /, so that\n"
+	      "`wmark --root DEST show` (or verify) reads it later or elsewhere.\n"
+	      "DEST must not exist or be empty.\n", stdout);
+}
+
+static int mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+	char *p;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int write_file(const char *dir, const char *rel, const char *buf, size_t len)
+{
+	char path[PATH_MAX], parent[PATH_MAX];
+	char *slash;
+	int fd, err = 0;
+	size_t off = 0;
+
+	if (root_path(dir, rel, path, sizeof(path)))
+		return -ENAMETOOLONG;
+	snprintf(parent, sizeof(parent), "%s", path);
+	slash = strrchr(parent, '/');
+	if (slash) {
+		*slash = 0;
+		if ((err = mkdirs(parent)))
+			return err;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	while (off < len) {
+		ssize_t w = write(fd, buf + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+/* Remove a tree we made (no symlinks are followed: we only made files and dirs). */
+static void remove_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((e = readdir(d))) {
+		char sub[PATH_MAX];
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (e->d_type == DT_DIR)
+			remove_tree(sub);
+		else
+			unlink(sub);
+	}
+	closedir(d);
+	rmdir(path);
+}
+
+/* 1 if path is a directory with nothing in it, 0 if it does not exist, -1 otherwise. */
+static int dest_state(const char *path)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return -1;
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n ? -1 : 1;
+}
+
+int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct snapshot s;
+	char tmp[PATH_MAX];
+	const char *dest;
+	size_t i;
+	int c, rc, st, err, nfiles = 1;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			capture_usage();
+			return EXIT_OK;
+		}
+		return cli_usage("capture", "unknown option '%s'", argv[optind - 1]);
+	}
+	if (optind != argc - 1)
+		return cli_usage("capture", "give one destination directory");
+	dest = argv[optind];
+	st = dest_state(dest);
+	if (st < 0)
+		return cli_err(EXIT_USAGE, "capture", "%s: exists and is not an empty directory; "
+			       "not overwriting it", dest);
+
+	/* One consistent read of zoneinfo and the sysctls first. */
+	if ((rc = snapshot_read(ctx, &s)))
+		return rc;
+	if (snprintf(tmp, sizeof(tmp), "%s.partial-%ld", dest, (long)getpid()) >= (int)sizeof(tmp)) {
+		snapshot_free(&s);
+		return cli_err(EXIT_USAGE, "capture", "%s: path too long", dest);
+	}
+	err = mkdir(tmp, 0755) ? -errno : 0;	/* the parent must exist */
+	if (!err)
+		err = write_file(tmp, P_ZONEINFO, s.zoneinfo, s.zoneinfo_len);
+	for (i = 0; !err && i < sizeof(capture_files) / sizeof(capture_files[0]); i++) {
+		char *buf;
+		size_t len;
+		int r = read_rooted(s.root, capture_files[i], &buf, &len);
+
+		if (r == -ENOENT || r == -EACCES || r == -EPERM || r == -EINVAL)
+			continue;	/* optional, or not readable here */
+		if (r) {
+			err = r;
+			break;
+		}
+		err = write_file(tmp, capture_files[i], buf, len);
+		free(buf);
+		nfiles++;
+	}
+	if (!err && st == 1 && rmdir(dest))
+		err = -errno;
+	if (!err && rename(tmp, dest))
+		err = -errno;
+	snapshot_free(&s);
+	if (err) {
+		remove_tree(tmp);
+		return cli_err(EXIT_SYSTEM, "capture", "%s: %s (nothing written)", dest, strerror(-err));
+	}
+	fprintf(stderr, "wmark: captured %d files into %s\n", nfiles, dest);
+	return EXIT_OK;
+}
