@@ -38,11 +38,20 @@ send() {
 	echo "WMARK-FILE-END"
 }
 
+# Every fork costs ~50 ms under TCG, so one awk reads all the files.
+# awk reads a whole sysctl in one read(); busybox's read builtin would not.
 sysctls() {	# one "name=value" line per watermark sysctl, blanks squeezed
-	for f in min_free_kbytes watermark_scale_factor watermark_boost_factor \
-		lowmem_reserve_ratio extra_free_kbytes; do
-		[ -e $V/$f ] && echo "$f=$(cat $V/$f | tr -s ' \t' '  ')"
+	set -- min_free_kbytes watermark_scale_factor watermark_boost_factor \
+		lowmem_reserve_ratio extra_free_kbytes
+	for f; do
+		shift
+		[ -e $V/$f ] && set -- "$@" $V/$f
 	done
+	awk '{ f = FILENAME; sub(/.*\//, "", f); gsub(/[ \t]+/, " "); print f "=" $0 }' "$@"
+}
+
+sysctl_get() {	# sysctl_get NAME: its value, blanks squeezed
+	awk '{ gsub(/[ \t]+/, " "); print }' $V/"$1"
 }
 
 zones() {	# the kernel's zone fields now (zoneinfo-norm.awk lines)
@@ -57,7 +66,7 @@ json_get() {	# json_get KEY FILE: a top-level scalar of a JSON document
 	awk -f $T/json-flat.awk "$2" | awk -v k="$1" '$1 == k { print $2; exit }'
 }
 
-has() { grep -q "^  $1 " /tmp/help.txt; }
+has() { case $commands in *" $1 "*) return 0 ;; esac; return 1; }
 # lap NAME: guest seconds spent in the section that ends here.
 lap_t=$(cut -d' ' -f1 /proc/uptime)
 lap() {
@@ -142,7 +151,8 @@ if [ $rc -ne 0 ]; then
 	exit 1
 fi
 $W help >/tmp/help.txt 2>&1
-info "commands=$(awk '/^Commands:/ { on = 1; next } /^$/ { on = 0 } on { printf "%s,", $1 }' /tmp/help.txt)"
+commands=" $(awk '/^Commands:/ { on = 1; next } /^$/ { on = 0 } on { printf "%s ", $1 }' /tmp/help.txt)"
+info "commands=$(echo $commands | tr ' ' ',')"
 
 # show: the kernel's numbers as wmark reads them, compared with our own
 # reading of zoneinfo (after show: its sysctl reads refresh protection).
@@ -287,7 +297,7 @@ apply_step() {	# FILE VALUE OPTION...
 	applied="$step $applied"
 	check $rc "apply$opts $what exits 0 (min watermarks ${share}% of memory)"
 	[ $rc -ne 0 ] && diag "$(head -10 /tmp/apply.txt)"
-	got=$(cat $V/"$file" | tr -s ' \t' '  ')
+	got=$(sysctl_get "$file")
 	[ "$got" = "$value" ]
 	check $? "apply $what: $file reads back '$got'"
 	if [ $predicted = 0 ]; then

@@ -189,7 +189,7 @@ if [ -z "$accel" ]; then
 		say "/dev/kvm is not usable by $(id -un): using TCG"
 	elif [ -n "$probe_kernel" ]; then
 		save=$limit
-		limit=60
+		limit=30
 		if boot "$run/kvm-probe" "$probe_kernel" kvm 256M 1 \
 			"wmark.script=probe wmark.entry=kvm-probe"; then
 			accel=kvm

@@ -1,0 +1,166 @@
+#!/bin/sh
+# wmark stalls inside a qemu guest (busybox sh, root): what cannot be
+# shown on a development machine without changing its sysctls.
+#
+#  1. --enable-delayacct turns kernel.task_delayacct on for the run and
+#     puts the old value back on Ctrl-C (SIGINT), the report still printed.
+#  2. An exit storm (thousands of short processes) under --all: every exit
+#     is reported, or the lost ones are counted (overruns, lost_estimate).
+#  3. A burst of anonymous memory larger than what is free pushes a task
+#     into direct reclaim: its exit record shows a non-zero reclaim delay.
+#     With a loop device the page cache is filled first, so reclaim finds
+#     pages to take; without one the hog ends in the OOM killer, which is
+#     only reached through direct reclaim.
+#  4. With a loop device: reading it uncached shows block-I/O delay.
+#
+# Prints TAP lines numbered from 1 ("# SKIP why" where the guest lacks
+# something) and "# " diagnostics; a harness may renumber them.
+#
+# Environment: WMARK_BIN (default /bin/wmark), WMARK_TESTS (directory of
+# json-flat.awk, default /tests), WMARK_STORM (processes, default 3000).
+
+W=${WMARK_BIN:-/bin/wmark}
+T=${WMARK_TESTS:-/tests}
+STORM=${WMARK_STORM:-3000}
+D=$(mktemp -d /tmp/stalls.XXXXXX)
+SYS=/proc/sys/kernel/task_delayacct
+n=0
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+diag() { [ -n "$*" ] || return 0; echo "$*" | sed "s/^/# /"; }
+check() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi; }
+
+# flat FILE: the JSON document as "path value" lines.
+flat() { awk -f "$T/json-flat.awk" "$1"; }
+# get FILE PATH: one value.
+get() { flat "$1" | awk -v k="$2" '$1 == k { print $2; exit }'; }
+# task_of FILE COMM: index of the first exited task named COMM.
+task_of() {
+	flat "$1" | awk -v c="$2" '
+		$1 ~ /^tasks\.[0-9]+\.comm$/ && $2 == c { split($1, a, "."); comm[a[2]] = 1 }
+		$1 ~ /^tasks\.[0-9]+\.state$/ && $2 == "exited" { split($1, a, "."); ex[a[2]] = 1 }
+		END { for (i in comm) if (i in ex) { print i; exit } }'
+}
+
+# listen OUT [ARGS]: wmark stalls --all in the background until stop().
+listen() {
+	out=$1
+	shift
+	"$W" -j stalls --all --duration 3600 --interval 3600 --top 1000000 "$@" \
+		>"$out" 2>"$out.err" &
+	lpid=$!
+	# Keep the listener out of the OOM killer's way (this guest only).
+	echo -1000 >/proc/$lpid/oom_score_adj 2>/dev/null
+	# It is ready once its first scan of live tasks is done.
+	sleep 2
+}
+stop() {
+	kill -INT "$lpid"
+	wait "$lpid"
+	lrc=$?
+}
+
+if [ ! -x "$W" ] || ! "$W" stalls --pid $$ >/dev/null 2>"$D/probe.err"; then
+	diag "$(cat "$D/probe.err" 2>/dev/null)"
+	for t in enable-restore storm reclaim blkio; do
+		skip "stalls in the guest: $t" "wmark stalls does not run here"
+	done
+	exit 0
+fi
+if [ ! -e "$SYS" ]; then
+	before=absent
+else
+	before=$(cat "$SYS")
+fi
+"$W" -j stalls --pid $$ >"$D/self.json" 2>/dev/null
+diag "kernel.task_delayacct=$before, taskstats v$(get "$D/self.json" taskstats_version)"
+
+# ---- 1 + 2: enable for the run, an exit storm, Ctrl-C -----------------------
+listen "$D/storm.json" --enable-delayacct
+during=$(cat "$SYS" 2>/dev/null)
+i=0 loops=
+while [ $i -lt 4 ]; do
+	( j=0; while [ $j -lt $((STORM / 4)) ]; do /bin/true; j=$((j + 1)); done ) &
+	loops="$loops $!"
+	i=$((i + 1))
+done
+for p in $loops; do wait "$p"; done
+sleep 1
+stop
+after=$(cat "$SYS" 2>/dev/null)
+if [ "$before" = absent ]; then
+	skip "--enable-delayacct sets and restores kernel.task_delayacct" "no such sysctl (kernel before 5.14)"
+else
+	[ "$before" != 0 ] || [ "$during" = 1 ]
+	s1=$?
+	[ $s1 -eq 0 ] && [ "$after" = "$before" ] && [ "$lrc" -eq 0 ]
+	check $? "--enable-delayacct: task_delayacct $before -> $during during the run -> $after after Ctrl-C (exit $lrc)"
+fi
+exits=$(get "$D/storm.json" window.exits)
+over=$(get "$D/storm.json" window.overruns)
+lost=$(get "$D/storm.json" window.lost_estimate)
+diag "storm of $STORM: exits=$exits overruns=$over lost_estimate=$lost"
+[ -n "$exits" ] && { [ "$exits" -ge "$STORM" ] ||
+	{ [ "$over" -gt 0 ] && [ "$lost" != null ] && [ $((exits + lost)) -ge "$STORM" ]; }; }
+check $? "--all over an exit storm of $STORM processes reports every exit or counts the lost ones"
+
+# ---- a block device, if this guest can make one -------------------------------
+loopdev=
+if command -v losetup >/dev/null; then
+	modprobe loop 2>/dev/null
+	mb=$(awk '/MemTotal/ { m = int($2 / 1024 / 6); print (m > 256 ? 256 : m) }' /proc/meminfo)
+	dd if=/dev/zero of="$D/disk.img" bs=1M count="$mb" 2>/dev/null
+	loopdev=$(losetup -f 2>/dev/null)
+	if [ -n "$loopdev" ] && losetup "$loopdev" "$D/disk.img" 2>/dev/null; then
+		:
+	else
+		loopdev=
+		rm -f "$D/disk.img"
+	fi
+fi
+
+# ---- 3: direct reclaim ------------------------------------------------------------
+listen "$D/reclaim.json" --enable-delayacct
+if [ -n "$loopdev" ]; then
+	# Page cache full: the device's blocks, cached.
+	dd if="$loopdev" of=/dev/null bs=1M 2>/dev/null
+fi
+free_mb=$(awk '/MemFree/ { print int($2 / 1024) }' /proc/meminfo)
+# More than is free: reclaim must take cache, or fail and call the OOM killer.
+hog=$((free_mb + free_mb / 4 + 16))
+diag "free ${free_mb} MiB, anonymous burst ${hog} MiB, loop device ${loopdev:-none}"
+( echo 1000 >/proc/self/oom_score_adj; exec dd if=/dev/zero of=/dev/null bs="${hog}M" count=1 ) 2>/dev/null
+sleep 1
+stop
+i=$(task_of "$D/reclaim.json" dd)
+rc_count=
+[ -n "$i" ] && rc_count=$(get "$D/reclaim.json" "tasks.$i.delays.freepages.count")
+rc_total=
+[ -n "$i" ] && rc_total=$(get "$D/reclaim.json" "tasks.$i.delays.freepages.total_ns")
+diag "dd: reclaim count=$rc_count total_ns=$rc_total"
+[ -n "$rc_count" ] && [ "$rc_count" -gt 0 ] && [ "$rc_total" -gt 0 ]
+check $? "a burst of anonymous memory past what is free shows a non-zero direct-reclaim delay"
+
+# ---- 4: block I/O -----------------------------------------------------------------
+if [ -z "$loopdev" ]; then
+	skip "reading a block device uncached shows block-I/O delay" "no loop device in this guest (CONFIG_BLK_DEV_LOOP=m and no module)"
+else
+	listen "$D/blkio.json" --enable-delayacct
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	dd if="$loopdev" of=/dev/null bs=64k 2>/dev/null
+	stop
+	i=$(task_of "$D/blkio.json" dd)
+	c=
+	[ -n "$i" ] && c=$(get "$D/blkio.json" "tasks.$i.delays.blkio.count")
+	diag "dd: blkio count=$c"
+	[ -n "$c" ] && [ "$c" -gt 0 ]
+	check $? "reading a block device uncached shows block-I/O delay"
+	losetup -d "$loopdev" 2>/dev/null
+fi
+
+[ "$(cat "$SYS" 2>/dev/null || echo absent)" = "$before" ]
+check $? "kernel.task_delayacct is back to $before"
+rm -rf "$D"
