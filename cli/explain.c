@@ -129,9 +129,9 @@ static void text_footer(FILE *f, const struct explain *ex, const struct zrow *ro
 		if (rows[i].managed <= 0) {
 			fprintf(f, "%-4d %-8s empty\n", rows[i].node, rows[i].zone);
 		} else if (ex->sysctl->wsf < w->wsf_floor) {
-			fprintf(f, "%-4d %-8s no effect: the gap stays at a quarter of the min share "
-				"(%lu pages); wsf starts to matter at %ld%s\n",
-				rows[i].node, rows[i].zone, w->gap, w->wsf_floor,
+			fprintf(f, "%-4d %-8s no effect: the gap stays a quarter of the zone's share of "
+				"min_free_kbytes; wsf starts to matter at %ld%s\n",
+				rows[i].node, rows[i].zone, w->wsf_floor,
 				w->wsf_floor > p->wsf_max ? ", above the kernel's maximum" : "");
 		} else {
 			fprintf(f, "%-4d %-8s sets the gap: %lu pages (%.1f MiB); below %ld it would have no effect\n",

@@ -1,0 +1,1 @@
+--kernel 4.6 calc --mem 140G --min-free-kbytes 67584

@@ -1,0 +1,1 @@
+--kernel linux calc --mem 8G

@@ -1,0 +1,1 @@
+calc --zone Foo=1G

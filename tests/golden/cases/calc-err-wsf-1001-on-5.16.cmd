@@ -1,0 +1,1 @@
+--kernel 5.16 calc --mem 8G --wsf 1001

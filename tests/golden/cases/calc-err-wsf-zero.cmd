@@ -1,0 +1,1 @@
+calc --mem 8G --wsf 0

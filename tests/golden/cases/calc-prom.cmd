@@ -1,0 +1,1 @@
+-o prom --kernel 6.18 calc --mem 8G

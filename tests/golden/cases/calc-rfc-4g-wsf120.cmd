@@ -1,0 +1,1 @@
+--kernel 4.9 calc --mem 4G --thp none --wsf 120 --formula sqrt

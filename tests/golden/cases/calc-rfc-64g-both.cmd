@@ -1,0 +1,1 @@
+--kernel 4.9 calc --mem 64G --thp none --wsf 10 --formula both

@@ -1,0 +1,1 @@
+-j --kernel 4.9 calc --mem 64G --thp none --wsf 120 --formula both

@@ -1,0 +1,1 @@
+--kernel 6.1.0-18-amd64 calc --zone 0:DMA=15M --zone 0:DMA32=3G --zone 0:Normal=1G --zone 1:Normal=4G --lowmem-reserve-ratio "64 64 16"

@@ -1,0 +1,1 @@
+--kernel 6.18.44 calc --zone DMA=15728640 --zone DMA32=3165872128 --zone Normal=671088640 --zone Movable=0 --zone Device=0 --thp madvise

@@ -1,0 +1,1 @@
+-j --kernel 6.18.44 calc --zone DMA=15728640 --zone DMA32=3165872128 --zone Normal=5637144576 --zone Movable=0 --zone Device=0 --min-free-kbytes 67584

@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612-16g-2n-movable4g-before show

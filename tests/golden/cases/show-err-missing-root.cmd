@@ -1,0 +1,1 @@
+--root data/machines/no-such-machine show

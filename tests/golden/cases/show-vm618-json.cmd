@@ -1,0 +1,1 @@
+-j --root data/machines/vm-6.18-firecracker-A show

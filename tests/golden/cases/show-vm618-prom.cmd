@@ -1,0 +1,1 @@
+-o prom --root data/machines/vm-6.18-firecracker-A show

@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612-256m-before verify

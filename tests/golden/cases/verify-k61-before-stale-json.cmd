@@ -1,0 +1,1 @@
+-j --root data/machines/qemu-k61-4g-before verify

@@ -1,0 +1,1 @@
+--root data/machines/qemu-k61-4g-movablecore1g-after verify

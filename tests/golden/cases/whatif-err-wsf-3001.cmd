@@ -1,0 +1,1 @@
+--root data/machines/qemu-k61-4g-before whatif --wsf 3001
