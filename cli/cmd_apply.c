@@ -156,6 +156,17 @@ static void value_str(const struct sc_value *v, char *buf, size_t n)
 		buf[0] = '\0';
 }
 
+/*
+ * The zoneinfo entry of model zone i, or NULL for a zone the kernel does
+ * not print (before 4.12, unpopulated zones are left out).
+ */
+static const struct zi_zone *zi_of(const struct snapshot *s, size_t i)
+{
+	long k = s->zone_map ? s->zone_map[i] : (long)i;
+
+	return k >= 0 && (size_t)k < s->zi.nzones ? &s->zi.zones[k] : NULL;
+}
+
 /* ---- reading the knobs ------------------------------------------------ */
 
 /*
@@ -317,17 +328,20 @@ static void compare_zones(const struct snapshot *s2, const struct wm_zone_wm *pr
 	size_t i;
 	int j;
 
-	if (s2->zi.nzones != npred) {
+	if (s2->m.nzones != npred) {
 		d->n++;
 		if (f)
-			fprintf(f, "  the kernel now lists %zu zones, the prediction %zu\n",
-				s2->zi.nzones, npred);
+			fprintf(f, "  the kernel now has %zu zones, the prediction %zu\n",
+				s2->m.nzones, npred);
 		return;
 	}
 	for (i = 0; i < npred; i++) {
-		const struct zi_zone *z = &s2->zi.zones[i];
-		long boost = z->flags & ZI_HAS_BOOST ? (long)z->boost : 0;
+		const struct zi_zone *z = zi_of(s2, i);
+		long boost;
 
+		if (!z)
+			continue;
+		boost = z->flags & ZI_HAS_BOOST ? (long)z->boost : 0;
 		if (wmarks) {
 			if ((long)z->min - boost != (long)pred[i].min)
 				diff_add(d, f, z, "min", (long)pred[i].min, (long)z->min - boost);
@@ -650,10 +664,13 @@ static int predict(struct apply *a)
 	 * recomputed: writing (or reading) lowmem_reserve_ratio does it.
 	 */
 	if (a->modelled && !recomputes(a)) {
-		for (i = 0; i < (int)nz && i < (int)a->s.zi.nzones; i++) {
-			const struct zi_zone *z = &a->s.zi.zones[i];
-			unsigned long b = z->flags & ZI_HAS_BOOST ? z->boost : 0;
+		for (i = 0; i < (int)nz; i++) {
+			const struct zi_zone *z = zi_of(&a->s, (size_t)i);
+			unsigned long b;
 
+			if (!z)
+				continue;
+			b = z->flags & ZI_HAS_BOOST ? z->boost : 0;
 			a->pred[i].min = z->min - b;
 			a->pred[i].low = z->low - b;
 			a->pred[i].high = z->high - b;
@@ -677,7 +694,9 @@ static int safety_check(struct apply *a, const char *cmd)
 		sum_cur += a->cur[i].min;
 		sum_new += a->pred[i].min;
 		managed += a->s.zones[i].managed;
-		if (i < a->s.zi.nzones && (a->s.zi.zones[i].flags & ZI_HAS_FREE)) {
+	}
+	for (i = 0; i < a->s.zi.nzones; i++) {
+		if (a->s.zi.zones[i].flags & ZI_HAS_FREE) {
 			free_pages += a->s.zi.zones[i].free;
 			have_free = true;
 		}
@@ -781,11 +800,13 @@ static void print_prediction(const struct apply *a)
 	printf("predicted watermarks (pages; now -> after):\n");
 	printf("  %-14s %-19s %-19s %-19s%s\n", "zone", "min", "low", "high",
 	       promo ? " promo" : "");
-	for (i = 0; i < a->s.m.nzones && i < a->s.zi.nzones; i++) {
-		const struct zi_zone *z = &a->s.zi.zones[i];
+	for (i = 0; i < a->s.m.nzones; i++) {
+		const struct zi_zone *z = zi_of(&a->s, i);
 		const struct wm_zone_wm *p = &a->pred[i];
 		char name[32], f[4][40];
 
+		if (!z)
+			continue;
 		snprintf(name, sizeof(name), "%d/%s", z->node, z->name);
 		snprintf(f[0], sizeof(f[0]), "%lu -> %lu", z->min, p->min);
 		snprintf(f[1], sizeof(f[1]), "%lu -> %lu", z->low, p->low);
@@ -795,10 +816,12 @@ static void print_prediction(const struct apply *a)
 		printf("  %-14s %-19s %-19s %-19s%s%s\n", name, f[0], f[1], f[2],
 		       promo ? " " : "", promo ? f[3] : "");
 	}
-	for (i = 0; i < a->s.m.nzones && i < a->s.zi.nzones; i++) {
-		const struct zi_zone *z = &a->s.zi.zones[i];
+	for (i = 0; i < a->s.m.nzones; i++) {
+		const struct zi_zone *z = zi_of(&a->s, i);
 		bool same = true;
 
+		if (!z)
+			continue;
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
 			same &= z->protection[j] == a->pred[i].protection[j];
 		if (same)
@@ -826,14 +849,18 @@ static void report_moved(const struct apply *a, cJSON *doc)
 
 	if (!a->modelled)
 		return;
-	for (i = 0; i < a->s.m.nzones && i < a->s.zi.nzones; i++) {
-		const struct zi_zone *z = &a->s.zi.zones[i];
+	for (i = 0; i < a->s.m.nzones; i++) {
+		const struct zi_zone *z = zi_of(&a->s, i);
 		const struct wm_zone_wm *p = &a->pred[i];
-		unsigned long b = z->flags & ZI_HAS_BOOST ? z->boost : 0;
-		bool m = z->min - b != p->min || z->low - b != p->low || z->high - b != p->high ||
-			 ((z->flags & ZI_HAS_PROMO) && z->promo - b != p->promo);
+		unsigned long b;
 		char name[32];
+		bool m;
 
+		if (!z)
+			continue;
+		b = z->flags & ZI_HAS_BOOST ? z->boost : 0;
+		m = z->min - b != p->min || z->low - b != p->low || z->high - b != p->high ||
+		    ((z->flags & ZI_HAS_PROMO) && z->promo - b != p->promo);
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
 			m |= z->protection[j] != p->protection[j];
 		if (!m)
@@ -856,11 +883,14 @@ static cJSON *json_prediction(const struct apply *a)
 	size_t i;
 	int j;
 
-	for (i = 0; arr && a->modelled && i < a->s.m.nzones && i < a->s.zi.nzones; i++) {
-		const struct zi_zone *z = &a->s.zi.zones[i];
+	for (i = 0; arr && a->modelled && i < a->s.m.nzones; i++) {
+		const struct zi_zone *z = zi_of(&a->s, i);
 		const struct wm_zone_wm *p = &a->pred[i];
-		cJSON *o = cJSON_CreateObject(), *prot;
+		cJSON *o, *prot;
 
+		if (!z)
+			continue;
+		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "node", z->node);
 		cJSON_AddStringToObject(o, "zone", z->name);
 		cJSON_AddNumberToObject(o, "managed", (double)a->s.zones[i].managed);
@@ -904,10 +934,11 @@ static char *persist_header(const struct apply *a, bool rc_file)
 	}
 	if (a->modelled) {
 		fprintf(f, "\nWatermarks these values gave when written (pages, min/low/high):\n");
-		for (i = 0; i < a->s.m.nzones && i < a->s.zi.nzones; i++)
-			fprintf(f, "  Node %d, zone %-8s %lu / %lu / %lu\n", a->s.zi.zones[i].node,
-				a->s.zi.zones[i].name, a->pred[i].min, a->pred[i].low,
-				a->pred[i].high);
+		for (i = 0; i < a->s.m.nzones; i++)
+			if (zi_of(&a->s, i))
+				fprintf(f, "  Node %d, zone %-8s %lu / %lu / %lu\n",
+					zi_of(&a->s, i)->node, zi_of(&a->s, i)->name,
+					a->pred[i].min, a->pred[i].low, a->pred[i].high);
 	}
 	fprintf(f, "Undo with 'wmark rollback' (runtime) and by deleting this file.");
 	if (fclose(f) != 0) {

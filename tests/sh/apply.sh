@@ -196,6 +196,47 @@ else
 		"../shared/corpus is not here"
 fi
 
+# kernel-notes.md section 9, snapshot B of the Firecracker 6.18 guest
+# (this capture): the kernel's numbers are current, so a refresh moves
+# nothing and wsf 10 predicts exactly what is printed.
+F618=$M/vm-6.18-firecracker-A
+"$WMARK" --root "$F618" apply -n --refresh >"$T/out" 2>&1
+grep -q 'refresh moves nothing' "$T/out"
+check $? "6.18 capture: --refresh finds the watermarks and protection current (kernel-notes 9.2)"
+"$WMARK" -j --root "$F618" apply -n --wsf 10 | pred_table >"$T/got"
+printf '%s\n' "DMA 30 37 44 51 0 3019 8395 8395 8395" "DMA32 6065 7581 9097 10613 0 0 5376 5376 5376" \
+	"Normal 10800 13500 16200 18900 0 0 0 0 0" "Movable 32 32 32 32 0 0 0 0 0" \
+	"Device 0 0 0 0 0 0 0 0 0" | diff - "$T/got" >"$T/d"
+check $? "6.18 capture: the prediction is kernel-notes 9.2's snapshot B"
+# wsf 200 by hand: gap = max(min/4, managed*200/10000).
+# DMA 3840 -> 76; DMA32 772918 -> 15458; Normal 1376256 -> 27525.
+"$WMARK" -j --root "$F618" apply -n --wsf 200 | pred_table | cut -d' ' -f1-5 >"$T/got"
+printf '%s\n' "DMA 30 106 182 258" "DMA32 6065 21523 36981 52439" "Normal 10800 38325 65850 93375" \
+	"Movable 32 32 32 32" "Device 0 0 0 0" | diff - "$T/got" >"$T/d"
+check $? "6.18 capture: wsf 200 gives the gaps worked out by hand"
+[ -s "$T/d" ] && diag "$(cat "$T/d")"
+
+# Before 4.12 zoneinfo leaves unpopulated zones out; the prediction lists
+# the zones the kernel prints.  (A public capture: read in place.)
+if [ -f "$CORPUS/x86-ubuntu-3.13-8g/proc/zoneinfo" ]; then
+	r=$T/k313
+	mkdir -p "$r/$VM" "$r/proc/sys/kernel"
+	cp "$CORPUS/x86-ubuntu-3.13-8g/proc/zoneinfo" "$r/proc/"
+	echo 3.13.0-24-generic >"$r/proc/sys/kernel/osrelease"
+	echo 67584 >"$r/$VM/min_free_kbytes"
+	printf '256\t256\t32\n' >"$r/$VM/lowmem_reserve_ratio"
+	"$WMARK" -j --root "$r" apply -n --min-free-kbytes 65536 >"$T/out.json" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(pred_table <"$T/out.json" | cut -d' ' -f1 | tr '\n' ' ')" = "DMA DMA32 Normal " ]
+	check $? "a 3.13 kernel: the prediction lists the three zones it prints (exit $rc)"
+	"$WMARK" --root "$r" apply -n --wsf 100 >/dev/null 2>"$T/err"
+	[ $? -eq 3 ] && grep -q 'no watermark_scale_factor' "$T/err"
+	check $? "a 3.13 kernel has no watermark_scale_factor (4.6+): exit 3"
+else
+	skip "a 3.13 kernel: the prediction lists the zones it prints" "../shared/corpus is not here"
+	skip "a 3.13 kernel has no watermark_scale_factor (4.6+): exit 3" "../shared/corpus is not here"
+fi
+
 # ---------------------------------------------------------------------
 # The success path and rollback.
 
