@@ -1355,6 +1355,11 @@ out:
 	return rc;
 }
 
+/*
+ * `wmark apply`: argv[0] is "apply", then its options (apply_usage).
+ * Return the exit code: 0 done, 1 a read-back or the kernel's watermarks
+ * differed, 2 bad usage or a refused value, 3 the system refused.
+ */
 int cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct apply a;
@@ -1406,6 +1411,12 @@ static void rollback_usage(FILE *f)
 
 enum rb_state { RB_AT_PREVIOUS, RB_AT_WRITTEN, RB_CHANGED };
 
+/*
+ * `wmark rollback`: argv[0] is "rollback", then its options
+ * (rollback_usage).  Return the exit code: 0 restored or nothing to do,
+ * 1 values changed since or a read-back differed, 2 bad usage, 3 the
+ * system refused or there is no journal.
+ */
 int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1583,6 +1594,12 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	{
 		/* Check the kernel recomputed what the restored values give. */
 		struct snapshot s;
+		bool recomp = false;
+
+		/* Only these make the kernel recompute its watermarks. */
+		for (i = 0; i < n; i++)
+			recomp |= st[i].key == SC_MFK || st[i].key == SC_WSF ||
+				  st[i].key == SC_EXTRA;
 
 		memset(&s, 0, sizeof(s));
 		if (snapshot_read(ctx, &s) == EXIT_OK) {
@@ -1590,7 +1607,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 
 			if (w && s.sysctl.min_free_kbytes >= 0 && s.m.nzones &&
 			    snapshot_model(&s, &s.sysctl, w) == EXIT_OK)
-				rc = live_check(ctx, cmd, &s, w, &s.sysctl, true, doc);
+				rc = live_check(ctx, cmd, &s, w, &s.sysctl, recomp, doc);
 			free(w);
 			snapshot_free(&s);
 		}

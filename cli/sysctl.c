@@ -309,7 +309,7 @@ int sc_write(const char *path, const char *text, size_t len)
 
 static const char *skip_blank(const char *p, const char *end)
 {
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+	while (p < end && isspace((unsigned char)*p))
 		p++;
 	return p;
 }
@@ -346,8 +346,8 @@ int sc_conf_next(const char *buf, size_t len, size_t *pos, int *line,
 			p = skip_blank(p + 1, eol);
 		}
 		eq = memchr(p, '=', (size_t)(eol - p));
-		if (!eq)
-			return -1;
+		if (!eq || memchr(p, '\0', (size_t)(eol - p)))
+			return -1;	/* no '=', or a NUL byte: not text */
 		k = p;
 		ke = trim_end(k, eq);
 		v = skip_blank(eq + 1, eol);
