@@ -115,11 +115,6 @@ int ts_next_exit(struct ts_sock *ts, int timeout_ms, struct ts_record *out,
 	return fail(err, TS_ENOTBUILT, 0, NULL, "taskstats");
 }
 
-int ts_pending(const struct ts_sock *ts)
-{
-	return 0;
-}
-
 #else /* libnl */
 
 #include <netlink/genl/ctrl.h>
@@ -429,11 +424,6 @@ int ts_next_exit(struct ts_sock *ts, int timeout_ms, struct ts_record *out,
 		if (!ts->qlen && now_ms() >= deadline)
 			return fail(err, TS_ETIMEDOUT, ETIMEDOUT, NULL, "recvmsg");
 	}
-}
-
-int ts_pending(const struct ts_sock *ts)
-{
-	return ts ? ts->qlen : 0;
 }
 
 void ts_close(struct ts_sock *ts)

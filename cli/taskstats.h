@@ -82,9 +82,6 @@ int ts_listen(struct ts_sock *ts, const char *cpumask, int rcvbuf_bytes,
 int ts_next_exit(struct ts_sock *ts, int timeout_ms, struct ts_record *out,
 		 struct ts_error *err);
 
-/* Exit records taken from the socket but not yet handed out. */
-int ts_pending(const struct ts_sock *ts);
-
 /* A short English text for a TS_E* code. */
 const char *ts_strerror(int code);
 
