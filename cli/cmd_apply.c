@@ -180,9 +180,9 @@ static int read_knob(struct apply *a, const char *cmd, enum sc_key k,
 	int r;
 
 	r = sc_path(a->ctx->root, k, c->path, sizeof(c->path));
-	snprintf(shown, sizeof(shown), "%s%s%s", strcmp(a->ctx->root, "/") ? a->ctx->root : "",
-		 strcmp(a->ctx->root, "/") && a->ctx->root[strlen(a->ctx->root) - 1] == '/' ? "" : "/",
-		 P_VM);
+	/* "ROOT/proc/sys/vm/": messages name the file as the user knows it. */
+	if (root_path(a->ctx->root, P_VM, shown, sizeof(shown)) < 0)
+		snprintf(shown, sizeof(shown), "%s", P_VM);
 	if (r == -ENOENT && c->ignore_failure) {
 		c->dropped = true;
 		warn(a, "%s%s does not exist: skipped (\"-\" in %s)", shown, sc_key_name(k), c->origin);
