@@ -64,7 +64,7 @@ struct view {
 	bool minmax;
 	struct ts_delay d[TS_NKINDS];
 	uint64_t wall_ns;		/* the task's time the totals cover */
-	uint64_t run_ns;		/* of which it ran on a CPU */
+	uint64_t run_ns;		/* of which it ran (sum_exec_runtime) */
 };
 
 enum unit { U_COUNT, U_NS, U_SHARE };
@@ -254,8 +254,8 @@ static void make_view(const struct task *e, struct view *w)
 	}
 	w->wall_ns = (e->have_first ? sub(l->etime_us, f->etime_us)
 				    : l->etime_us) * 1000;
-	w->run_ns = e->have_first ? sub(l->run_real_ns, f->run_real_ns)
-				  : l->run_real_ns;
+	w->run_ns = e->have_first ? sub(l->run_virtual_ns, f->run_virtual_ns)
+				  : l->run_virtual_ns;
 }
 
 /* ---- output ---------------------------------------------------------------- */

@@ -50,7 +50,7 @@ static void put16(size_t off, uint16_t v)
 /*
  * Offsets shared by every layout but v15 (hand-counted): version 0,
  * cpu pair 16/24, blkio 32/40, swapin 48/56, run_real 64, comm 80,
- * pid 128, ppid 132, etime 144, nvcsw 272, freepages 312/320,
+ * run_virtual 72, pid 128, ppid 132, etime 144, nvcsw 272, freepages 312/320,
  * thrashing 328/336, btime64 344, compact 352/360, tgid 368,
  * wpcopy 400/408, irq 416/424, then v16's max/min pairs from 432.
  */
@@ -65,6 +65,7 @@ static void fill_common(unsigned version)
 	put64(48, 103);			/* swapin */
 	put64(56, 1030);
 	put64(64, 5000000);		/* run_real */
+	put64(72, 6000000);		/* run_virtual */
 	memcpy(rec + 80, "worker", 6);
 	put32(128, 4242);		/* pid */
 	put32(132, 1);			/* ppid */
@@ -127,6 +128,7 @@ static void test_v8_record_carries_reclaim_but_not_thrashing(void **state)
 	assert_int_equal(s.btime_s, 1700000000);	/* 32-bit btime before v10 */
 	assert_int_equal(s.etime_us, 2000000);
 	assert_int_equal(s.run_real_ns, 5000000);
+	assert_int_equal(s.run_virtual_ns, 6000000);
 	assert_int_equal(s.nvcsw, 17);
 }
 
@@ -182,6 +184,7 @@ static void test_v15_record_is_read_at_its_moved_offsets_without_minmax(void **s
 		put64(at[k] + 24, 1);		/* min */
 	}
 	put64(112, 7000000);			/* run_real */
+	put64(120, 8000000);			/* run_virtual */
 	memcpy(rec + 128, "moved", 5);		/* comm */
 	put32(176, 77);				/* pid */
 	put64(192, 3000000);			/* etime */
@@ -199,6 +202,7 @@ static void test_v15_record_is_read_at_its_moved_offsets_without_minmax(void **s
 	assert_int_equal(s.tgid, 70);
 	assert_int_equal(s.etime_us, 3000000);
 	assert_int_equal(s.run_real_ns, 7000000);
+	assert_int_equal(s.run_virtual_ns, 8000000);
 	assert_int_equal(s.nvcsw, 9);
 	assert_int_equal(s.btime_s, 1700000002);
 	assert_false(s.truncated);
@@ -576,7 +580,7 @@ static void test_sleeping_child_counts_a_cpu_wait_per_wakeup(void **state)
 	assert_true(s.d[TS_CPU].count >= 20);
 	/* 200 ms asleep: elapsed covers it, CPU time is a small part. */
 	assert_true(s.etime_us >= 200000);
-	assert_true(s.run_real_ns < 150u * 1000 * 1000);
+	assert_true(s.run_virtual_ns < 150u * 1000 * 1000);
 	assert_true(s.d[TS_CPU].total_ns < s.etime_us * 1000);
 	assert_true(s.nvcsw >= 20);
 	if (!delayacct_on)	/* off: nothing but the scheduler's CPU delay */
@@ -599,8 +603,8 @@ static void test_busy_child_runs_longer_than_the_sleeper(void **state)
 	assert_int_equal(ts_query_pid(live, (uint32_t)pid, &idle, &e), TS_OK);
 	release(pid, keep);
 
-	assert_true(busy.run_real_ns >= 280u * 1000 * 1000);
-	assert_true(busy.run_real_ns > idle.run_real_ns);
+	assert_true(busy.run_virtual_ns >= 280u * 1000 * 1000);
+	assert_true(busy.run_virtual_ns > idle.run_virtual_ns);
 	assert_true(busy.utime_us + busy.stime_us >= 200000);
 	assert_true(busy.d[TS_CPU].count >= 1);
 	/* Waiting for a CPU is never longer than being alive. */
