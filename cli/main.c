@@ -21,7 +21,7 @@ static const struct cli_cmd commands[] = {
 	{ "whatif", cmd_whatif, "this machine's watermarks after a change" },
 	{ "recommend", cmd_recommend, "a watermark_scale_factor with its reasons" },
 	{ "apply", cmd_apply, "write watermark sysctls safely, with read-back" },
-	{ "rollback", cmd_rollback, "restore what the last apply changed" },
+	{ "rollback", cmd_rollback, "restore the values from before the last applies" },
 	{ "capture", cmd_capture, "write a root tree of the live machine" },
 	{ "stalls", cmd_stalls, "per-task direct-reclaim and other delays" },
 	{ "reclaim", cmd_reclaim, "proactive reclaim of a cgroup v2" },
