@@ -150,13 +150,14 @@ if [ -n "$loopdev" ]; then
 	dd if="$loopdev" of=/dev/null bs=1M 2>/dev/null
 fi
 free_mb=$(awk '/MemFree/ { print int($2 / 1024) }' /proc/meminfo)
-# Four hogs of a third of what is free each: together more than is free,
-# each alone small enough for the overcommit heuristic.  Reclaim must take
-# cache, or fail and call the OOM killer, which the hogs volunteer for.
+# Six hogs of a third of what is free each: together twice what is free
+# (kswapd alone may keep up with less), each alone small enough for the
+# overcommit heuristic.  Reclaim must take cache, or fail and call the OOM
+# killer, which the hogs volunteer for.
 hog=$((free_mb / 3))
-diag "free ${free_mb} MiB, 4 anonymous bursts of ${hog} MiB, loop device ${loopdev:-none}"
+diag "free ${free_mb} MiB, 6 anonymous bursts of ${hog} MiB, loop device ${loopdev:-none}"
 i=0 hogs=
-while [ $i -lt 4 ]; do
+while [ $i -lt 6 ]; do
 	( echo 1000 >/proc/self/oom_score_adj; exec dd if=/dev/zero of=/dev/null bs="${hog}M" count=1 ) 2>/dev/null &
 	hogs="$hogs $!"
 	i=$((i + 1))
@@ -169,10 +170,10 @@ best=$(flat "$D/reclaim.json" | awk '
 	$1 ~ /^tasks\.[0-9]+\.comm$/ && $2 == "dd" { split($1, a, "."); dd[a[2]] = 1 }
 	$1 ~ /\.delays\.freepages\.count$/ { split($1, a, "."); c[a[2]] = $2 }
 	$1 ~ /\.delays\.freepages\.total_ns$/ { split($1, a, "."); t[a[2]] = $2 }
-	END { bc = 0; bt = 0
-	      for (i in dd) if (c[i] + 0 > bc) { bc = c[i] + 0; bt = t[i] + 0 }
-	      print bc, bt }')
-diag "dd: largest reclaim count and total_ns: $best"
+	END { bc = 0; bt = 0; n = 0
+	      for (i in dd) { n++; if (c[i] + 0 > bc) { bc = c[i] + 0; bt = t[i] + 0 } }
+	      print bc, bt, n }')
+diag "dd: largest reclaim count and total_ns, dd tasks seen: $best"
 set -- $best
 [ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ]
 check $? "a burst of anonymous memory past what is free shows a non-zero direct-reclaim delay"
