@@ -1,0 +1,147 @@
+#!/bin/bash
+# The command line as a user meets it: JSON that parses, Prometheus output
+# that promtool accepts, every usage error of calc/show/verify/whatif/capture
+# with its exit status and one-line message, stdout write errors, and a
+# one-page change that verify must call a mismatch.  Prints TAP.
+cd "$(dirname "$0")/../.." || exit 2
+W=${WMARK:-build/wmark}
+D=data/machines
+n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() {	# description, then a command that must succeed
+	local what=$1
+	shift
+	if "$@" >"$tmp/o" 2>"$tmp/e"; then ok "$what"; else nok "$what"; sed 's/^/# /' "$tmp/e" | head -5; fi
+}
+
+# usage errors: exit 2, one line naming the problem, then the Try line
+expect_usage() {	# want-regex args...
+	local want=$1
+	shift
+	"$W" "$@" >"$tmp/o" 2>"$tmp/e"
+	local rc=$? lines
+	lines=$(wc -l <"$tmp/e")
+	if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && grep -q "$want" "$tmp/e" && [ "$lines" -le 2 ] &&
+	   grep -q "^Try 'wmark --help'" "$tmp/e"; then
+		ok "wmark $* is a usage error: $want"
+	else
+		nok "wmark $* is a usage error: $want (exit $rc)"
+		sed 's/^/# /' "$tmp/e" | head -5
+	fi
+}
+
+check "calc --mem 8G -j is one JSON document" bash -c "'$W' -j calc --mem 8G | python3 -m json.tool"
+for c in "calc --mem 8G --formula both" "--root $D/vm-6.18-firecracker-A show" \
+	 "--root $D/qemu-k61-4g-after verify" "--root $D/qemu-k61-4g-before whatif --wsf 120" \
+	 "--root $D/qemu-k612-16g-2n-movable4g-before show"; do
+	check "-j $c parses as JSON" bash -c "'$W' -j $c | python3 -m json.tool"
+done
+check "verify -j keeps stdout JSON even when the check fails" \
+	bash -c "'$W' -j --root $D/qemu-k61-4g-before verify | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"verdict\"]==\"stale\" and d[\"match\"] is False'"
+if command -v promtool >/dev/null; then
+	check "show -o prom passes promtool check metrics" \
+		bash -c "'$W' -o prom --root $D/vm-6.18-firecracker-A show | promtool check metrics"
+	check "calc -o prom passes promtool check metrics" \
+		bash -c "'$W' -o prom calc --zone DMA=15M --zone DMA32=3G --zone 1:Normal=4G | promtool check metrics"
+else
+	n=$((n + 1)); echo "ok $n - -o prom passes promtool # SKIP promtool not installed"
+fi
+
+expect_usage "unknown option '--bogus'" calc --mem 8G --bogus
+expect_usage "give --mem SIZE or --zone" calc
+expect_usage "do not go together" calc --mem 8G --zone Normal=1G
+expect_usage "not a size" calc --mem big
+expect_usage "unknown unit" calc --mem 8Q
+expect_usage "too large" calc --mem 99999999999999999999
+expect_usage "unknown zone 'Foo'" calc --zone Foo=1G
+expect_usage "expected \[NODE:\]NAME=SIZE" calc --zone Normal
+expect_usage "bad node number" calc --zone :Normal=1G
+expect_usage "given twice" calc --zone Normal=1G --zone Normal=2G
+expect_usage "Device zone manages no pages" calc --zone Device=1G
+expect_usage "accepts 1..3000" calc --mem 8G --wsf 0
+expect_usage "accepts 1..3000" calc --mem 8G --wsf 3001
+expect_usage "accepts 1..1000" --kernel 5.16.20 calc --mem 8G --wsf 1001
+expect_usage "no watermark boost" --kernel 4.19 calc --mem 8G --boost-factor 100
+expect_usage "out of range" calc --mem 8G --min-free-kbytes -1
+expect_usage "not a whole number" calc --mem 8G --min-free-kbytes 12k
+expect_usage "always, madvise, never or none" calc --mem 8G --thp sometimes
+expect_usage "default, sqrt or both" calc --mem 8G --formula cubic
+expect_usage "4096, 16384 or 65536" calc --mem 8G --page-size 8192
+expect_usage "lowmem-reserve-ratio: .*not a" calc --mem 8G --lowmem-reserve-ratio "256 x"
+expect_usage "at most 6 values" calc --mem 8G --lowmem-reserve-ratio "1 2 3 4 5 6 7"
+expect_usage "not a kernel release" --kernel 6 calc --mem 8G
+expect_usage "unknown format 'xml'" -o xml show
+expect_usage "unknown command 'shw'" shw
+expect_usage "no command given"
+expect_usage "unexpected argument" show extra
+expect_usage "name a change" --root $D/qemu-k61-4g-before whatif
+expect_usage "accepts 1..3000" --root $D/qemu-k61-4g-before whatif --wsf 3001
+expect_usage "accepts 0..2147483647" --root $D/qemu-k61-4g-before whatif --min-free-kbytes -5
+expect_usage "has 5 entries, not 3" --root $D/qemu-k61-4g-before whatif --lowmem-reserve-ratio "1 2 3"
+expect_usage "out of range" --root $D/qemu-k61-4g-before verify --wsf 0
+expect_usage "give one destination" capture
+
+# --help and --version go to stdout with status 0
+for c in "--help" "-V" "help" "calc --help" "show --help" "verify --help" "whatif --help" "capture --help"; do
+	check "wmark $c prints to stdout and exits 0" bash -c "'$W' $c | grep -q ."
+done
+
+# the system refused: exit 3 naming the path
+"$W" --root "$tmp/none" show >"$tmp/o" 2>"$tmp/e"
+if [ $? = 3 ] && grep -q "$tmp/none/proc/zoneinfo: No such file" "$tmp/e"; then ok "a missing zoneinfo is exit 3 naming the path"; else nok "a missing zoneinfo is exit 3 naming the path"; fi
+"$W" --root $D/vm-6.18-firecracker-A show >/dev/full 2>"$tmp/e"
+if [ $? = 3 ] && grep -q "write error" "$tmp/e"; then ok "show > /dev/full fails with a write error"; else nok "show > /dev/full fails with a write error"; fi
+
+# malformed zoneinfo: exit 2 with file:line
+mkdir -p "$tmp/bad/proc"
+printf 'Node 0, zone   Normal\n  pages free     10\n        min      abc\n' >"$tmp/bad/proc/zoneinfo"
+"$W" --root "$tmp/bad" show >"$tmp/o" 2>"$tmp/e"
+if [ $? = 2 ] && grep -q "$tmp/bad/proc/zoneinfo:3:" "$tmp/e"; then ok "malformed zoneinfo is exit 2 with file:line"; else nok "malformed zoneinfo is exit 2 with file:line"; sed 's/^/# /' "$tmp/e"; fi
+
+# verify: a copy with one watermark one page off is a mismatch, never stale
+for f in min low high; do
+	cp -r $D/qemu-k61-4g-after "$tmp/off-$f"
+	awk -v f="$f" 'BEGIN { done = 0 } /zone +DMA32/ { z = 1 } z && !done && $1 == f { sub(/[0-9]+$/, $2 + 1); done = 1 } { print }' \
+		$D/qemu-k61-4g-after/proc/zoneinfo >"$tmp/off-$f/proc/zoneinfo"
+	"$W" --root "$tmp/off-$f" verify >"$tmp/o" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && grep -q "verdict: mismatch" "$tmp/o" && grep -q "$f .*kernel .*(+1)" "$tmp/o"; then
+		ok "verify calls DMA32 $f one page off a mismatch, with the diff"
+	else
+		nok "verify calls DMA32 $f one page off a mismatch, with the diff (exit $rc)"
+		sed 's/^/# /' "$tmp/o" | tail -8
+	fi
+done
+cp -r $D/qemu-k61-4g-after "$tmp/prot"
+sed 's/protection: (0, 11967, 15592, 15592, 15592)/protection: (0, 11967, 15593, 15592, 15592)/' \
+	$D/qemu-k61-4g-after/proc/zoneinfo >"$tmp/prot/proc/zoneinfo"
+"$W" --root "$tmp/prot" verify >"$tmp/o" 2>&1
+if [ $? = 1 ] && grep -q "protection kernel (0, 11967, 15593" "$tmp/o" && grep -q "verdict: mismatch" "$tmp/o"; then
+	ok "verify shows a protection entry one page off"
+else
+	nok "verify shows a protection entry one page off"
+	sed 's/^/# /' "$tmp/o" | tail -8
+fi
+
+# an excerpt without managed or present pages cannot be verified
+mkdir -p "$tmp/excerpt/proc"
+printf 'Node 0, zone   Normal\n  pages free     10\n        min      5\n        low      6\n        high     7\n' >"$tmp/excerpt/proc/zoneinfo"
+"$W" --root "$tmp/excerpt" verify >"$tmp/o" 2>"$tmp/e"
+if [ $? = 1 ] && grep -q "cannot verify: no managed pages" "$tmp/e"; then ok "verify of an excerpt without managed pages says it cannot, exit 1"; else nok "verify of an excerpt without managed pages says it cannot, exit 1"; fi
+
+# capture: round trip, and no overwrite
+"$W" --root $D/vm-6.18-firecracker-A capture "$tmp/cap" 2>/dev/null
+if [ $? = 0 ] && "$W" --root "$tmp/cap" verify >/dev/null && cmp -s $D/vm-6.18-firecracker-A/proc/zoneinfo "$tmp/cap/proc/zoneinfo"; then
+	ok "capture of a root tree verifies and keeps zoneinfo byte for byte"
+else
+	nok "capture of a root tree verifies and keeps zoneinfo byte for byte"
+fi
+"$W" --root $D/vm-6.18-firecracker-A capture "$tmp/cap" >"$tmp/o" 2>"$tmp/e"
+if [ $? = 2 ] && grep -q "not an empty directory" "$tmp/e"; then ok "capture refuses a non-empty destination"; else nok "capture refuses a non-empty destination"; fi
+"$W" --root $D/vm-6.18-firecracker-A capture "$tmp/no/such/parent" >"$tmp/o" 2>"$tmp/e"
+if [ $? = 3 ] && [ ! -e "$tmp/no" ]; then ok "capture into a missing parent fails and leaves nothing"; else nok "capture into a missing parent fails and leaves nothing"; fi
+echo "1..$n"
