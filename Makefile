@@ -59,7 +59,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all run check check-unit check-kernel check-kernel-full install \
-	uninstall clean deps deps-test asan fuzz bench lint
+	uninstall clean deps deps-test asan fuzz bench bench-recommend lint
 
 all: $(B)/wmark $(B)/libwmark.a wmark
 
@@ -131,15 +131,21 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=
 .PHONY: fuzz-build
 fuzz-build: $(FUZZ_BIN)
 
-$(B)/fuzz/%: tests/fuzz/%.c $(CALC_SRC)
+# A target may #include a cli/ source it fuzzes: rebuild on any source change.
+$(B)/fuzz/%: tests/fuzz/%.c $(CALC_SRC) $(CLI_SRC) $(wildcard calc/*.h cli/*.h)
 	@mkdir -p $(@D)
-	$(call say,FUZZ,$@)clang $(BASE_CPPFLAGS) -MF $@.d $(FUZZ_CFLAGS) -o $@ $< $(CALC_SRC)
+	$(call say,FUZZ,$@)clang $(filter-out -MMD -MP,$(BASE_CPPFLAGS)) $(FUZZ_CFLAGS) \
+		$(NL_CFLAGS) $(CJSON_CFLAGS) -o $@ $< $(CALC_SRC)
 
 fuzz: fuzz-build
 	$(Q)tests/fuzz/run.sh $(B)/fuzz long
 
 bench: all
 	$(Q)tests/bench/run.sh
+
+# wmark's recommend, evaluated on a real kernel under qemu (slow).
+bench-recommend: all
+	$(Q)tests/bench/recommend-eval.sh
 
 lint:
 	mandoc -Tlint -W warning wmark.1
@@ -157,7 +163,9 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libwmark.a
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/wmark
 
+# Keeps the downloaded kernels (build/kernel-cache): they are large.
 clean:
-	rm -rf build wmark
+	rm -f wmark
+	[ ! -d build ] || find build -mindepth 1 -maxdepth 1 ! -name kernel-cache -exec rm -rf {} +
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
