@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../calc/procfs.h"
 #include "commands.h"
 #include "explain.h"
 #include "machine.h"
@@ -173,41 +172,6 @@ int whatif_predict(const struct snapshot *s, const struct wm_sysctl *sc,
 	return rc;
 }
 
-/* calculate_totalreserve_pages(): per zone the largest protection plus high. */
-static unsigned long totalreserve(const struct snapshot *s, const long *high, const long (*prot)[WM_MAX_ZONES])
-{
-	unsigned long sum = 0;
-	size_t i;
-	int j;
-
-	for (i = 0; i < s->m.nzones; i++) {
-		unsigned long mx = 0;
-
-		for (j = 0; j < WM_MAX_ZONES; j++)
-			if (prot[i][j] > (long)mx)
-				mx = (unsigned long)prot[i][j];
-		mx += (unsigned long)high[i];
-		if (mx > s->m.zones[i].managed)
-			mx = s->m.zones[i].managed;
-		sum += mx;
-	}
-	return sum;
-}
-
-/*
- * si_mem_available(): free - totalreserve + pagecache - min(pagecache/2,
- * low) + reclaimable - min(reclaimable/2, low), low = sum of low marks.
- */
-static long mem_available(unsigned long free, unsigned long reserve, unsigned long pagecache,
-			  unsigned long reclaimable, unsigned long low)
-{
-	long a = (long)free - (long)reserve;
-
-	a += (long)pagecache - (long)(pagecache / 2 < low ? pagecache / 2 : low);
-	a += (long)reclaimable - (long)(reclaimable / 2 < low ? reclaimable / 2 : low);
-	return a < 0 ? 0 : a;
-}
-
 int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -227,15 +191,11 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	unsigned cols = COL_DEFAULT | COL_SQRT;
 	bool recompute;
 	size_t i, n;
-	int c, rc, j;
-	long *hi_now = NULL, *hi_after = NULL, (*p_now)[WM_MAX_ZONES] = NULL,
-	     (*p_after)[WM_MAX_ZONES] = NULL;
-	unsigned long low_now = 0, low_after = 0, res_now, res_after, pb;
-	char *mbuf = NULL;
-	size_t mlen;
-	struct pf_kv mi = { 0 };
-	bool have_mi = false;
-	long avail_now = 0, avail_after = 0;
+	int c, rc;
+	struct whatif_reserve rv;
+	unsigned long res_now, res_after, low_now, low_after, pb;
+	bool have_mi;
+	long avail_now, avail_after;
 
 	optind = 0;
 	opterr = 0;
@@ -269,47 +229,22 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	n = s.m.nzones;
 	after = calloc(n ? n : 1, sizeof(*after));
-	hi_now = calloc(n ? n : 1, sizeof(*hi_now));
-	hi_after = calloc(n ? n : 1, sizeof(*hi_after));
-	p_now = calloc(n ? n : 1, sizeof(*p_now));
-	p_after = calloc(n ? n : 1, sizeof(*p_after));
-	if (!after || !hi_now || !hi_after || !p_now || !p_after) {
+	if (!after) {
 		rc = cli_err(EXIT_SYSTEM, "whatif", "out of memory");
 		goto out;
 	}
 	if ((rc = whatif_predict(&s, &sc, recompute, after)))
 		goto out;
 
-	for (i = 0; i < n; i++) {
-		long k = s.zone_map[i];
-		const struct zi_zone *z = k >= 0 ? &s.zi.zones[k] : NULL;
-
-		hi_now[i] = z ? (long)z->high : 0;
-		hi_after[i] = (long)(after[i].wm.high + after[i].boost);
-		low_now += z ? z->low : 0;
-		low_after += after[i].wm.low + after[i].boost;
-		for (j = 0; j < WM_MAX_ZONES; j++) {
-			p_now[i][j] = z && j < z->nprotection ? z->protection[j] : 0;
-			p_after[i][j] = after[i].wm.protection[j];
-		}
-	}
-	res_now = totalreserve(&s, hi_now, (const long (*)[WM_MAX_ZONES])p_now);
-	res_after = totalreserve(&s, hi_after, (const long (*)[WM_MAX_ZONES])p_after);
+	whatif_reserve(&s, after, &rv);
+	res_now = rv.total_now;
+	res_after = rv.total_after;
+	low_now = rv.low_now;
+	low_after = rv.low_after;
+	have_mi = rv.have_meminfo;
+	avail_now = rv.avail_now;
+	avail_after = rv.avail_after;
 	pb = s.m.page_size / 1024;	/* KiB per page */
-	if (read_rooted(s.root, P_MEMINFO, &mbuf, &mlen) == 0 &&
-	    pf_parse_meminfo(mbuf, mlen, &mi, NULL) == WM_OK) {
-		uint64_t fr, af, inf_, sr, kr = 0;
-
-		if (pf_kv_get(&mi, "MemFree", &fr) && pf_kv_get(&mi, "Active(file)", &af) &&
-		    pf_kv_get(&mi, "Inactive(file)", &inf_) && pf_kv_get(&mi, "SReclaimable", &sr)) {
-			pf_kv_get(&mi, "KReclaimable", &kr);
-			if (kr < sr)
-				kr = sr;
-			have_mi = true;
-			avail_now = mem_available(fr / pb, res_now, (af + inf_) / pb, kr / pb, low_now);
-			avail_after = mem_available(fr / pb, res_after, (af + inf_) / pb, kr / pb, low_after);
-		}
-	}
 
 	if (ctx->format == FMT_JSON) {
 		cJSON *doc = cJSON_CreateObject(), *zones, *r;
@@ -402,13 +337,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 		puts("Protection is recomputed whenever lowmem_reserve_ratio is read or written.");
 	rc = EXIT_OK;
 out:
-	pf_kv_free(&mi);
-	free(mbuf);
 	free(after);
-	free(hi_now);
-	free(hi_after);
-	free(p_now);
-	free(p_after);
 	snapshot_free(&s);
 	return rc;
 }

@@ -48,4 +48,21 @@ struct whatif_zone {
 int whatif_predict(const struct snapshot *s, const struct wm_sysctl *sc,
 		   bool recompute_wm, struct whatif_zone *out);
 
+/* What a change does to the memory the kernel holds back. */
+struct whatif_reserve {
+	unsigned long total_now, total_after;	/* pages: totalreserve_pages */
+	unsigned long low_now, low_after;	/* pages: sums of the low watermarks */
+	bool have_meminfo;			/* the avail fields are known */
+	long avail_now, avail_after;		/* pages: MemAvailable (si_mem_available) */
+	long hugetlb_kb;			/* KiB in the HugeTLB pool, -1 unknown */
+};
+
+/*
+ * totalreserve_pages, the low sums and MemAvailable of s today (zoneinfo
+ * as printed) and after the predicted zones after[s->m.nzones]; meminfo
+ * is read from s's root when there (have_meminfo false otherwise).
+ */
+void whatif_reserve(const struct snapshot *s, const struct whatif_zone *after,
+		    struct whatif_reserve *r);
+
 #endif /* WMARK_WHATIF_H */
