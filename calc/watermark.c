@@ -136,7 +136,8 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 			uint64_t need = 10000 * ((uint64_t)(prop >> 2) + 1);
 
 			w->wsf_floor = (long)((need + z->managed - 1) / z->managed);
-			w->wsf_effective = (long)wm_mult_frac(w->gap, 10000, z->managed);
+			/* the largest w with floor(managed*w/10000) <= gap */
+			w->wsf_effective = (long)((((uint64_t)w->gap + 1) * 10000 - 1) / z->managed);
 		}
 	}
 	return WM_OK;

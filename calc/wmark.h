@@ -158,7 +158,7 @@ struct wm_zone_wm {
 	unsigned long gap_sqrt;	/* pages; low->high step under the RFC */
 	long protection[WM_MAX_ZONES];	/* pages; lowmem_reserve[] */
 	long wsf_floor;		/* smallest wsf whose term beats prop/4; -1 never */
-	long wsf_effective;	/* the wsf the gap amounts to: gap*10000/managed */
+	long wsf_effective;	/* the largest wsf whose term is <= the gap; -1 never */
 };
 
 /*

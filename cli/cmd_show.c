@@ -62,30 +62,29 @@ void show_row(struct zrow *r, const struct zi_zone *z)
 	r->gap = (r->min != RV_NONE && r->low != RV_NONE) ? r->low - r->min : RV_NONE;
 	r->high_sqrt = r->gap_sqrt = RV_NONE;
 	r->wsf_floor = RV_NONE;
+	r->wsf_effective = RV_NONE;
 	r->nprot = z->nprotection;
 	for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
 		r->protection[j] = z->protection[j];
 	r->state = show_state(z);
 }
 
-/* Per node: sums of managed, free and the watermarks. */
+/*
+ * Per node: sums of managed, free and the watermarks.  zi_parse() refuses
+ * node numbers that go down, so each node's rows are together: one pass.
+ */
 static void node_totals(const struct zrow *rows, size_t n, cJSON *arr, FILE *f)
 {
-	int node = -1;
-	size_t i;
+	int node;
+	size_t i, k;
 
 	if (f)
 		fputs("\nPer node (pages):\n", f);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i = k) {
 		long managed = 0, free_ = 0, min = 0, low = 0, high = 0;
-		size_t k;
 
-		if (rows[i].node == node)
-			continue;
 		node = rows[i].node;
-		for (k = i; k < n; k++) {
-			if (rows[k].node != node)
-				continue;
+		for (k = i; k < n && rows[k].node == node; k++) {
 			managed += rows[k].managed > 0 ? rows[k].managed : 0;
 			free_ += rows[k].free > 0 ? rows[k].free : 0;
 			min += rows[k].min > 0 ? rows[k].min : 0;
@@ -175,8 +174,13 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	w = show_model(&s);
 	for (i = 0; i < s.zi.nzones; i++) {
 		show_row(&rows[i], &s.zi.zones[i]);
-		if (w && rows[i].managed > 0)
+		if (w && rows[i].managed > 0) {
 			rows[i].wsf_floor = w[i].wsf_floor;
+			/* from the gap the kernel printed */
+			if (rows[i].gap != RV_NONE)
+				rows[i].wsf_effective = (long)((((uint64_t)rows[i].gap + 1) * 10000 - 1) /
+							       (uint64_t)rows[i].managed);
+		}
 		promo |= (s.zi.zones[i].flags & ZI_HAS_PROMO) != 0;
 		boost |= (s.zi.zones[i].flags & ZI_HAS_BOOST) != 0;
 	}

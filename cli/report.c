@@ -52,6 +52,8 @@ static const struct field fields[] = {
 	  U_PAGES, gap_sqrt, COL_SQRT, true),
 	F("wsf_floor", "wsf_floor", "wsf_floor", "Smallest watermark_scale_factor that changes the gap",
 	  U_WSF, wsf_floor, 0, false),
+	F("wsf_eff", "wsf_effective", "wsf_effective", "The largest watermark_scale_factor whose term fits in the gap: the scale factor the gap amounts to",
+	  U_WSF, wsf_effective, 0, false),
 };
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
@@ -90,6 +92,7 @@ void zrow_from_model(struct zrow *r, int node, const char *zone,
 	r->high_sqrt = (long)w->high_sqrt + boost;
 	r->gap_sqrt = (long)w->gap_sqrt;
 	r->wsf_floor = w->wsf_floor;
+	r->wsf_effective = w->wsf_effective;
 	r->nprot = WM_MAX_ZONES;
 	for (i = 0; i < WM_MAX_ZONES; i++)
 		r->protection[i] = w->protection[i];

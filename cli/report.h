@@ -27,6 +27,7 @@ struct zrow {
 	long gap;		/* min->low */
 	long high_sqrt, gap_sqrt;
 	long wsf_floor;		/* smallest wsf that changes the gap */
+	long wsf_effective;	/* the largest wsf whose term is <= the gap */
 	long protection[WM_MAX_ZONES];
 	int nprot;
 	const char *state;	/* where free stands against the watermarks */
