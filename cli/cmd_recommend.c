@@ -1,0 +1,1261 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_recommend.c - `wmark recommend`: a watermark_scale_factor with the
+ * reasons behind it, from an Android extra_free_kbytes target, from an
+ * allocation burst size, or from measured reclaim activity.
+ *
+ * The arithmetic is calc/recommend.c; this file reads the machine (and,
+ * with --sample, /proc/vmstat and /proc/pressure/memory every interval),
+ * predicts the zones at the answer with whatif_predict(), and prints the
+ * answer, the kernel's range, the floor, per-zone gaps and kswapd's wake
+ * (low) and stop (high) points before and after, what the change takes
+ * from MemAvailable, and the `wmark apply` line.  It never writes.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "../calc/procfs.h"
+#include "../calc/recommend.h"
+#include "commands.h"
+#include "machine.h"
+#include "report.h"
+#include "whatif.h"
+
+#define CMD "recommend"
+#define MAX_SAMPLE_SECONDS 86400
+#define MAX_REASONS 32
+
+enum mode { M_NONE, M_EXTRA, M_BURST, M_SAMPLE, M_VMSTAT };
+
+static const char *const mode_names[] = {
+	[M_NONE] = "none", [M_EXTRA] = "extra_free_kbytes", [M_BURST] = "burst",
+	[M_SAMPLE] = "sample", [M_VMSTAT] = "vmstat",
+};
+
+enum {
+	O_EXTRA = 400, O_BURST, O_SAMPLE, O_INTERVAL, O_BEFORE, O_AFTER,
+	O_PSI_BEFORE, O_PSI_AFTER, O_SECONDS, O_VM_TOTAL, O_BASE_WSF,
+};
+
+/* One zone of the report: page counts, RV_NONE where not applicable. */
+struct rzone {
+	int node;
+	const char *zone;
+	long managed, usable, wsf_floor;
+	long gap_now, gap_after, low_now, low_after, high_now, high_after;
+	long extra, target_low, need_wsf;	/* extra_free_kbytes mode */
+};
+
+enum runit { RU_PAGES, RU_COUNT, RU_BOOL };
+
+/* One zone field: text header, JSON key, unit; printed by both formats. */
+struct rfield {
+	const char *header;
+	const char *json;
+	enum runit unit;
+	size_t off;
+	unsigned modes;		/* bit per enum mode; 0 = every mode */
+};
+
+#define RF(h, j, u, member, modes) { h, j, u, offsetof(struct rzone, member), modes }
+#define MB(m) (1u << (m))
+
+static const struct rfield rfields[] = {
+	RF("managed", "managed", RU_PAGES, managed, 0),
+	RF("used", "usable", RU_BOOL, usable, MB(M_BURST) | MB(M_SAMPLE) | MB(M_VMSTAT)),
+	RF("floor", "wsf_floor", RU_COUNT, wsf_floor, 0),
+	RF("gap now", "gap_now", RU_PAGES, gap_now, 0),
+	RF("gap after", "gap_after", RU_PAGES, gap_after, 0),
+	RF("wake now", "low_now", RU_PAGES, low_now, 0),
+	RF("wake after", "low_after", RU_PAGES, low_after, 0),
+	RF("stop now", "high_now", RU_PAGES, high_now, 0),
+	RF("stop after", "high_after", RU_PAGES, high_after, 0),
+	RF("extra", "extra", RU_PAGES, extra, MB(M_EXTRA)),
+	RF("wake target", "target_low", RU_PAGES, target_low, MB(M_EXTRA)),
+	RF("needs wsf", "need_wsf", RU_COUNT, need_wsf, MB(M_EXTRA)),
+};
+
+#define NRFIELDS (sizeof(rfields) / sizeof(rfields[0]))
+
+struct rec {
+	const struct cli_ctx *ctx;
+	enum mode mode;
+	long extra_kb;
+	uint64_t burst_bytes;
+	long sample_s, interval_ms;
+	const char *vm_before, *vm_after, *psi_before, *psi_after;
+	double seconds;			/* --seconds, 0 unknown */
+	long vm_total, base_wsf;	/* -1 unset */
+
+	struct snapshot s;
+	struct wm_sysctl now;		/* validated sysctls of today */
+	struct wm_rec_input in;
+	struct whatif_zone *model_now, *after;
+	bool *usable;
+	int class_idx;
+	struct wm_rec_answer ans;
+	struct wm_rec_efk_zone *efk;
+	struct wm_rec_script script;
+	bool script_ok, knob;		/* extra_free_kbytes exists on this kernel */
+	struct wm_rec_measure ms;
+	struct wm_rec_decision dec;
+	bool measured;
+	long kept_from;			/* the answer before "keep" replaced it, -1 */
+	struct whatif_reserve rv;
+	char *reasons[MAX_REASONS];
+	int nreasons;
+	char *warnings[4];
+	int nwarnings;
+};
+
+static void rec_usage(void)
+{
+	fputs("Usage: wmark [--root DIR] [-j] recommend MODE [OPTIONS]\n"
+	      "\n"
+	      "Recommend a watermark_scale_factor for this machine and say why.  Nothing\n"
+	      "is written; the answer ends with the `wmark apply` line to use.\n"
+	      "\n"
+	      "Modes (one):\n"
+	      "  --extra-free-kbytes K      the smallest wsf giving every zone at least the low\n"
+	      "                             watermark Android's extra_free_kbytes K would give,\n"
+	      "                             beside what init/extra_free_kbytes.sh computes\n"
+	      "  --burst SIZE               the smallest wsf whose min->low gaps, over the zones\n"
+	      "                             a user-space allocation can use, hold SIZE\n"
+	      "  --sample SECONDS           watch /proc/vmstat and /proc/pressure/memory and\n"
+	      "                             decide from the reclaim seen (progress on stderr)\n"
+	      "  --vmstat-before F --vmstat-after F\n"
+	      "                             the same from two captured /proc/vmstat files\n"
+	      "\n"
+	      "Options:\n"
+	      "  --interval MS              sampling interval for --sample (default 100)\n"
+	      "  --psi-before F --psi-after F   captured /proc/pressure/memory files\n"
+	      "  --seconds S                time between the captured files (for rates)\n"
+	      "  --vm-total-pages N         the kernel's vm_total_pages (dmesg \"Total pages\");\n"
+	      "                             default the sum of managed pages\n"
+	      "  --base-wsf N               ro.kernel.watermark_scale_factor for the script\n"
+	      "                             (default today's watermark_scale_factor)\n"
+	      "  -h, --help                 this help\n", stdout);
+}
+
+static void reason(struct rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void reason(struct rec *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	if (r->nreasons >= MAX_REASONS)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) >= 0)
+		r->reasons[r->nreasons++] = p;
+	va_end(ap);
+}
+
+static void warning(struct rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void warning(struct rec *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	if (r->nwarnings >= 4)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) >= 0)
+		r->warnings[r->nwarnings++] = p;
+	va_end(ap);
+}
+
+static double mib(unsigned long pages, unsigned page_size)
+{
+	return (double)pages * page_size / 1048576.0;
+}
+
+/* ---- reading counters ------------------------------------------------- */
+
+/* A user-given path: absolute, or relative to the working directory. */
+static int read_user(const char *path, char **buf, size_t *len)
+{
+	if (path[0] == '/')
+		return read_rooted("/", path + 1, buf, len);
+	return read_rooted(".", path, buf, len);
+}
+
+static int parse_vmstat_into(const char *what, const char *buf, size_t len,
+			     struct wm_rec_sample *smp)
+{
+	struct pf_kv kv;
+	struct wm_diag d = { 0 };
+	int rc = pf_parse_vmstat(buf, len, &kv, &d);
+
+	if (rc == WM_OK)
+		wm_rec_sample_vmstat(&kv, smp);
+	pf_kv_free(&kv);
+	if (rc == WM_ENOMEM)
+		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
+	if (rc)
+		return cli_diag(what, rc, &d);
+	return EXIT_OK;
+}
+
+static int parse_psi_into(const char *what, const char *buf, size_t len,
+			  struct wm_rec_sample *smp)
+{
+	struct pf_psi psi;
+	struct wm_diag d = { 0 };
+	int rc = pf_parse_psi(buf, len, &psi, &d);
+
+	if (rc)
+		return cli_diag(what, rc, &d);
+	smp->psi = true;
+	smp->psi_some = psi.some.present ? psi.some.total : 0;
+	smp->psi_full = psi.full.present ? psi.full.total : 0;
+	return EXIT_OK;
+}
+
+/* One live sample from the root; PSI is optional (4.20+, psi=1). */
+static int read_sample(const struct rec *r, struct wm_rec_sample *smp)
+{
+	char *buf = NULL, path[4096];
+	size_t len;
+	int rc, e;
+
+	if ((e = read_rooted(r->s.root, P_VMSTAT, &buf, &len))) {
+		root_path(r->s.root, P_VMSTAT, path, sizeof(path));
+		return cli_err(EXIT_SYSTEM, CMD, "%s: %s", path, strerror(-e));
+	}
+	root_path(r->s.root, P_VMSTAT, path, sizeof(path));
+	rc = parse_vmstat_into(path, buf, len, smp);
+	free(buf);
+	if (rc)
+		return rc;
+	smp->psi = false;
+	if (read_rooted(r->s.root, P_PSI, &buf, &len) == 0) {
+		root_path(r->s.root, P_PSI, path, sizeof(path));
+		rc = parse_psi_into(path, buf, len, smp);
+		free(buf);
+	}
+	return rc;
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_until(double t)
+{
+	double d = t - mono_now();
+	struct timespec ts;
+
+	if (d <= 0)
+		return;
+	ts.tv_sec = (time_t)d;
+	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
+{
+	double dt = (double)r->interval_ms / 1000.0, t0;
+	size_t cap = (size_t)((double)r->sample_s / dt) + 2, i = 0;
+	struct wm_rec_sample *s = calloc(cap, sizeof(*s));
+	long last_report = -1;
+	int rc;
+
+	if (!s)
+		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
+	t0 = mono_now();
+	for (;;) {
+		double t = mono_now();
+
+		if ((rc = read_sample(r, &s[i]))) {
+			free(s);
+			return rc;
+		}
+		s[i].t = t - t0;
+		i++;
+		if (s[i - 1].t >= (double)r->sample_s || i >= cap)
+			break;
+		if ((long)s[i - 1].t != last_report) {
+			const struct wm_rec_sample *a = &s[0], *b = &s[i - 1];
+
+			last_report = (long)s[i - 1].t;
+			fprintf(stderr, "wmark: recommend: %ld/%ld s, allocstall +%llu, "
+				"pgscan_direct +%llu, pgsteal_kswapd +%llu\n",
+				last_report, r->sample_s,
+				(unsigned long long)(b->c[WM_REC_ALLOCSTALL] - a->c[WM_REC_ALLOCSTALL]),
+				(unsigned long long)(b->c[WM_REC_PGSCAN_DIRECT] - a->c[WM_REC_PGSCAN_DIRECT]),
+				(unsigned long long)(b->c[WM_REC_PGSTEAL_KSWAPD] - a->c[WM_REC_PGSTEAL_KSWAPD]));
+		}
+		sleep_until(t0 + dt * (double)i);
+	}
+	*out = s;
+	*n = i;
+	return EXIT_OK;
+}
+
+static int sample_files(struct rec *r, struct wm_rec_sample *s)
+{
+	const char *vf[2] = { r->vm_before, r->vm_after };
+	const char *pfile[2] = { r->psi_before, r->psi_after };
+	int k, rc, e;
+
+	for (k = 0; k < 2; k++) {
+		char *buf;
+		size_t len;
+
+		memset(&s[k], 0, sizeof(s[k]));
+		if ((e = read_user(vf[k], &buf, &len)))
+			return cli_err(EXIT_SYSTEM, CMD, "%s: %s", vf[k], strerror(-e));
+		rc = parse_vmstat_into(vf[k], buf, len, &s[k]);
+		free(buf);
+		if (rc)
+			return rc;
+		if (pfile[k]) {
+			if ((e = read_user(pfile[k], &buf, &len)))
+				return cli_err(EXIT_SYSTEM, CMD, "%s: %s", pfile[k], strerror(-e));
+			rc = parse_psi_into(pfile[k], buf, len, &s[k]);
+			free(buf);
+			if (rc)
+				return rc;
+		}
+	}
+	s[0].t = 0;
+	s[1].t = r->seconds > 0 ? r->seconds : 1;
+	return EXIT_OK;
+}
+
+/* ---- the modes -------------------------------------------------------- */
+
+static const char *zname(const struct rec *r, size_t i)
+{
+	long k = r->s.zone_map[i];
+
+	return k >= 0 ? r->s.zi.zones[k].name : wm_zone_type_name(r->s.m.zones[i].type);
+}
+
+/* "DMA32 and Normal" style list of the zones flagged in sel. */
+static void zone_list(const struct rec *r, const bool *sel, char *buf, size_t n)
+{
+	size_t i, cnt = 0, k = 0, total = 0;
+
+	for (i = 0; i < r->s.m.nzones; i++)
+		total += sel[i];
+	buf[0] = '\0';
+	for (i = 0; i < r->s.m.nzones; i++) {
+		if (!sel[i])
+			continue;
+		cnt++;
+		k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s%s",
+				      cnt == 1 ? "" : cnt == total ? " and " : ", ",
+				      r->s.zi.nnodes > 1 ? "" : "", zname(r, i));
+		if (k >= n)
+			break;
+	}
+	if (!total)
+		snprintf(buf, n, "no zone");
+}
+
+static int run_extra(struct rec *r)
+{
+	struct wm_diag d = { 0 };
+	size_t i, n = r->s.m.nzones;
+	long *true_min;
+	size_t ntrue = 0;
+	int rc;
+
+	r->efk = calloc(n ? n : 1, sizeof(*r->efk));
+	true_min = calloc(r->s.zi.nzones ? r->s.zi.nzones : 1, sizeof(*true_min));
+	if (!r->efk || !true_min) {
+		free(true_min);
+		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
+	}
+	if ((rc = wm_rec_extra_free(&r->in, r->extra_kb, r->efk, &r->ans, &d))) {
+		free(true_min);
+		return cli_diag(CMD, rc, &d);
+	}
+	/* the script's view: zones in file order that print a managed line */
+	for (i = 0; i < r->s.zi.nzones; i++)
+		if (r->s.zi.zones[i].flags & ZI_HAS_MANAGED)
+			true_min[ntrue++] = (r->s.zi.zones[i].flags & ZI_HAS_MIN) ?
+					    (long)r->s.zi.zones[i].min : -1;
+	r->script_ok = wm_rec_script(r->s.zoneinfo, r->s.zoneinfo_len, true_min, ntrue,
+				     r->base_wsf >= 0 ? r->base_wsf : r->now.wsf,
+				     r->extra_kb, r->s.m.page_size, &r->script, &d) == WM_OK;
+	free(true_min);
+	return EXIT_OK;
+}
+
+static int run_burst(struct rec *r)
+{
+	struct wm_diag d = { 0 };
+	uint64_t pages = (r->burst_bytes + r->s.m.page_size - 1) / r->s.m.page_size;
+	int rc;
+
+	if ((rc = wm_rec_for_gap(&r->in, r->usable, (unsigned long)pages, &r->ans, &d)))
+		return cli_diag(CMD, rc, &d);
+	return EXIT_OK;
+}
+
+static int run_measure(struct rec *r)
+{
+	struct wm_rec_sample two[2], *s = two;
+	struct wm_diag d = { 0 };
+	struct wm_rec_answer cur;
+	size_t n = 2;
+	int rc;
+
+	if (r->mode == M_SAMPLE)
+		rc = sample_live(r, &s, &n);
+	else
+		rc = sample_files(r, two);
+	if (rc)
+		return rc;
+	rc = wm_rec_analyze(s, n, &r->ms, &d);
+	if (s != two)
+		free(s);
+	if (rc)
+		return cli_diag(CMD, rc, &d);
+	r->measured = true;
+
+	/* today's summed gap over the zones used */
+	if ((rc = wm_rec_for_gap(&r->in, r->usable, 0, &cur, &d)))
+		return cli_diag(CMD, rc, &d);
+	wm_rec_decide(&r->ms, cur.gap_now, &r->dec);
+	if ((rc = wm_rec_for_gap(&r->in, r->usable,
+				 r->dec.verdict == WM_REC_KEEP ? cur.gap_now : r->dec.need,
+				 &r->ans, &d)))
+		return cli_diag(CMD, rc, &d);
+	if (r->dec.verdict == WM_REC_KEEP) {
+		/* keep means today's value, whatever else gives the same gaps */
+		r->ans.wsf = r->now.wsf;
+		r->ans.wanted = r->now.wsf;
+		r->ans.capped = false;
+		r->ans.gap_after = r->ans.gap_now;
+	}
+	return EXIT_OK;
+}
+
+/* ---- reasons ---------------------------------------------------------- */
+
+static void floor_reason(struct rec *r)
+{
+	unsigned ps = r->s.m.page_size;
+
+	if (r->ans.floor_first > 1)
+		reason(r, "below wsf %ld no zone's gap moves: each is a quarter of its share of "
+		       "min_free_kbytes %ld (%.1f MiB in all at wsf 1)", r->ans.floor_first,
+		       r->now.min_free_kbytes, mib(r->ans.gap_floor, ps));
+	if (r->ans.floor_all > r->ans.floor_first)
+		reason(r, "from wsf %ld up every zone's gap follows wsf", r->ans.floor_all);
+}
+
+static void extra_reasons(struct rec *r)
+{
+	const struct wm_rec_script *sc = &r->script;
+	unsigned ps = r->s.m.page_size;
+	size_t i, n = r->s.m.nzones, worst = 0;
+	unsigned long total = r->s.m.vm_total_pages;
+
+	for (i = 0; i < n; i++)
+		total += r->s.m.vm_total_pages ? 0 : r->s.m.zones[i].managed;
+	reason(r, "extra_free_kbytes %ld is %ld pages; Android's patch adds "
+	       "pages * managed / vm_total_pages to each zone's low and high, with "
+	       "vm_total_pages %lu (%s)", r->extra_kb, r->extra_kb / (long)(ps / 1024),
+	       total, r->vm_total >= 0 ? "--vm-total-pages" :
+	       "the sum of managed pages; the kernel's own is dmesg's \"Total pages\"");
+	for (i = 0; i < n; i++)
+		if (r->efk[i].need_wsf > r->efk[worst].need_wsf)
+			worst = i;
+	if (r->ans.wanted >= 0)
+		reason(r, "every zone reaches its target low watermark from wsf %ld; %s is the "
+		       "one that needs it (target %lu pages, %lu at wsf %ld)", r->ans.wanted,
+		       zname(r, worst), r->efk[worst].target_low, r->efk[worst].low_at,
+		       r->ans.wsf);
+	reason(r, "the high watermark moves by a whole gap more than the patch would move it "
+	       "(the patch adds its share once to low and high; wsf widens both steps)");
+	if (r->knob)
+		reason(r, "this kernel has extra_free_kbytes itself: writing %ld there gives the "
+		       "targets exactly, and is what init/extra_free_kbytes.sh does here; the "
+		       "wsf above is the equivalent with extra_free_kbytes 0", r->extra_kb);
+	if (!r->script_ok)
+		return;
+	if (r->knob)
+		return;
+	reason(r, "init/extra_free_kbytes.sh would write %ld: delta round(%ld * 10000 / %ld) = %ld "
+	       "on top of base wsf %ld, per zone by the script's two cases, the largest kept",
+	       sc->result, sc->extra_pages, sc->vm_total, sc->delta, sc->base_wsf);
+	if (sc->nmin > sc->nzones)
+		reason(r, "its grep \"min\" found %zu numbers for %zu zones: the per-cpu "
+		       "\"high_min:\" lines of zoneinfo (6.13+) match too, so from the second "
+		       "zone on it reads a pageset's high_min as the zone's min",
+		       sc->nmin, sc->nzones);
+	for (i = 0; i < sc->nzones; i++) {
+		const struct wm_rec_script_zone *z = &sc->z[i];
+
+		if (z->branch == '-')
+			continue;
+		if (z->div_zero)
+			reason(r, "zone %zu (managed %ld): case B divides by managed/10000 = 0 in bc, "
+			       "which fails, so the script leaves the zone out", i + 1, z->managed);
+		else if (z->min_true >= 0 && z->min_read != z->min_true)
+			reason(r, "zone %zu (managed %ld): read min %ld instead of %ld, so case %c "
+			       "gives %ld", i + 1, z->managed, z->min_read, z->min_true,
+			       z->branch, z->result);
+	}
+	if (sc->misread && sc->result_true != sc->result)
+		reason(r, "with each zone's own min the script would have written %ld",
+		       sc->result_true);
+	if (sc->result != r->ans.wanted && r->ans.wanted >= 0) {
+		unsigned long short_pages = 0;
+		struct wm_zone_wm *w = calloc(n, sizeof(*w));
+		struct wm_sysctl s2 = r->now;
+
+		s2.wsf = sc->result;
+		s2.extra_free_kbytes = r->knob ? 0 : -1;
+		if (w && sc->result >= 1 && sc->result <= r->s.prof.wsf_max &&
+		    wm_setup_wmarks(&r->s.prof, &r->s.m, &s2, w, NULL) == WM_OK) {
+			for (i = 0; i < n; i++)
+				if (w[i].low < r->efk[i].target_low &&
+				    r->efk[i].target_low - w[i].low > short_pages)
+					short_pages = r->efk[i].target_low - w[i].low;
+			if (short_pages)
+				reason(r, "at the script's %ld a zone's low watermark falls %lu pages "
+				       "(%.1f MiB) short of its target", sc->result, short_pages,
+				       mib(short_pages, ps));
+			else
+				reason(r, "the script's %ld reaches every target but is larger than "
+				       "needed", sc->result);
+		}
+		free(w);
+	}
+	if (sc->result > r->s.prof.wsf_max || sc->result < 1)
+		reason(r, "the kernel refuses %ld (EINVAL; it accepts 1..%ld) and keeps the old "
+		       "value: the script does not clamp", sc->result, r->s.prof.wsf_max);
+}
+
+static void burst_reasons(struct rec *r)
+{
+	unsigned ps = r->s.m.page_size;
+	char zl[128];
+
+	zone_list(r, r->usable, zl, sizeof(zl));
+	reason(r, "a burst of %.1f MiB (%lu pages) must fit between kswapd's wake point (low) "
+	       "and direct reclaim (min), summed over the zones a user-space allocation "
+	       "can use: %s", (double)r->burst_bytes / 1048576.0, r->ans.gap_needed, zl);
+	reason(r, "today those gaps hold %.1f MiB", mib(r->ans.gap_now, ps));
+}
+
+static void measure_reasons(struct rec *r)
+{
+	const struct wm_rec_measure *ms = &r->ms;
+	const struct wm_rec_decision *dc = &r->dec;
+	unsigned ps = r->s.m.page_size;
+
+	if (dc->direct) {
+		reason(r, "direct reclaim was seen: allocstall +%llu, pgscan_direct +%llu, "
+		       "pgsteal_direct +%llu over %.1f s",
+		       (unsigned long long)ms->d[WM_REC_ALLOCSTALL],
+		       (unsigned long long)ms->d[WM_REC_PGSCAN_DIRECT],
+		       (unsigned long long)ms->d[WM_REC_PGSTEAL_DIRECT], ms->seconds);
+		if (ms->time_resolved)
+			reason(r, "the worst of %zu bursts lasted %.1f s from %.1f s: allocation "
+			       "peaked at %.1f MiB/s while kswapd reclaimed %.1f MiB/s, leaving "
+			       "%.1f MiB that kswapd did not cover", ms->nbursts,
+			       ms->worst.seconds, ms->worst.start,
+			       ms->worst.peak_alloc_rate * ps / 1048576.0,
+			       ms->worst.kswapd_rate * ps / 1048576.0,
+			       mib((unsigned long)dc->deficit, ps));
+		else
+			reason(r, "two readings cannot time a burst: the deficit is taken as what "
+			       "direct reclaim had to find, pgsteal_direct = %.1f MiB (the sum over "
+			       "every burst in between, so an upper bound)",
+			       mib((unsigned long)dc->deficit, ps));
+		if (dc->verdict == WM_REC_RAISE)
+			reason(r, "the gaps must hold today's %.1f MiB (used up before the first "
+			       "stall) plus that deficit: %.1f MiB", mib(r->ans.gap_now, ps),
+			       mib(dc->need, ps));
+		else
+			reason(r, "direct reclaim scanned but stole nothing: the gap is not what ran "
+			       "out (unreclaimable memory, or reclaim for a high-order allocation); "
+			       "wsf stays");
+	} else {
+		reason(r, "no direct reclaim over %.1f s: allocstall and pgscan_direct did not move",
+		       ms->seconds);
+	}
+	if (ms->d[WM_REC_COMPACT_STALL])
+		reason(r, "compact_stall +%llu: high-order allocations compacted memory; wsf does not "
+		       "cure fragmentation (watermark_boost_factor acts on it)",
+		       (unsigned long long)ms->d[WM_REC_COMPACT_STALL]);
+	if (!dc->direct) {
+		if (dc->refault_pct < 0)
+			reason(r, "kswapd reclaimed nothing: the watermarks were not reached");
+		else
+			reason(r, "kswapd stole %llu pages; refaults came to %.0f%% of that "
+			       "(over-reclaim from %d%%)",
+			       (unsigned long long)ms->d[WM_REC_PGSTEAL_KSWAPD], dc->refault_pct,
+			       WM_REC_REFAULT_PCT);
+		if (dc->verdict == WM_REC_LOWER)
+			reason(r, "kswapd over-reclaims: aim the gaps at %.1f MiB (today's less the "
+			       "refault share, at least the %.1f MiB kswapd's wake point had to "
+			       "absorb)", mib(dc->need, ps),
+			       mib((unsigned long)ms->kswapd_deficit, ps));
+		else
+			reason(r, "nothing calls for a change: keep watermark_scale_factor %ld",
+			       r->now.wsf);
+	}
+	if (ms->psi)
+		reason(r, "PSI memory: some %.2f s, full %.2f s stalled over the %.1f s",
+		       (double)ms->psi_some_us / 1e6, (double)ms->psi_full_us / 1e6,
+		       ms->seconds);
+}
+
+/* The 2018 RFC's sqrt-clamped low->high step at today's wsf. */
+static void sqrt_reason(struct rec *r)
+{
+	unsigned long g = 0, gs = 0;
+	size_t i;
+
+	for (i = 0; i < r->s.m.nzones; i++) {
+		if (!r->usable[i])
+			continue;
+		g += r->model_now[i].wm.gap;
+		gs += r->model_now[i].wm.gap_sqrt;
+	}
+	reason(r, "the 2018 RFC's sqrt-clamped high watermark would keep today's wake points "
+	       "and stop kswapd %.1f MiB above them instead of %.1f MiB, cutting each "
+	       "kswapd run without narrowing the min->low gap", mib(gs, r->s.m.page_size),
+	       mib(g, r->s.m.page_size));
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static long rval(const struct rzone *z, const struct rfield *f)
+{
+	return *(const long *)((const char *)z + f->off);
+}
+
+static bool rwanted(const struct rec *r, const struct rfield *f)
+{
+	return !f->modes || (f->modes & MB(r->mode));
+}
+
+static void rcell(char *buf, size_t n, const struct rfield *f, long v, unsigned ps)
+{
+	if (v == RV_NONE || (f->unit == RU_COUNT && v < 0))
+		snprintf(buf, n, "-");
+	else if (f->unit == RU_BOOL)
+		snprintf(buf, n, "%s", v ? "yes" : "no");
+	else if (f->unit == RU_PAGES)
+		fmt_mib(buf, n, v, ps);
+	else
+		snprintf(buf, n, "%ld", v);
+}
+
+static size_t build_rows(const struct rec *r, struct rzone *rows)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < r->s.m.nzones; i++) {
+		long zi = r->s.zone_map[i];
+		const struct zi_zone *z = zi >= 0 ? &r->s.zi.zones[zi] : NULL;
+		const struct whatif_zone *a = &r->after[i];
+		struct rzone *o = &rows[k];
+
+		if (!z)
+			continue;
+		o->node = z->node;
+		o->zone = z->name;
+		o->managed = (long)r->s.m.zones[i].managed;
+		o->usable = r->usable[i];
+		o->wsf_floor = r->s.m.zones[i].managed ? a->wm.wsf_floor : RV_NONE;
+		o->gap_now = (long)(z->low - z->min);
+		o->gap_after = (long)a->wm.gap;
+		o->low_now = (long)z->low;
+		o->low_after = (long)(a->wm.low + a->boost);
+		o->high_now = (long)z->high;
+		o->high_after = (long)(a->wm.high + a->boost);
+		o->extra = r->efk ? (long)r->efk[i].extra : RV_NONE;
+		o->target_low = r->efk ? (long)r->efk[i].target_low : RV_NONE;
+		o->need_wsf = r->efk ? r->efk[i].need_wsf : RV_NONE;
+		k++;
+	}
+	return k;
+}
+
+static const char *verdict(const struct rec *r)
+{
+	if (r->measured && r->dec.verdict != WM_REC_LOWER)
+		return wm_rec_verdict_name(r->dec.verdict);
+	if (r->ans.wsf > r->now.wsf)
+		return "raise";
+	if (r->ans.wsf < r->now.wsf)
+		return "lower";
+	return "keep";
+}
+
+static void apply_line(const struct rec *r, char *buf, size_t n)
+{
+	if (r->mode == M_EXTRA && r->knob)
+		snprintf(buf, n, "wmark apply --extra-free-kbytes %ld", r->extra_kb);
+	else
+		snprintf(buf, n, "wmark apply --wsf %ld", r->ans.wsf);
+}
+
+static cJSON *json_u64(uint64_t v)
+{
+	char b[24];
+
+	if (v < (1ull << 53))
+		return cJSON_CreateNumber((double)v);
+	snprintf(b, sizeof(b), "%llu", (unsigned long long)v);
+	return cJSON_CreateString(b);
+}
+
+static cJSON *json_measure(const struct rec *r)
+{
+	const struct wm_rec_measure *ms = &r->ms;
+	unsigned ps = r->s.m.page_size;
+	cJSON *o = cJSON_CreateObject(), *b;
+	int c;
+
+	cJSON_AddNumberToObject(o, "seconds", ms->seconds);
+	cJSON_AddNumberToObject(o, "samples", (double)ms->nsamples);
+	cJSON_AddBoolToObject(o, "time_resolved", ms->time_resolved);
+	for (c = 0; c < WM_REC_NCTR; c++) {
+		if (ms->have & (1u << c))
+			cJSON_AddItemToObject(o, wm_rec_ctrs[c].json, json_u64(ms->d[c]));
+		else
+			cJSON_AddNullToObject(o, wm_rec_ctrs[c].json);
+	}
+	if (ms->psi) {
+		cJSON_AddNumberToObject(o, "psi_some_us", (double)ms->psi_some_us);
+		cJSON_AddNumberToObject(o, "psi_full_us", (double)ms->psi_full_us);
+	} else {
+		cJSON_AddNullToObject(o, "psi_some_us");
+		cJSON_AddNullToObject(o, "psi_full_us");
+	}
+	if (ms->time_resolved)
+		cJSON_AddNumberToObject(o, "peak_alloc_mib_s",
+					round(ms->peak_alloc_rate * ps / 1048576.0 * 10) / 10);
+	else
+		cJSON_AddNullToObject(o, "peak_alloc_mib_s");
+	cJSON_AddNumberToObject(o, "bursts", (double)ms->nbursts);
+	if (ms->nbursts) {
+		b = cJSON_AddObjectToObject(o, "worst_burst");
+		cJSON_AddNumberToObject(b, "start_s", ms->worst.start);
+		cJSON_AddNumberToObject(b, "seconds", ms->worst.seconds);
+		cJSON_AddItemToObject(b, "pgalloc", json_u64(ms->worst.alloc));
+		cJSON_AddItemToObject(b, "pgsteal_kswapd", json_u64(ms->worst.kswapd_steal));
+		cJSON_AddItemToObject(b, "pgsteal_direct", json_u64(ms->worst.direct_steal));
+		cJSON_AddItemToObject(b, "allocstall", json_u64(ms->worst.stalls));
+	} else {
+		cJSON_AddNullToObject(o, "worst_burst");
+	}
+	cJSON_AddItemToObject(o, "deficit_pages", json_u64(r->dec.deficit));
+	cJSON_AddItemToObject(o, "kswapd_deficit_pages", json_u64(ms->kswapd_deficit));
+	if (r->dec.refault_pct >= 0)
+		cJSON_AddNumberToObject(o, "refault_pct", round(r->dec.refault_pct * 10) / 10);
+	else
+		cJSON_AddNullToObject(o, "refault_pct");
+	return o;
+}
+
+static cJSON *json_script(const struct rec *r)
+{
+	const struct wm_rec_script *sc = &r->script;
+	cJSON *o = cJSON_CreateObject(), *zs;
+	size_t i;
+
+	cJSON_AddNumberToObject(o, "wsf", (double)sc->result);
+	cJSON_AddNumberToObject(o, "wsf_with_true_min", (double)sc->result_true);
+	cJSON_AddNumberToObject(o, "base_wsf", (double)sc->base_wsf);
+	cJSON_AddNumberToObject(o, "extra_pages", (double)sc->extra_pages);
+	cJSON_AddNumberToObject(o, "vm_total_pages", (double)sc->vm_total);
+	cJSON_AddNumberToObject(o, "delta", (double)sc->delta);
+	cJSON_AddNumberToObject(o, "managed_lines", (double)sc->nzones);
+	cJSON_AddNumberToObject(o, "min_lines", (double)sc->nmin);
+	cJSON_AddBoolToObject(o, "misread_min", sc->misread);
+	cJSON_AddBoolToObject(o, "kernel_accepts", sc->result >= 1 && sc->result <= r->s.prof.wsf_max);
+	zs = cJSON_AddArrayToObject(o, "zones");
+	for (i = 0; i < sc->nzones; i++) {
+		const struct wm_rec_script_zone *z = &sc->z[i];
+		cJSON *zo = cJSON_CreateObject();
+		char br[2] = { z->branch, 0 };
+
+		cJSON_AddNumberToObject(zo, "managed", (double)z->managed);
+		json_add_long(zo, "min_read", z->min_read < 0 ? RV_NONE : z->min_read);
+		json_add_long(zo, "min_true", z->min_true < 0 ? RV_NONE : z->min_true);
+		if (z->branch == '-') {
+			cJSON_AddNullToObject(zo, "case");
+		} else {
+			cJSON_AddStringToObject(zo, "case", br);
+			cJSON_AddNumberToObject(zo, "base_margin", (double)z->base_margin);
+			cJSON_AddNumberToObject(zo, "calc_margin", (double)z->calc_margin);
+		}
+		cJSON_AddBoolToObject(zo, "bc_divide_by_zero", z->div_zero);
+		json_add_long(zo, "wsf", z->result < 0 ? RV_NONE : z->result);
+		cJSON_AddItemToArray(zs, zo);
+	}
+	return o;
+}
+
+static int print_json(struct rec *r, const struct rzone *rows, size_t nrows)
+{
+	cJSON *doc = cJSON_CreateObject(), *o, *a, *zs;
+	unsigned ps = r->s.m.page_size;
+	char line[128];
+	size_t i, k;
+	int j;
+
+	cJSON_AddStringToObject(doc, "source", r->s.live ? "live" : "capture");
+	cJSON_AddStringToObject(doc, "kernel", r->s.osrelease[0] ? r->s.osrelease : "");
+	cJSON_AddNumberToObject(doc, "page_size", ps);
+	cJSON_AddStringToObject(doc, "mode", mode_names[r->mode]);
+	o = cJSON_AddObjectToObject(doc, "recommended");
+	if (r->mode == M_EXTRA && r->knob)
+		cJSON_AddNumberToObject(o, "extra_free_kbytes", (double)r->extra_kb);
+	else
+		cJSON_AddNumberToObject(o, "watermark_scale_factor", (double)r->ans.wsf);
+	a = cJSON_AddArrayToObject(doc, "reasons");
+	for (j = 0; j < r->nreasons; j++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(r->reasons[j]));
+	a = cJSON_AddArrayToObject(doc, "warnings");
+	for (j = 0; j < r->nwarnings; j++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(r->warnings[j]));
+	cJSON_AddStringToObject(doc, "verdict", verdict(r));
+	o = cJSON_AddObjectToObject(doc, "wsf");
+	cJSON_AddNumberToObject(o, "now", (double)r->now.wsf);
+	cJSON_AddNumberToObject(o, "recommended", (double)r->ans.wsf);
+	json_add_long(o, "wanted", r->ans.wanted < 0 ? RV_NONE : r->ans.wanted);
+	cJSON_AddBoolToObject(o, "capped", r->ans.capped);
+	cJSON_AddNumberToObject(o, "kernel_min", 1);
+	cJSON_AddNumberToObject(o, "kernel_max", (double)r->s.prof.wsf_max);
+	json_add_long(o, "floor_first", r->ans.floor_first < 0 ? RV_NONE : r->ans.floor_first);
+	json_add_long(o, "floor_all", r->ans.floor_all < 0 ? RV_NONE : r->ans.floor_all);
+	cJSON_AddItemToObject(doc, "sysctl", report_json_sysctl(&r->s.sysctl));
+	o = cJSON_AddObjectToObject(doc, "gaps");
+	cJSON_AddNumberToObject(o, "pages_now", (double)r->ans.gap_now);
+	cJSON_AddNumberToObject(o, "pages_after", (double)r->ans.gap_after);
+	cJSON_AddNumberToObject(o, "pages_needed", (double)r->ans.gap_needed);
+	cJSON_AddNumberToObject(o, "pages_at_wsf_1", (double)r->ans.gap_floor);
+	cJSON_AddStringToObject(o, "zones", r->mode == M_EXTRA ? "all" : "usable");
+	zs = cJSON_AddArrayToObject(doc, "zones");
+	for (i = 0; i < nrows; i++) {
+		cJSON *zo = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(zo, "node", rows[i].node);
+		cJSON_AddStringToObject(zo, "zone", rows[i].zone);
+		for (k = 0; k < NRFIELDS; k++) {
+			const struct rfield *f = &rfields[k];
+			long v = rval(&rows[i], f);
+
+			if (!rwanted(r, f))
+				continue;
+			if (f->unit == RU_BOOL)
+				cJSON_AddBoolToObject(zo, f->json, v != 0);
+			else
+				json_add_long(zo, f->json, (f->unit == RU_COUNT && v < 0) ? RV_NONE : v);
+		}
+		cJSON_AddItemToArray(zs, zo);
+	}
+	o = cJSON_AddObjectToObject(doc, "reserve");
+	cJSON_AddNumberToObject(o, "totalreserve_pages_now", (double)r->rv.total_now);
+	cJSON_AddNumberToObject(o, "totalreserve_pages_after", (double)r->rv.total_after);
+	if (r->rv.have_meminfo) {
+		cJSON_AddNumberToObject(o, "mem_available_kb_now", (double)r->rv.avail_now * (ps / 1024));
+		cJSON_AddNumberToObject(o, "mem_available_kb_after", (double)r->rv.avail_after * (ps / 1024));
+		cJSON_AddNumberToObject(o, "mem_available_change_kb",
+					(double)(r->rv.avail_after - r->rv.avail_now) * (ps / 1024));
+	} else {
+		cJSON_AddNullToObject(o, "mem_available_kb_now");
+		cJSON_AddNullToObject(o, "mem_available_kb_after");
+		cJSON_AddNullToObject(o, "mem_available_change_kb");
+	}
+	json_add_long(o, "hugetlb_kb", r->rv.hugetlb_kb < 0 ? RV_NONE : r->rv.hugetlb_kb);
+	if (r->mode == M_EXTRA) {
+		o = cJSON_AddObjectToObject(doc, "extra_free_kbytes");
+		cJSON_AddNumberToObject(o, "kbytes", (double)r->extra_kb);
+		cJSON_AddBoolToObject(o, "kernel_has_knob", r->knob);
+		json_add_long(o, "exact_wsf", r->ans.wanted < 0 ? RV_NONE : r->ans.wanted);
+		if (r->script_ok)
+			cJSON_AddItemToObject(o, "script", json_script(r));
+		else
+			cJSON_AddNullToObject(o, "script");
+	}
+	if (r->mode == M_BURST) {
+		o = cJSON_AddObjectToObject(doc, "burst");
+		cJSON_AddItemToObject(o, "bytes", json_u64(r->burst_bytes));
+		cJSON_AddNumberToObject(o, "pages", (double)r->ans.gap_needed);
+	}
+	if (r->measured)
+		cJSON_AddItemToObject(doc, "measurements", json_measure(r));
+	apply_line(r, line, sizeof(line));
+	cJSON_AddStringToObject(doc, "apply", line);
+	return report_json_print(doc);
+}
+
+static void print_text(struct rec *r, const struct rzone *rows, size_t nrows)
+{
+	unsigned ps = r->s.m.page_size;
+	char buf[32], line[128];
+	int width[NRFIELDS];
+	size_t i, k;
+	int j;
+
+	if (r->mode == M_EXTRA && r->knob)
+		printf("Recommendation: extra_free_kbytes %ld (this kernel has the knob); "
+		       "watermark_scale_factor %ld is the equivalent\n", r->extra_kb, r->ans.wsf);
+	else
+		printf("Recommendation: watermark_scale_factor %ld (%s; today %ld; the kernel "
+		       "accepts 1..%ld)\n", r->ans.wsf, verdict(r), r->now.wsf, r->s.prof.wsf_max);
+	for (j = 0; j < r->nwarnings; j++)
+		printf("Warning: %s\n", r->warnings[j]);
+	printf("Kernel %s rules, min_free_kbytes %ld.\n",
+	       r->s.osrelease[0] ? r->s.osrelease : "(default)", r->now.min_free_kbytes);
+	fputs("\nWhy:\n", stdout);
+	for (j = 0; j < r->nreasons; j++)
+		printf("  - %s\n", r->reasons[j]);
+
+	if (r->measured) {
+		const struct wm_rec_measure *ms = &r->ms;
+
+		printf("\nMeasured over %.1f s (%zu readings%s):\n", ms->seconds, ms->nsamples,
+		       ms->time_resolved ? "" : ", no time resolution");
+		for (k = 0; k < WM_REC_NCTR; k++) {
+			if (!(ms->have & (1u << k)))
+				snprintf(buf, sizeof(buf), "-");
+			else
+				snprintf(buf, sizeof(buf), "%s%llu", wm_rec_ctrs[k].level ? "" : "+",
+					 (unsigned long long)ms->d[k]);
+			printf("  %-30s %14s  %s\n", wm_rec_ctrs[k].json, buf, wm_rec_ctrs[k].what);
+		}
+		if (ms->psi)
+			printf("  %-30s %14.3f  seconds some / %.3f full\n", "psi_memory",
+			       (double)ms->psi_some_us / 1e6, (double)ms->psi_full_us / 1e6);
+		if (ms->time_resolved)
+			printf("  %-30s %14.1f  MiB/s (readings at most %.0f ms apart)\n", "peak_alloc",
+			       ms->peak_alloc_rate * ps / 1048576.0, ms->interval * 1000);
+	}
+
+	printf("\nZones (MiB; wake = low, kswapd starts; stop = high, kswapd sleeps; floor = "
+	       "smallest wsf that moves the gap):\n");
+	for (k = 0; k < NRFIELDS; k++) {
+		width[k] = (int)strlen(rfields[k].header);
+		for (i = 0; i < nrows; i++) {
+			rcell(buf, sizeof(buf), &rfields[k], rval(&rows[i], &rfields[k]), ps);
+			if ((int)strlen(buf) > width[k])
+				width[k] = (int)strlen(buf);
+		}
+	}
+	printf("%-4s %-8s", "node", "zone");
+	for (k = 0; k < NRFIELDS; k++)
+		if (rwanted(r, &rfields[k]))
+			printf(" %*s", width[k], rfields[k].header);
+	putchar('\n');
+	for (i = 0; i < nrows; i++) {
+		printf("%-4d %-8s", rows[i].node, rows[i].zone);
+		for (k = 0; k < NRFIELDS; k++) {
+			if (!rwanted(r, &rfields[k]))
+				continue;
+			rcell(buf, sizeof(buf), &rfields[k], rval(&rows[i], &rfields[k]), ps);
+			printf(" %*s", width[k], buf);
+		}
+		putchar('\n');
+	}
+
+	printf("\nGaps summed over %s zones: %.1f MiB today, %.1f MiB after",
+	       r->mode == M_EXTRA ? "all" : "the usable", mib(r->ans.gap_now, ps),
+	       mib(r->ans.gap_after, ps));
+	if (r->mode != M_EXTRA && r->ans.gap_needed)
+		printf(", %.1f MiB needed", mib(r->ans.gap_needed, ps));
+	printf(" (%.1f MiB at wsf 1).\n", mib(r->ans.gap_floor, ps));
+	printf("Reserved (totalreserve_pages): %.1f MiB now, %.1f MiB after (%+.1f MiB)\n",
+	       mib(r->rv.total_now, ps), mib(r->rv.total_after, ps),
+	       ((double)r->rv.total_after - (double)r->rv.total_now) * ps / 1048576.0);
+	if (r->rv.have_meminfo)
+		printf("MemAvailable: %ld MiB now, %ld MiB after (%+ld MiB)\n",
+		       r->rv.avail_now * (long)(ps / 1024) / 1024,
+		       r->rv.avail_after * (long)(ps / 1024) / 1024,
+		       (r->rv.avail_after - r->rv.avail_now) * (long)(ps / 1024) / 1024);
+	else
+		puts("MemAvailable: not computed (no proc/meminfo under the root)");
+	if (r->rv.hugetlb_kb >= 0)
+		printf("HugeTLB: %.1f MiB in the pool, counted in managed pages (so in wsf's "
+		       "share) but never reclaimable\n", (double)r->rv.hugetlb_kb / 1024.0);
+	else
+		puts("HugeTLB: unknown (no proc/meminfo under the root)");
+	apply_line(r, line, sizeof(line));
+	printf("Apply with: %s\n", line);
+}
+
+/* ---- the command ------------------------------------------------------ */
+
+static int parse_args(struct rec *r, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "extra-free-kbytes", required_argument, NULL, O_EXTRA },
+		{ "burst", required_argument, NULL, O_BURST },
+		{ "sample", required_argument, NULL, O_SAMPLE },
+		{ "interval", required_argument, NULL, O_INTERVAL },
+		{ "vmstat-before", required_argument, NULL, O_BEFORE },
+		{ "vmstat-after", required_argument, NULL, O_AFTER },
+		{ "psi-before", required_argument, NULL, O_PSI_BEFORE },
+		{ "psi-after", required_argument, NULL, O_PSI_AFTER },
+		{ "seconds", required_argument, NULL, O_SECONDS },
+		{ "vm-total-pages", required_argument, NULL, O_VM_TOTAL },
+		{ "base-wsf", required_argument, NULL, O_BASE_WSF },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct wm_diag d = { 0 };
+	int c, modes = 0;
+	long secs;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case O_EXTRA:
+			if (wm_parse_long(optarg, 0, 2147483647L, &r->extra_kb, &d))
+				return cli_usage(CMD, "--extra-free-kbytes: %s", d.msg);
+			r->mode = M_EXTRA;
+			modes++;
+			break;
+		case O_BURST:
+			if (wm_parse_size(optarg, &r->burst_bytes, &d))
+				return cli_usage(CMD, "--burst: %s", d.msg);
+			if (!r->burst_bytes)
+				return cli_usage(CMD, "--burst: the size must be above 0");
+			r->mode = M_BURST;
+			modes++;
+			break;
+		case O_SAMPLE:
+			if (wm_parse_long(optarg, 1, MAX_SAMPLE_SECONDS, &r->sample_s, &d))
+				return cli_usage(CMD, "--sample: %s", d.msg);
+			r->mode = M_SAMPLE;
+			modes++;
+			break;
+		case O_INTERVAL:
+			if (wm_parse_long(optarg, 10, 60000, &r->interval_ms, &d))
+				return cli_usage(CMD, "--interval: %s", d.msg);
+			break;
+		case O_BEFORE:
+			r->vm_before = optarg;
+			break;
+		case O_AFTER:
+			r->vm_after = optarg;
+			break;
+		case O_PSI_BEFORE:
+			r->psi_before = optarg;
+			break;
+		case O_PSI_AFTER:
+			r->psi_after = optarg;
+			break;
+		case O_SECONDS:
+			if (wm_parse_long(optarg, 1, 2147483647L, &secs, &d))
+				return cli_usage(CMD, "--seconds: %s", d.msg);
+			r->seconds = (double)secs;
+			break;
+		case O_VM_TOTAL:
+			if (wm_parse_long(optarg, 1, 2147483647L * 1024L, &r->vm_total, &d))
+				return cli_usage(CMD, "--vm-total-pages: %s", d.msg);
+			break;
+		case O_BASE_WSF:
+			if (wm_parse_long(optarg, 1, 2147483647L, &r->base_wsf, &d))
+				return cli_usage(CMD, "--base-wsf: %s", d.msg);
+			break;
+		case 'h':
+			rec_usage();
+			return -1;
+		default:
+			return cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+	if (!!r->vm_before != !!r->vm_after)
+		return cli_usage(CMD, "--vmstat-before and --vmstat-after go together");
+	if (!!r->psi_before != !!r->psi_after)
+		return cli_usage(CMD, "--psi-before and --psi-after go together");
+	if (r->psi_before && !r->vm_before)
+		return cli_usage(CMD, "--psi-before/--psi-after need --vmstat-before/--vmstat-after");
+	if (r->vm_before) {
+		r->mode = M_VMSTAT;
+		modes++;
+	}
+	if (modes != 1)
+		return cli_usage(CMD, modes ? "give one mode only" :
+				 "give a mode: --extra-free-kbytes, --burst, --sample or "
+				 "--vmstat-before/--vmstat-after");
+	if (r->vm_total >= 0 && r->mode != M_EXTRA)
+		return cli_usage(CMD, "--vm-total-pages goes with --extra-free-kbytes");
+	if (r->base_wsf >= 0 && r->mode != M_EXTRA)
+		return cli_usage(CMD, "--base-wsf goes with --extra-free-kbytes");
+	if (r->seconds > 0 && r->mode != M_VMSTAT)
+		return cli_usage(CMD, "--seconds goes with --vmstat-before/--vmstat-after");
+	return EXIT_OK;
+}
+
+static void rec_free(struct rec *r)
+{
+	int j;
+
+	for (j = 0; j < r->nreasons; j++)
+		free(r->reasons[j]);
+	for (j = 0; j < r->nwarnings; j++)
+		free(r->warnings[j]);
+	free(r->model_now);
+	free(r->after);
+	free(r->usable);
+	free(r->efk);
+}
+
+int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct whatif_change none = WHATIF_CHANGE_INIT;
+	struct rec r;
+	struct wm_sysctl sc_after;
+	struct rzone *rows = NULL;
+	size_t n, nrows;
+	bool recompute;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.ctx = ctx;
+	r.interval_ms = 100;
+	r.vm_total = r.base_wsf = r.kept_from = -1;
+	rc = parse_args(&r, argc, argv);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (ctx->format == FMT_PROM)
+		return cli_usage(CMD, "-o prom is not offered here: use text or json");
+
+	if ((rc = snapshot_read(ctx, &r.s)))
+		return rc;
+	if ((rc = whatif_apply_change(CMD, &r.s, &none, &r.now, &recompute)))
+		goto out;
+	if (!r.s.prof.wsf) {
+		rc = cli_err(EXIT_SYSTEM, CMD, "kernel %u.%u has no watermark_scale_factor (4.6+)",
+			     r.s.prof.kver.major, r.s.prof.kver.minor);
+		goto out;
+	}
+	r.knob = r.s.sysctl.extra_free_kbytes >= 0;
+	if (r.vm_total >= 0)
+		r.s.m.vm_total_pages = (unsigned long)r.vm_total;
+	r.in.prof = &r.s.prof;
+	r.in.m = &r.s.m;
+	r.in.now = &r.now;
+	n = r.s.m.nzones;
+	r.model_now = calloc(n ? n : 1, sizeof(*r.model_now));
+	r.after = calloc(n ? n : 1, sizeof(*r.after));
+	r.usable = calloc(n ? n : 1, sizeof(*r.usable));
+	rows = calloc(n ? n : 1, sizeof(*rows));
+	if (!r.model_now || !r.after || !r.usable || !rows) {
+		rc = cli_err(EXIT_SYSTEM, CMD, "out of memory");
+		goto out;
+	}
+	if ((rc = whatif_predict(&r.s, &r.now, true, r.model_now)))
+		goto out;
+	{
+		struct wm_zone_wm *w = calloc(n ? n : 1, sizeof(*w));
+		size_t i;
+
+		if (!w) {
+			rc = cli_err(EXIT_SYSTEM, CMD, "out of memory");
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			w[i] = r.model_now[i].wm;
+		r.class_idx = wm_rec_class_idx(&r.s.m);
+		wm_rec_usable(&r.s.m, w, r.class_idx, r.usable);
+		free(w);
+	}
+
+	switch (r.mode) {
+	case M_EXTRA:
+		rc = run_extra(&r);
+		break;
+	case M_BURST:
+		rc = run_burst(&r);
+		break;
+	default:
+		rc = run_measure(&r);
+		break;
+	}
+	if (rc)
+		goto out;
+
+	/* Below the floor a smaller wsf changes nothing: keep today's then. */
+	if (r.ans.wsf < r.now.wsf && r.ans.gap_after == r.ans.gap_now) {
+		r.kept_from = r.ans.wsf;
+		r.ans.wsf = r.now.wsf;
+	}
+
+	sc_after = r.now;
+	sc_after.wsf = r.ans.wsf;
+	if (r.mode == M_EXTRA && r.knob)
+		sc_after.extra_free_kbytes = r.extra_kb;
+	if ((rc = whatif_predict(&r.s, &sc_after, true, r.after)))
+		goto out;
+	whatif_reserve(&r.s, r.after, &r.rv);
+
+	switch (r.mode) {
+	case M_EXTRA:
+		extra_reasons(&r);
+		break;
+	case M_BURST:
+		burst_reasons(&r);
+		break;
+	default:
+		measure_reasons(&r);
+		if (r.dec.verdict == WM_REC_LOWER)
+			sqrt_reason(&r);
+		break;
+	}
+	if (r.kept_from >= 0)
+		reason(&r, "wsf %ld would do, but every wsf from %ld to %ld gives the same gaps: "
+		       "keep %ld", r.kept_from, r.kept_from, r.now.wsf, r.now.wsf);
+	floor_reason(&r);
+	if (r.ans.capped) {
+		if (r.ans.wanted > 0)
+			warning(&r, "the target needs wsf %ld, beyond this kernel's maximum %ld: "
+				"capped at %ld, which holds %.1f MiB of the %.1f MiB needed",
+				r.ans.wanted, r.s.prof.wsf_max, r.ans.wsf,
+				mib(r.ans.gap_after, r.s.m.page_size),
+				mib(r.ans.gap_needed, r.s.m.page_size));
+		else
+			warning(&r, "no wsf up to %d reaches the target: capped at %ld",
+				WM_REC_WSF_CEILING, r.ans.wsf);
+	}
+
+	nrows = build_rows(&r, rows);
+	if (ctx->format == FMT_JSON)
+		rc = print_json(&r, rows, nrows);
+	else
+		print_text(&r, rows, nrows);
+	for (int j = 0; j < r.nwarnings; j++)
+		cli_err(0, CMD, "warning: %s", r.warnings[j]);
+	if (!rc && r.ans.capped)
+		rc = EXIT_CHECK;
+out:
+	free(rows);
+	rec_free(&r);
+	snapshot_free(&r.s);
+	return rc;
+}
