@@ -561,18 +561,31 @@ static void burst_reasons(struct rec *r)
 	reason(r, "today those gaps hold %.1f MiB", mib(r->ans.gap_now, ps));
 }
 
+/* "over 60.0 s", or "between the two readings" when their times are unknown. */
+static const char *period(const struct rec *r, char *buf, size_t n)
+{
+	if (r->mode == M_VMSTAT && r->seconds <= 0)
+		snprintf(buf, n, "between the two readings");
+	else
+		snprintf(buf, n, "over %.1f s", r->ms.seconds);
+	return buf;
+}
+
 static void measure_reasons(struct rec *r)
 {
+	char per[64];
+
 	const struct wm_rec_measure *ms = &r->ms;
 	const struct wm_rec_decision *dc = &r->dec;
 	unsigned ps = r->s.m.page_size;
 
 	if (dc->direct) {
 		reason(r, "direct reclaim was seen: allocstall +%llu, pgscan_direct +%llu, "
-		       "pgsteal_direct +%llu over %.1f s",
+		       "pgsteal_direct +%llu %s",
 		       (unsigned long long)ms->d[WM_REC_ALLOCSTALL],
 		       (unsigned long long)ms->d[WM_REC_PGSCAN_DIRECT],
-		       (unsigned long long)ms->d[WM_REC_PGSTEAL_DIRECT], ms->seconds);
+		       (unsigned long long)ms->d[WM_REC_PGSTEAL_DIRECT],
+		       period(r, per, sizeof(per)));
 		if (ms->time_resolved)
 			reason(r, "the worst of %zu bursts lasted %.1f s from %.1f s: allocation "
 			       "peaked at %.1f MiB/s while kswapd reclaimed %.1f MiB/s, leaving "
@@ -595,8 +608,8 @@ static void measure_reasons(struct rec *r)
 			       "out (unreclaimable memory, or reclaim for a high-order allocation); "
 			       "wsf stays");
 	} else {
-		reason(r, "no direct reclaim over %.1f s: allocstall and pgscan_direct did not move",
-		       ms->seconds);
+		reason(r, "no direct reclaim %s: allocstall and pgscan_direct did not move",
+		       period(r, per, sizeof(per)));
 	}
 	if (ms->d[WM_REC_COMPACT_STALL])
 		reason(r, "compact_stall +%llu: high-order allocations compacted memory; wsf does not "
@@ -610,19 +623,23 @@ static void measure_reasons(struct rec *r)
 			       "(over-reclaim from %d%%)",
 			       (unsigned long long)ms->d[WM_REC_PGSTEAL_KSWAPD], dc->refault_pct,
 			       WM_REC_REFAULT_PCT);
-		if (dc->verdict == WM_REC_LOWER)
+		if (dc->verdict == WM_REC_LOWER && ms->time_resolved)
 			reason(r, "kswapd over-reclaims: aim the gaps at %.1f MiB (today's less the "
 			       "refault share, at least the %.1f MiB kswapd's wake point had to "
 			       "absorb)", mib(dc->need, ps),
 			       mib((unsigned long)ms->kswapd_deficit, ps));
+		else if (dc->verdict == WM_REC_LOWER)
+			reason(r, "kswapd over-reclaims: aim the gaps at %.1f MiB (today's less the "
+			       "refault share; two readings cannot tell what kswapd's wake point "
+			       "had to absorb: --sample can)", mib(dc->need, ps));
 		else
 			reason(r, "nothing calls for a change: keep watermark_scale_factor %ld",
 			       r->now.wsf);
 	}
 	if (ms->psi)
-		reason(r, "PSI memory: some %.2f s, full %.2f s stalled over the %.1f s",
+		reason(r, "PSI memory: some %.2f s, full %.2f s stalled %s",
 		       (double)ms->psi_some_us / 1e6, (double)ms->psi_full_us / 1e6,
-		       ms->seconds);
+		       period(r, per, sizeof(per)));
 }
 
 /* The 2018 RFC's sqrt-clamped low->high step at today's wsf. */
@@ -637,10 +654,14 @@ static void sqrt_reason(struct rec *r)
 		g += r->model_now[i].wm.gap;
 		gs += r->model_now[i].wm.gap_sqrt;
 	}
-	reason(r, "the 2018 RFC's sqrt-clamped high watermark would keep today's wake points "
-	       "and stop kswapd %.1f MiB above them instead of %.1f MiB, cutting each "
-	       "kswapd run without narrowing the min->low gap", mib(gs, r->s.m.page_size),
-	       mib(g, r->s.m.page_size));
+	if (gs < g)
+		reason(r, "the 2018 RFC's sqrt-clamped high watermark would keep today's wake "
+		       "points and stop kswapd %.1f MiB above them instead of %.1f MiB, cutting "
+		       "each kswapd run without narrowing the min->low gap",
+		       mib(gs, r->s.m.page_size), mib(g, r->s.m.page_size));
+	else
+		reason(r, "the 2018 RFC's sqrt-clamped high watermark would change nothing here: "
+		       "its lower clamp, a quarter of min, is today's gap");
 }
 
 /* ---- output ----------------------------------------------------------- */
@@ -734,7 +755,10 @@ static cJSON *json_measure(const struct rec *r)
 	cJSON *o = cJSON_CreateObject(), *b;
 	int c;
 
-	cJSON_AddNumberToObject(o, "seconds", ms->seconds);
+	if (r->mode == M_VMSTAT && r->seconds <= 0)
+		cJSON_AddNullToObject(o, "seconds");
+	else
+		cJSON_AddNumberToObject(o, "seconds", ms->seconds);
 	cJSON_AddNumberToObject(o, "samples", (double)ms->nsamples);
 	cJSON_AddBoolToObject(o, "time_resolved", ms->time_resolved);
 	for (c = 0; c < WM_REC_NCTR; c++) {
@@ -756,7 +780,7 @@ static cJSON *json_measure(const struct rec *r)
 	else
 		cJSON_AddNullToObject(o, "peak_alloc_mib_s");
 	cJSON_AddNumberToObject(o, "bursts", (double)ms->nbursts);
-	if (ms->nbursts) {
+	if (ms->nbursts && ms->time_resolved) {
 		b = cJSON_AddObjectToObject(o, "worst_burst");
 		cJSON_AddNumberToObject(b, "start_s", ms->worst.start);
 		cJSON_AddNumberToObject(b, "seconds", ms->worst.seconds);
@@ -935,8 +959,10 @@ static void print_text(struct rec *r, const struct rzone *rows, size_t nrows)
 	if (r->measured) {
 		const struct wm_rec_measure *ms = &r->ms;
 
-		printf("\nMeasured over %.1f s (%zu readings%s):\n", ms->seconds, ms->nsamples,
-		       ms->time_resolved ? "" : ", no time resolution");
+		char per[64];
+
+		printf("\nMeasured %s (%zu readings%s):\n", period(r, per, sizeof(per)),
+		       ms->nsamples, ms->time_resolved ? "" : ", no time resolution");
 		for (k = 0; k < WM_REC_NCTR; k++) {
 			if (!(ms->have & (1u << k)))
 				snprintf(buf, sizeof(buf), "-");

@@ -1,0 +1,1 @@
+--root data/machines/vm-6.18-firecracker-A --kernel 5.16.0 -j recommend --burst 1G

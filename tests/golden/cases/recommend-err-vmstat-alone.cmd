@@ -1,0 +1,1 @@
+--root data/machines/vm-6.18-firecracker-A recommend --vmstat-before tests/golden/cases/recommend-data/vmstat-before

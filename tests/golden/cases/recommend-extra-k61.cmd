@@ -1,0 +1,1 @@
+--root data/machines/qemu-k61-4g-before recommend --extra-free-kbytes 29615

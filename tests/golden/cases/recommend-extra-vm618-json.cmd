@@ -1,0 +1,1 @@
+--root data/machines/vm-6.18-firecracker-A -j recommend --extra-free-kbytes 29615

@@ -1,0 +1,1 @@
+--root data/machines/qemu-k61-4g-after recommend --vmstat-before tests/golden/cases/recommend-data/vmstat-before --vmstat-after tests/golden/cases/recommend-data/vmstat-lower-after

@@ -1,0 +1,1 @@
+--root data/machines/vm-6.18-firecracker-A -j recommend --vmstat-before tests/golden/cases/recommend-data/vmstat-before --vmstat-after tests/golden/cases/recommend-data/vmstat-raise-after
