@@ -12,7 +12,8 @@
 #   WMARK_KERNEL_ACCEL     kvm or tcg to skip the probe (default: probe
 #                          /dev/kvm once, with one boot)
 #   WMARK_KERNEL_TIMEOUT   hard limit per boot in seconds (default 240)
-#   WMARK_KERNEL_JOBS      boots at once (default 1)
+#   WMARK_KERNEL_JOBS      boots at once (default: one per CPU, at most
+#                          4, fewer when memory is short)
 #   WMARK_KERNEL_CACHE     kernel cache (default build/kernel-cache)
 #   WMARK_KERNEL_OFFLINE=1 use cached kernels only
 #   WMARK_KERNEL_QEMU      the qemu program (default qemu-system-x86_64)
@@ -33,7 +34,11 @@ wmark=${WMARK:-build/wmark}
 case $wmark in /*) ;; *) wmark=$top/$wmark ;; esac
 matrix_set=${WMARK_KERNEL_MATRIX:-short}
 limit=${WMARK_KERNEL_TIMEOUT:-240}
-jobs=${WMARK_KERNEL_JOBS:-1}
+# A TCG guest keeps about one host core busy and a 140 GiB one touches
+# ~3 GiB: one boot per core, as many as memory allows, at most four.
+jobs=${WMARK_KERNEL_JOBS:-$(awk -v n="$(nproc 2>/dev/null || echo 1)" '
+	$1 == "MemAvailable:" { m = int($2 / (3 * 1024 * 1024)) }
+	END { j = n < 4 ? n : 4; if (m < j) j = m; print j < 1 ? 1 : j }' /proc/meminfo)}
 qemu=${WMARK_KERNEL_QEMU:-qemu-system-x86_64}
 
 n=0
@@ -200,7 +205,7 @@ if [ -z "$accel" ]; then
 		limit=$save
 	fi
 fi
-diag "accelerator: $accel, matrix: $matrix_set, wmark: ${wmark#"$top"/}"
+diag "accelerator: $accel, matrix: $matrix_set, boots at once: $jobs, wmark: ${wmark#"$top"/}"
 
 # ---------------------------------------------------------------------
 # Boot every entry, $jobs at a time; results are read afterwards, in order.
