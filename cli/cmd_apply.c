@@ -189,7 +189,7 @@ static int read_knob(struct apply *a, const char *cmd, enum sc_key k,
 		return EXIT_OK;
 	}
 	if (r == -ENOENT && k == SC_EXTRA)
-		return cli_err(EXIT_SYSTEM, cmd, "%s%s: no such file: this kernel has no extra_free_kbytes (only Android kernels before 5.4 carry it; use --wsf, see 'wmark recommend')",
+		return cli_err(EXIT_SYSTEM, cmd, "%s%s: no such file: this kernel has no extra_free_kbytes (only Android kernels before 5.10 carry it; use --wsf, see 'wmark recommend')",
 			       shown, sc_key_name(k));
 	if (r == -ENOENT)
 		return cli_err(EXIT_SYSTEM, cmd, "%s%s: no such file: this kernel has no %s",
