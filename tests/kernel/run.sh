@@ -53,7 +53,9 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 t_start=$(now)
 
 # ---------------------------------------------------------------------
-# The plan: "name flavour mem nodes args..." lines.
+# The plan: "name flavour mem nodes args..." lines.  Entries named on the
+# command line are taken from the whole matrix.
+[ $# -gt 0 ] && matrix_set=full
 plan=$(awk -v set="$matrix_set" '
 	/^[ \t]*(#|$)/ { next }
 	set == "full" || $1 == "short" {
