@@ -15,7 +15,7 @@
 # and `show` within 1.5x of `cat`.  A missed target prints MISS; the
 # script still exits 0 (it exits 1 only when it cannot run at all).
 #
-# usage: [WMARK=build/wmark] [BENCH_SIZES="64:64 1024:256"]
+# usage: [WMARK=build/wmark | B=build] [BENCH_SIZES="64:64 1024:256"]
 #        [BENCH_SECONDS=2] [BENCH_RUNS=30] tests/bench/run.sh
 # BENCH_SIZES lists NODES:CPUS per generated file.  bench_parse and
 # bench_pair are built here with cc into bench/ beside $WMARK, bench_parse
@@ -29,7 +29,9 @@
 set -u
 export LC_ALL=C
 top=$(cd "$(dirname "$0")/../.." && pwd)
-W=${WMARK:-$top/build/wmark}
+bdir=${B:-build}		# make B=DIR bench: that build's wmark
+case $bdir in /*) ;; *) bdir=$top/$bdir ;; esac
+W=${WMARK:-$bdir/wmark}
 case $W in /*) ;; *) W=$PWD/$W ;; esac
 BDIR=$(dirname "$W")
 SIZES=${BENCH_SIZES:-64:64 1024:256}
