@@ -315,18 +315,8 @@ while read -r name flavour mem nodes args; do
 	printf '%-22s %-28s %5s %5s %7s %7s %7s %8s\n' "$name" "$rel" "$mem" \
 		"$nodes" "$wall" "$(info_get "$dir" uptime_init)" \
 		"$(info_get "$dir" uptime_done)" "$(( ${rss:-0} / 1024 ))" >>"$times"
-	if [ -z "$end" ]; then
-		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-			not_ok "[$name] the guest finishes its tests ($what): killed after ${limit}s"
-		else
-			not_ok "[$name] the guest finishes its tests ($what): qemu exit $rc after ${wall}s"
-		fi
-		diag "$(tail -15 "$dir/console.log" 2>/dev/null | tr -d '\r')"
-		diag "$(tail -5 "$dir/qemu.log" 2>/dev/null)"
-		continue
-	fi
-	ok "[$name] the guest finishes its tests ($what) in ${wall}s"
-	# The guest's own results, renumbered.
+	# The guest's own results, renumbered; shown even when it never
+	# finished, to see where it stopped.
 	if [ -f "$dir/tap.txt" ]; then
 		while IFS= read -r line; do
 			case $line in
@@ -339,6 +329,21 @@ while read -r name flavour mem nodes args; do
 			esac
 		done <"$dir/tap.txt"
 	fi
+	if [ -z "$end" ]; then
+		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+			not_ok "[$name] the guest finishes its tests ($what): killed after ${limit}s"
+		else
+			not_ok "[$name] the guest finishes its tests ($what): qemu exit $rc after ${wall}s"
+		fi
+		# The console's last lines, without SeaBIOS's escape sequences.
+		diag "$(tail -15 "$dir/console.log" 2>/dev/null |
+			sed -E 's/\x1b(\[[0-9;?]*[A-Za-z]|c)//g' | tr -cd '[:print:]\t\n')"
+		diag "$(tail -5 "$dir/qemu.log" 2>/dev/null)"
+		continue
+	fi
+	grc=${end#*rc=}
+	[ "$grc" = 0 ]
+	check $? "[$name] the guest finishes its tests ($what) in ${wall}s (exit $grc)"
 	# Lazy guest RAM: a big guest must not cost the host its size.
 	if [ -n "$rss" ] && [ "$(mib "$mem")" -ge 30720 ]; then
 		[ $((rss / 1024)) -lt $(($(mib "$mem") / 4)) ]
