@@ -17,6 +17,7 @@
 #   WMARK_KERNEL_CACHE     kernel cache (default build/kernel-cache)
 #   WMARK_KERNEL_OFFLINE=1 use cached kernels only
 #   WMARK_KERNEL_QEMU      the qemu program (default qemu-system-x86_64)
+#   WMARK_KERNEL_SCRIPT=probe  boot and power off only: times bare boots
 #
 # When qemu, busybox or a kernel cannot be had, the affected tests print
 # "ok N - ... # SKIP why": counted as skipped, never as passed.
@@ -40,6 +41,7 @@ jobs=${WMARK_KERNEL_JOBS:-$(awk -v n="$(nproc 2>/dev/null || echo 1)" '
 	$1 == "MemAvailable:" { m = int($2 / (3 * 1024 * 1024)) }
 	END { j = n < 4 ? n : 4; if (m < j) j = m; print j < 1 ? 1 : j }' /proc/meminfo)}
 qemu=${WMARK_KERNEL_QEMU:-qemu-system-x86_64}
+guest_script=${WMARK_KERNEL_SCRIPT:+wmark.script=$WMARK_KERNEL_SCRIPT }
 
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -220,7 +222,7 @@ while read -r name flavour mem nodes args; do
 		t0=$(now)
 		say "$name: booting ${k%% *}, $mem, $nodes node(s) $args"
 		if boot "$dir" "${k#* }" "$accel" "$mem" "$nodes" \
-			"wmark.entry=$name wmark.nodes=$nodes $args"; then
+			"${guest_script}wmark.entry=$name wmark.nodes=$nodes $args"; then
 			say "$name: done in $(cat "$dir/wall")s"
 		else
 			say "$name: no results (qemu exit $(cat "$dir/rc"), $(cat "$dir/wall")s)"
@@ -344,6 +346,7 @@ while read -r name flavour mem nodes args; do
 	grc=${end#*rc=}
 	[ "$grc" = 0 ]
 	check $? "[$name] the guest finishes its tests ($what) in ${wall}s (exit $grc)"
+	[ "${WMARK_KERNEL_SCRIPT:-}" = probe ] && continue
 	# Lazy guest RAM: a big guest must not cost the host its size.
 	if [ -n "$rss" ] && [ "$(mib "$mem")" -ge 30720 ]; then
 		[ $((rss / 1024)) -lt $(($(mib "$mem") / 4)) ]
