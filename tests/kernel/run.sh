@@ -364,10 +364,10 @@ while read -r name flavour mem nodes args; do
 		# read before anything read lowmem_reserve_ratio (which
 		# recomputes protection).  The guest's own verify ran a little
 		# later and may have seen fresher protection.
-		set -- $(verdict_of "$dir/raw")
-		{ [ "$1" = 0 ] && [ "${2:-}" = exact ]; } ||
-			{ [ "$1" = 1 ] && [ "${2:-}" = stale ]; }
-		check $? "[$name] verify --root of the boot capture: exact or stale (exit $1, ${2:-no verdict}; in the guest: ${boot_verdict:-not run})"
+		read -r vrc vv <<<"$(verdict_of "$dir/raw")"
+		{ [ "$vrc" = 0 ] && [ "${vv:-}" = exact ]; } ||
+			{ [ "$vrc" = 1 ] && [ "${vv:-}" = stale ]; }
+		check $? "[$name] verify --root of the boot capture: exact or stale (exit $vrc, ${vv:-no verdict}; in the guest: ${boot_verdict:-not run})"
 	fi
 	if [ ! -s "$dir/fresh/proc/zoneinfo" ]; then
 		not_ok "[$name] the capture after the refresh reached the host"
@@ -380,9 +380,9 @@ while read -r name flavour mem nodes args; do
 			skip "[$name] calc from the managed pages alone gives the kernel's numbers" "calc not built"
 		fi
 		if [ $host_has_verify = 1 ]; then
-			set -- $(verdict_of "$dir/fresh")
-			[ "$1" = 0 ] && [ "${2:-}" = exact ]
-			check $? "[$name] verify --root of the capture after the refresh: exact (exit $1, ${2:-no verdict})"
+			read -r vrc vv <<<"$(verdict_of "$dir/fresh")"
+			[ "$vrc" = 0 ] && [ "${vv:-}" = exact ]
+			check $? "[$name] verify --root of the capture after the refresh: exact (exit $vrc, ${vv:-no verdict})"
 		else
 			skip "[$name] verify --root of the capture after the refresh" "verify not built"
 		fi
@@ -390,10 +390,10 @@ while read -r name flavour mem nodes args; do
 	cap_verdict=$(info_get "$dir" capture_verdict)
 	cap_rc=$(info_get "$dir" capture_verify_rc)
 	if [ -d "$dir/capture" ] && [ $host_has_verify = 1 ]; then
-		set -- $(verdict_of "$dir/capture")
-		[ "$1" = "$cap_rc" ] && [ -n "${2:-}" ] && [ "${2:-}" = "$cap_verdict" ]
-		check $? "[$name] verify --root of the guest's capture gives what verify gave in the guest (host: exit $1 ${2:-none}; guest: exit $cap_rc $cap_verdict)"
-		[ "$1" = 0 ]
+		read -r vrc vv <<<"$(verdict_of "$dir/capture")"
+		[ "$vrc" = "$cap_rc" ] && [ -n "${vv:-}" ] && [ "${vv:-}" = "$cap_verdict" ]
+		check $? "[$name] verify --root of the guest's capture gives what verify gave in the guest (host: exit $vrc ${vv:-none}; guest: exit $cap_rc $cap_verdict)"
+		[ "$vrc" = 0 ]
 		check $? "[$name] the guest's capture, taken after rollback, verifies exact on the host"
 	elif [ -d "$dir/capture" ]; then
 		skip "[$name] verify --root of the guest's capture" "verify not built"
