@@ -12,6 +12,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,16 +253,59 @@ static bool same_zones(const struct zi_info *a, const struct zi_info *b)
 	return true;
 }
 
+/*
+ * A captured zoneinfo is a regular file, possibly tens of MiB for a big
+ * NUMA machine: map it (page cache pages, no copy, no fault per page)
+ * when its last page leaves room for the terminating NUL the kernel's
+ * zero fill provides.  /proc files have no size and are read.
+ */
+static int load_zoneinfo(const char *root, char **text, size_t *len, bool *mapped)
+{
+	char path[4096];
+	struct stat st;
+	long pg = sysconf(_SC_PAGESIZE);
+	void *p;
+	int fd;
+
+	*mapped = false;
+	if (root_path(root, P_ZONEINFO, path, sizeof(path)))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && pg > 0 &&
+	    st.st_size % pg != 0) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (p != MAP_FAILED) {
+			close(fd);
+			*text = p;
+			*len = (size_t)st.st_size;
+			*mapped = true;
+			return 0;
+		}
+	}
+	close(fd);
+	return read_rooted(root, P_ZONEINFO, text, len);
+}
+
+static void unload_zoneinfo(char *text, size_t len, bool mapped)
+{
+	if (mapped)
+		munmap(text, len);
+	else
+		free(text);
+}
+
 static int read_zoneinfo(struct snapshot *s, char **text, size_t *len,
-			 struct zi_info *zi)
+			 bool *mapped, struct zi_info *zi)
 {
 	struct wm_diag d = { 0 };
-	int rc = read_rooted(s->root, P_ZONEINFO, text, len);
+	int rc = load_zoneinfo(s->root, text, len, mapped);
 
 	if (rc)
 		return io_error(s, P_ZONEINFO, rc);
 	if (zi_parse(*text, *len, zi, &d)) {
-		free(*text);
+		unload_zoneinfo(*text, *len, *mapped);
 		*text = NULL;
 		zi_free(zi);
 		return parse_error(s, P_ZONEINFO, &d);
@@ -323,33 +368,53 @@ static int build_zones(struct snapshot *s)
 			     sizeof(*s->zone_map));
 	if (!s->zones || !s->zone_map)
 		return cli_err(EXIT_SYSTEM, "zoneinfo", "out of memory");
-	for (node = 0; node < zi->nnodes; node++) {
-		bool node_seen = false;
+	/* One pass: which printed zone is each (node, type). */
+	{
+		int pos[WM_ZONE_OTHER + 1];
+		long *at = malloc((size_t)(zi->nnodes ? zi->nnodes : 1) * (size_t)ntypes * sizeof(*at));
+		bool *seen = calloc((size_t)(zi->nnodes ? zi->nnodes : 1), sizeof(*seen));
 
-		for (k = 0; k < zi->nzones; k++)
-			if (zi->zones[k].node == node)
-				node_seen = true;
-		if (!node_seen)
-			continue;
-		for (t = 0; t < ntypes; t++) {
-			struct wm_zone *z = &s->zones[n];
-
-			*z = (struct wm_zone){ .node = node, .idx = t, .type = types[t] };
-			s->zone_map[n] = -1;
-			for (k = 0; k < zi->nzones; k++) {
-				const struct zi_zone *q = &zi->zones[k];
-
-				if (q->node != node || q->type != types[t])
-					continue;
-				z->managed = any_managed ? q->managed : q->present;
-				z->present = q->present;
-				if (!(q->flags & ZI_HAS_PRESENT))
-					z->present = z->managed;
-				z->boost = q->boost;
-				s->zone_map[n] = (long)k;
-			}
-			n++;
+		if (!at || !seen) {
+			free(at);
+			free(seen);
+			return cli_err(EXIT_SYSTEM, "zoneinfo", "out of memory");
 		}
+		for (t = 0; t <= WM_ZONE_OTHER; t++)
+			pos[t] = -1;
+		for (t = 0; t < ntypes; t++)
+			pos[types[t]] = t;
+		for (k = 0; k < (size_t)(zi->nnodes ? zi->nnodes : 1) * (size_t)ntypes; k++)
+			at[k] = -1;
+		for (k = 0; k < zi->nzones; k++) {
+			const struct zi_zone *q = &zi->zones[k];
+
+			seen[q->node] = true;
+			if (pos[q->type] >= 0)
+				at[(size_t)q->node * (size_t)ntypes + (size_t)pos[q->type]] = (long)k;
+		}
+		for (node = 0; node < zi->nnodes; node++) {
+			if (!seen[node])
+				continue;
+			for (t = 0; t < ntypes; t++) {
+				struct wm_zone *z = &s->zones[n];
+				long kk = at[(size_t)node * (size_t)ntypes + (size_t)t];
+
+				*z = (struct wm_zone){ .node = node, .idx = t, .type = types[t] };
+				s->zone_map[n] = kk;
+				if (kk >= 0) {
+					const struct zi_zone *q = &zi->zones[kk];
+
+					z->managed = any_managed ? q->managed : q->present;
+					z->present = q->present;
+					if (!(q->flags & ZI_HAS_PRESENT))
+						z->present = z->managed;
+					z->boost = q->boost;
+				}
+				n++;
+			}
+		}
+		free(at);
+		free(seen);
 	}
 	s->m = (struct wm_machine){ .zones = s->zones, .nzones = n,
 				    .page_size = 4096, .pageblock_pages = 512 };
@@ -361,6 +426,7 @@ int snapshot_read(const struct cli_ctx *ctx, struct snapshot *s)
 	struct zi_info again;
 	char *text2;
 	size_t len2;
+	bool mapped2;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
@@ -369,25 +435,26 @@ int snapshot_read(const struct cli_ctx *ctx, struct snapshot *s)
 	memset(&s->sysctl, 0xff, sizeof(s->sysctl));	/* every field -1 */
 	s->sysctl.nlrr = 0;
 
-	if ((rc = read_zoneinfo(s, &s->zoneinfo, &s->zoneinfo_len, &s->zi)))
+	if ((rc = read_zoneinfo(s, &s->zoneinfo, &s->zoneinfo_len, &s->zoneinfo_mapped, &s->zi)))
 		return rc;
 	for (;;) {
 		if ((rc = read_sysctls(s)))
 			return rc;
 		if (!s->live)
 			break;
-		if ((rc = read_zoneinfo(s, &text2, &len2, &again)))
+		if ((rc = read_zoneinfo(s, &text2, &len2, &mapped2, &again)))
 			return rc;
 		if (same_zones(&s->zi, &again)) {
-			free(text2);
+			unload_zoneinfo(text2, len2, mapped2);
 			zi_free(&again);
 			break;
 		}
 		/* It moved while we read: take the newer one and read again. */
-		free(s->zoneinfo);
+		unload_zoneinfo(s->zoneinfo, s->zoneinfo_len, s->zoneinfo_mapped);
 		zi_free(&s->zi);
 		s->zoneinfo = text2;
 		s->zoneinfo_len = len2;
+		s->zoneinfo_mapped = mapped2;
 		s->zi = again;
 		if (++s->rereads >= MAX_REREADS)
 			return cli_err(EXIT_SYSTEM, P_ZONEINFO,
@@ -401,7 +468,8 @@ int snapshot_read(const struct cli_ctx *ctx, struct snapshot *s)
 
 void snapshot_free(struct snapshot *s)
 {
-	free(s->zoneinfo);
+	if (s->zoneinfo)
+		unload_zoneinfo(s->zoneinfo, s->zoneinfo_len, s->zoneinfo_mapped);
 	zi_free(&s->zi);
 	free(s->zones);
 	free(s->zone_map);

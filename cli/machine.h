@@ -46,6 +46,7 @@ struct snapshot {
 	bool live;			/* root is "/" */
 	char *zoneinfo;			/* raw text, NUL-terminated */
 	size_t zoneinfo_len;
+	bool zoneinfo_mapped;		/* mapped from a capture, not malloc'd */
 	struct zi_info zi;
 	struct wm_sysctl sysctl;	/* fields -1 where the file is absent */
 	char osrelease[128];		/* "" if unknown */
