@@ -525,7 +525,8 @@ static void burst_of(const struct wm_rec_sample *s, size_t i0, size_t i1,
 			b->peak_alloc_rate = (double)delta(a, c, WM_REC_PGALLOC) / dt;
 	}
 	b->kswapd_rate = b->seconds > 0 ? (double)b->kswapd_steal / b->seconds : 0;
-	b->deficit = drawdown(s, i0, i1);
+	b->deficit = b->direct_steal;
+	b->drawdown = drawdown(s, i0, i1);
 }
 
 int wm_rec_analyze(const struct wm_rec_sample *s, size_t n,
@@ -611,8 +612,8 @@ int wm_rec_analyze(const struct wm_rec_sample *s, size_t n,
 			out->worst = b;
 	}
 	if (!out->time_resolved) {
-		/* one interval: only what direct reclaim stole is the burst's */
-		out->worst.deficit = out->d[WM_REC_PGSTEAL_DIRECT];
+		/* one interval cannot tell a drawdown from steady allocation */
+		out->worst.drawdown = 0;
 		out->kswapd_deficit = 0;
 	}
 	return WM_OK;

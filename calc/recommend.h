@@ -205,7 +205,8 @@ void wm_rec_sample_vmstat(const struct pf_kv *vmstat, struct wm_rec_sample *s);
 struct wm_rec_burst {
 	double start, seconds;		/* from the first interval's start */
 	uint64_t alloc, kswapd_steal, direct_steal, direct_scan, stalls;
-	uint64_t deficit;		/* pages: allocation beyond kswapd's reclaim */
+	uint64_t deficit;		/* pages: what direct reclaim had to find */
+	uint64_t drawdown;		/* pages: largest pgalloc - pgsteal_kswapd sum */
 	double peak_alloc_rate;		/* pages/s, best interval of the run */
 	double kswapd_rate;		/* pages/s over the run */
 };
@@ -233,10 +234,13 @@ struct wm_rec_measure {
  * the peak allocation rate, and the bursts: runs of consecutive
  * intervals with direct reclaim (allocstall or pgscan_direct moved),
  * where a run bridges one quiet interval.  A burst's deficit is the
- * largest sum of pgalloc - pgsteal_kswapd over consecutive intervals of
- * the run (the drawdown kswapd did not cover).  With two
- * samples only, the one interval cannot be resolved in time; the
- * deficit is then pgsteal_direct, what direct reclaim had to find.
+ * pgsteal_direct of its intervals: the pages allocations had to reclaim
+ * themselves because the free pages between min and low, and kswapd,
+ * did not cover them.  (Its drawdown, the largest sum of pgalloc -
+ * pgsteal_kswapd over consecutive intervals, is larger: it also counts
+ * allocations served by pages freed meanwhile, by munmap or exit.)  The
+ * worst burst is the one with the largest deficit.  With two samples
+ * only, the one interval is one burst.
  * Return WM_OK or WM_EINVAL (n < 2, time not ascending).
  */
 int wm_rec_analyze(const struct wm_rec_sample *s, size_t n,

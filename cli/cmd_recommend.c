@@ -588,12 +588,14 @@ static void measure_reasons(struct rec *r)
 		       period(r, per, sizeof(per)));
 		if (ms->time_resolved)
 			reason(r, "the worst of %zu bursts lasted %.1f s from %.1f s: allocation "
-			       "peaked at %.1f MiB/s while kswapd reclaimed %.1f MiB/s, leaving "
-			       "%.1f MiB that kswapd did not cover", ms->nbursts,
-			       ms->worst.seconds, ms->worst.start,
+			       "peaked at %.1f MiB/s while kswapd reclaimed %.1f MiB/s, and "
+			       "direct reclaim had to find %.1f MiB (allocation beyond kswapd: "
+			       "%.1f MiB, part of it served by pages freed meanwhile)",
+			       ms->nbursts, ms->worst.seconds, ms->worst.start,
 			       ms->worst.peak_alloc_rate * ps / 1048576.0,
 			       ms->worst.kswapd_rate * ps / 1048576.0,
-			       mib((unsigned long)dc->deficit, ps));
+			       mib((unsigned long)dc->deficit, ps),
+			       mib((unsigned long)ms->worst.drawdown, ps));
 		else
 			reason(r, "two readings cannot time a burst: the deficit is taken as what "
 			       "direct reclaim had to find, pgsteal_direct = %.1f MiB (the sum over "
@@ -788,6 +790,11 @@ static cJSON *json_measure(const struct rec *r)
 		cJSON_AddItemToObject(b, "pgsteal_kswapd", json_u64(ms->worst.kswapd_steal));
 		cJSON_AddItemToObject(b, "pgsteal_direct", json_u64(ms->worst.direct_steal));
 		cJSON_AddItemToObject(b, "allocstall", json_u64(ms->worst.stalls));
+		cJSON_AddItemToObject(b, "drawdown_pages", json_u64(ms->worst.drawdown));
+		cJSON_AddNumberToObject(b, "peak_alloc_mib_s",
+					round(ms->worst.peak_alloc_rate * ps / 1048576.0 * 10) / 10);
+		cJSON_AddNumberToObject(b, "kswapd_mib_s",
+					round(ms->worst.kswapd_rate * ps / 1048576.0 * 10) / 10);
 	} else {
 		cJSON_AddNullToObject(o, "worst_burst");
 	}

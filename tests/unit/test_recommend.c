@@ -462,7 +462,7 @@ static void series(struct wm_rec_sample *s, const long (*iv)[5], size_t n)
 	}
 }
 
-static void test_burst_deficit_is_the_drawdown_kswapd_left(void **state)
+static void test_burst_deficit_is_what_direct_reclaim_stole(void **state)
 {
 	static const long iv[][5] = {
 		{ 1000, 0, 0, 0, 0 },		/* 1: quiet */
@@ -481,8 +481,10 @@ static void test_burst_deficit_is_the_drawdown_kswapd_left(void **state)
 	assert_int_equal(wm_rec_analyze(s, 8, &ms, NULL), WM_OK);
 	assert_true(ms.time_resolved);
 	assert_int_equal(ms.nbursts, 1);
-	/* run 2..5: best consecutive sum 4000 + 3000 = 7000 */
-	assert_int_equal(ms.worst.deficit, 7000);
+	/* run 2..5: direct reclaim stole 500 + 1000 + 0 + 50 */
+	assert_int_equal(ms.worst.deficit, 1550);
+	/* best consecutive allocation beyond kswapd: 4000 + 3000 */
+	assert_int_equal(ms.worst.drawdown, 7000);
 	assert_int_equal(ms.worst.alloc, 13100);
 	assert_int_equal(ms.worst.kswapd_steal, 7000);
 	assert_int_equal(ms.worst.direct_steal, 1550);
@@ -491,20 +493,20 @@ static void test_burst_deficit_is_the_drawdown_kswapd_left(void **state)
 	assert_float_equal(ms.worst.seconds, 0.4, 1e-9);
 	assert_int_equal(ms.kswapd_deficit, 3000);
 	assert_int_equal(ms.d[WM_REC_ALLOCSTALL], 6);
-	/* vm618's usable gap 4216 pages + 7000 */
+	/* vm618's usable gap 4216 pages + 1550 */
 	wm_rec_decide(&ms, 4216, &dc);
 	assert_int_equal(dc.verdict, WM_REC_RAISE);
-	assert_int_equal(dc.need, 11216);
+	assert_int_equal(dc.need, 5766);
 }
 
 static void test_separate_bursts_keep_the_worst(void **state)
 {
 	static const long iv[][5] = {
-		{ 3000, 0, 10, 1, 10 },		/* 1: burst A, 3000 */
+		{ 3000, 0, 900, 1, 900 },	/* 1: burst A, stole 900 */
 		{ 0, 0, 0, 0, 0 },
 		{ 0, 0, 0, 0, 0 },
 		{ 0, 0, 0, 0, 0 },
-		{ 9000, 1000, 20, 1, 20 },	/* 5: burst B, 8000 */
+		{ 9000, 1000, 800, 1, 800 },	/* 5: burst B, stole 800, drawdown 8000 */
 	};
 	struct wm_rec_sample s[6];
 	struct wm_rec_measure ms;
@@ -512,8 +514,10 @@ static void test_separate_bursts_keep_the_worst(void **state)
 	series(s, iv, 5);
 	assert_int_equal(wm_rec_analyze(s, 6, &ms, NULL), WM_OK);
 	assert_int_equal(ms.nbursts, 2);
-	assert_int_equal(ms.worst.deficit, 8000);
-	assert_float_equal(ms.worst.start, 0.4, 1e-9);
+	/* the worst is the one direct reclaim paid most for, not the largest */
+	assert_int_equal(ms.worst.deficit, 900);
+	assert_int_equal(ms.worst.drawdown, 3000);
+	assert_float_equal(ms.worst.start, 0.0, 1e-9);
 }
 
 static void test_two_readings_take_pgsteal_direct_as_the_deficit(void **state)
@@ -629,7 +633,7 @@ int main(void)
 		cmocka_unit_test(test_script_on_the_6_18_capture_file),
 		cmocka_unit_test(test_vmstat_counters_are_summed_over_zones_and_kinds),
 		cmocka_unit_test(test_old_per_zone_vmstat_names_count_too),
-		cmocka_unit_test(test_burst_deficit_is_the_drawdown_kswapd_left),
+		cmocka_unit_test(test_burst_deficit_is_what_direct_reclaim_stole),
 		cmocka_unit_test(test_separate_bursts_keep_the_worst),
 		cmocka_unit_test(test_two_readings_take_pgsteal_direct_as_the_deficit),
 		cmocka_unit_test(test_raise_from_vmstat_on_vm618_is_wsf_50),
