@@ -165,6 +165,9 @@ END {
 	print ""
 	print "## Results"
 	print ""
+	print "`vs default`: allocation stalls against the mean of the two `default` runs (" a0 ")," \
+	      " which also draws the 90% line: a setting removes 90% when it has at most a tenth of it."
+	print ""
 	print "| setting | wsf | boost | allocstall | vs default | pgscan_direct | burst p50 ms | burst p99 ms | reserved MiB | gap MiB | refaults | compact_stall |"
 	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for (i = 1; i <= NR; i++) {
@@ -185,10 +188,10 @@ END {
 		exit
 	}
 	if (suff == "none" || !s0)
-		print "* No swept value up to the largest tried removed 90% of the default'\''s " a0 \
+		print "* No swept value up to the largest tried removed 90% of the defaults'\'' " a0 \
 		      " stalls (largest tried without success: " insuff ")."
 	else
-		printf "* Smallest sufficient wsf found by the sweep: **%s** (%d stalls, %s%% of the default'\''s %d; reserved %s MiB). Largest swept value that fell short: %s.\n",
+		printf "* Smallest sufficient wsf found by the sweep: **%s** (%d stalls, %s%% of the defaults'\'' mean %d; reserved %s MiB). Largest swept value that fell short: %s.\n",
 			suff, kv(row[s0], "allocstall"), sprintf("%.0f", kv(row[s0], "allocstall") * 100 / a0),
 			a0, mib(kv(row[s0], "high_pages")), insuff
 	if (!r0) {
@@ -197,7 +200,7 @@ END {
 	}
 	rs = kv(row[r0], "allocstall") + 0
 	rr = kv(row[r0], "high_pages") + 0
-	printf "* wmark recommend said **%s**; measured: %d stalls (%s%% of the default), reserved %s MiB.\n",
+	printf "* wmark recommend said **%s**; measured: %d stalls (%s%% of the defaults'\'' mean), reserved %s MiB.\n",
 		rec, rs, sprintf("%.0f", rs * 100 / a0), mib(rr)
 	if (s0) {
 		ratio = rr / kv(row[s0], "high_pages")
@@ -214,7 +217,7 @@ END {
 	}
 	print ""
 	print "One run, one machine: stall counts under TCG move from run to run (compare" \
-	      " `default` with `default-again`, measured first and last)."
+	      " the two `default` runs with `default-again`, measured first and last)."
 }' "$run/results.txt" >"$out"
 
 {
