@@ -35,6 +35,8 @@ exec 9>"$cache/.lock"
 if command -v flock >/dev/null 2>&1; then
 	flock -w 900 9 || say "waited 15 min for $cache/.lock; going on"
 fi
+# Downloads an interrupted run left behind.
+rm -rf "$cache"/.dl.*
 
 # The release-name pattern of a flavour, as an extended regex.
 # 6.1 releases look like 6.1.0-57-amd64, 6.12 ones like 6.12.117+deb12-amd64.
@@ -89,6 +91,7 @@ apt_kernels() {
 download() {	# release package
 	local rel=$1 pkg=$2 tmp deb
 	tmp=$(mktemp -d "$cache/.dl.XXXXXX") || return 1
+	trap 'rm -rf "$tmp"' EXIT
 	say "downloading $pkg"
 	if ! (cd "$tmp" && apt-get -q download "$pkg" >&2); then
 		rm -rf "$tmp"

@@ -171,19 +171,34 @@ boot() {
 	printf '%q ' "${cmd[@]}" >"$dir/cmdline.txt"
 	echo >>"$dir/cmdline.txt"
 	t0=$(now)
-	if [ -x /usr/bin/time ]; then
-		timeout -k 10 "$limit" /usr/bin/time -f %M -o "$dir/rss_kib" \
-			"${cmd[@]}" </dev/null >"$dir/qemu.log" 2>&1
-	else
-		timeout -k 10 "$limit" "${cmd[@]}" </dev/null >"$dir/qemu.log" 2>&1
-	fi
+	local measure=()
+	[ -x /usr/bin/time ] && measure=(/usr/bin/time -f %M -o "$dir/rss_kib")
+	# timeout(1) runs qemu in a process group of its own, out of reach
+	# of ^C: the pid file lets stop_boots end it.
+	timeout -k 10 "$limit" "${measure[@]}" "${cmd[@]}" \
+		</dev/null >"$dir/qemu.log" 2>&1 &
+	echo $! >"$dir/pid"
+	wait $!
 	rc=$?
+	rm -f "$dir/pid"
 	secs "$t0" "$(now)" >"$dir/wall"
 	echo $rc >"$dir/rc"
 	# GNU time adds "Command exited with non-zero status" lines.
 	[ -f "$dir/rss_kib" ] && tail -1 "$dir/rss_kib" >"$dir/rss" && mv "$dir/rss" "$dir/rss_kib"
 	grep -q '^WMARK-END' "$dir/data.log" 2>/dev/null
 }
+
+# Interrupted: end the boots still running (timeout passes the signal on
+# to qemu), by the pids recorded in boot().
+stop_boots() {
+	local p
+	for p in "$run"/*/pid; do
+		[ -f "$p" ] && kill -TERM "$(cat "$p")" 2>/dev/null
+	done
+	say "interrupted"
+	exit 130
+}
+trap stop_boots INT TERM
 
 # ---------------------------------------------------------------------
 # KVM or TCG: stock Debian kernels may not boot under a nested KVM, so
