@@ -11,7 +11,7 @@
 #
 # Everything is compared with numbers from this same boot: KASLR moves
 # managed pages between DMA32 and Normal from one boot to the next.
-# Sysctls are read with cat: busybox's read returns one byte of them.
+# Sysctls are read with cat or awk: busybox's read returns one byte of them.
 # Reading lowmem_reserve_ratio makes the kernel recompute protection, so
 # zoneinfo is always read before the sysctls.
 #

@@ -96,8 +96,14 @@ fi
 command -v "$qemu" >/dev/null 2>&1 ||
 	skip_all "no $qemu here (Debian package qemu-system-x86)"
 command -v cpio >/dev/null 2>&1 || skip_all "no cpio here (Debian package cpio)"
-[ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 ||
-	skip_all "no static busybox here (Debian package busybox-static)"
+static_busybox() {
+	local b
+	for b in /bin/busybox /usr/bin/busybox; do
+		[ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1 && return 0
+	done
+	return 1
+}
+static_busybox || skip_all "no static busybox here (Debian package busybox-static)"
 
 # ---------------------------------------------------------------------
 # Run directory, pruned to the last five.
