@@ -32,6 +32,7 @@
 
 #define CMD "recommend"
 #define MAX_SAMPLE_SECONDS 86400
+#define MAX_SAMPLES 200000	/* readings kept in memory: 5.5 h at 100 ms */
 #define MAX_REASONS 32
 
 enum mode { M_NONE, M_EXTRA, M_BURST, M_SAMPLE, M_VMSTAT };
@@ -361,9 +362,14 @@ static void zone_list(const struct rec *r, const bool *sel, char *buf, size_t n)
 		if (!sel[i])
 			continue;
 		cnt++;
-		k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s%s",
-				      cnt == 1 ? "" : cnt == total ? " and " : ", ",
-				      r->s.zi.nnodes > 1 ? "" : "", zname(r, i));
+		if (r->s.zi.nnodes > 1)
+			k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%snode %d %s",
+					      cnt == 1 ? "" : cnt == total ? " and " : ", ",
+					      r->s.m.zones[i].node, zname(r, i));
+		else
+			k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s",
+					      cnt == 1 ? "" : cnt == total ? " and " : ", ",
+					      zname(r, i));
 		if (k >= n)
 			break;
 	}
@@ -617,6 +623,13 @@ static void measure_reasons(struct rec *r)
 		reason(r, "compact_stall +%llu: high-order allocations compacted memory; wsf does not "
 		       "cure fragmentation (watermark_boost_factor acts on it)",
 		       (unsigned long long)ms->d[WM_REC_COMPACT_STALL]);
+	if (ms->d[WM_REC_PAGEOUTRUN] && ms->d[WM_REC_PGSTEAL_KSWAPD])
+		reason(r, "kswapd ran %llu times and stole %.1f MiB a run on average; each run "
+		       "reclaims from below the wake point (low) up to the stop point (high), "
+		       "%.1f MiB above it today, plus whatever is allocated meanwhile",
+		       (unsigned long long)ms->d[WM_REC_PAGEOUTRUN],
+		       mib((unsigned long)(ms->d[WM_REC_PGSTEAL_KSWAPD] / ms->d[WM_REC_PAGEOUTRUN]), ps),
+		       mib(r->ans.gap_now, ps));
 	if (!dc->direct) {
 		if (dc->refault_pct < 0)
 			reason(r, "kswapd reclaimed nothing: the watermarks were not reached");
@@ -1140,6 +1153,9 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		return cli_usage(CMD, "--vm-total-pages goes with --extra-free-kbytes");
 	if (r->base_wsf >= 0 && r->mode != M_EXTRA)
 		return cli_usage(CMD, "--base-wsf goes with --extra-free-kbytes");
+	if (r->mode == M_SAMPLE && r->sample_s * 1000 / r->interval_ms >= MAX_SAMPLES)
+		return cli_usage(CMD, "--sample %ld at --interval %ld takes %d readings or more: "
+				 "sample less or less often", r->sample_s, r->interval_ms, MAX_SAMPLES);
 	if (r->seconds > 0 && r->mode != M_VMSTAT)
 		return cli_usage(CMD, "--seconds goes with --vmstat-before/--vmstat-after");
 	return EXIT_OK;
@@ -1167,7 +1183,7 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 	struct rzone *rows = NULL;
 	size_t n, nrows;
 	bool recompute;
-	int rc;
+	int rc, j;
 
 	memset(&r, 0, sizeof(r));
 	r.ctx = ctx;
@@ -1282,7 +1298,7 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 		rc = print_json(&r, rows, nrows);
 	else
 		print_text(&r, rows, nrows);
-	for (int j = 0; j < r.nwarnings; j++)
+	for (j = 0; j < r.nwarnings; j++)
 		cli_err(0, CMD, "warning: %s", r.warnings[j]);
 	if (!rc && r.ans.capped)
 		rc = EXIT_CHECK;
