@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "procfs.h"
+#include "scan.h"
 
 static inline int is_blank(char c)
 {
@@ -39,50 +40,6 @@ static const char *line_end(const char *p, const char *end)
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 
 	return nl ? nl : end;
-}
-
-/*
- * Convert the digits at *pp into *out (at most max), advancing *pp.
- * Return 0, -1 when there is no digit, -2 when the number exceeds max.
- */
-static int scan_u64(const char **pp, const char *end, uint64_t max,
-		    uint64_t *out)
-{
-	const char *p = *pp;
-	uint64_t v = 0;
-	unsigned d;
-
-	if (p >= end || (unsigned)(*p - '0') > 9)
-		return -1;
-	do {
-		d = (unsigned)(*p - '0');
-		if (v > (max - d) / 10)
-			return -2;
-		v = v * 10 + d;
-		p++;
-	} while (p < end && (unsigned)(*p - '0') <= 9);
-	*pp = p;
-	*out = v;
-	return 0;
-}
-
-/* The same for a long with an optional sign. */
-static int scan_long(const char **pp, const char *end, long *out)
-{
-	const char *p = *pp;
-	uint64_t mag;
-	int neg = 0, rc;
-
-	if (p < end && (*p == '-' || *p == '+')) {
-		neg = *p == '-';
-		p++;
-	}
-	rc = scan_u64(&p, end, neg ? (uint64_t)LONG_MAX + 1 : LONG_MAX, &mag);
-	if (rc)
-		return rc;
-	*out = neg ? (long)(0 - (unsigned long)mag) : (long)mag;
-	*pp = p;
-	return 0;
 }
 
 static int bad_number(struct wm_diag *diag, int line, const char *key,
@@ -133,7 +90,7 @@ int pf_parse_long(const char *buf, size_t len, long *out,
 	rc = only_line(buf, len, &p, &e, diag);
 	if (rc)
 		return rc;
-	rc = scan_long(&p, e, &v);
+	rc = wm_scan_long(&p, e, true, &v);
 	if (rc)
 		return bad_number(diag, 1, NULL, rc);
 	if (p != e)
@@ -157,7 +114,7 @@ int pf_parse_long_list(const char *buf, size_t len, long *out, int max,
 	if (p == e)
 		return wm_fail(diag, WM_EPARSE, 1, NULL, "no value");
 	while (p < e) {
-		rc = scan_long(&p, e, &v);
+		rc = wm_scan_long(&p, e, true, &v);
 		if (rc)
 			return bad_number(diag, 1, NULL, rc);
 		if (p < e && !is_blank(*p))
@@ -355,7 +312,7 @@ static int parse_kv(const char *buf, size_t len, struct pf_kv *out,
 				       "NUL byte in a key");
 		v = skip_blanks(ke + meminfo, eol);
 		*ke = '\0';
-		rc = scan_u64(&v, eol, UINT64_MAX, &val);
+		rc = wm_scan_u64(&v, eol, UINT64_MAX, &val);
 		if (rc)
 			return bad_number(diag, line, k, rc);
 		v = skip_blanks(v, eol);
@@ -435,7 +392,7 @@ static int scan_decimal(const char **pp, const char *end, double *out)
 	double scale = 1;
 	int rc, digits = 0;
 
-	rc = scan_u64(&p, end, UINT64_MAX, &ip);
+	rc = wm_scan_u64(&p, end, UINT64_MAX, &ip);
 	if (rc)
 		return rc;
 	if (p < end && *p == '.') {
@@ -485,7 +442,7 @@ static int parse_psi_line(const char *p, const char *eol, int line,
 			seen |= 4;
 		} else if (eq - w == 5 && memcmp(w, "total", 5) == 0) {
 			p = eq + 1;
-			rc = scan_u64(&p, we, UINT64_MAX, &pl->total);
+			rc = wm_scan_u64(&p, we, UINT64_MAX, &pl->total);
 			if (rc || p != we)
 				return bad_number(diag, line, "total", rc);
 			seen |= 8;

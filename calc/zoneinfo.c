@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scan.h"
 #include "zoneinfo.h"
 
 /* Far above MAX_NUMNODES (1 << 10): bounds what callers size by nnodes. */
@@ -62,49 +63,16 @@ static inline const char *skip_indent(const char *p, const char *eol)
 	return p;
 }
 
-/*
- * Convert the decimal digits at *pp into *out, advancing *pp.  Return 0,
- * -1 when there is no digit, -2 when the number exceeds max.
- */
-static int scan_ulong(const char **pp, const char *end, unsigned long max,
-		      unsigned long *out)
+/* Numbers as the parsers of calc/scan.h read them, in this file's types. */
+static inline int scan_ulong(const char **pp, const char *end, unsigned long max,
+			     unsigned long *out)
 {
-	const char *p = *pp;
-	unsigned long v = 0;
-	unsigned d;
+	uint64_t v;
+	int rc = wm_scan_u64(pp, end, max, &v);
 
-	if (p >= end || (unsigned)(*p - '0') > 9)
-		return -1;
-	do {
-		d = (unsigned)(*p - '0');
-		if (v > (max - d) / 10)
-			return -2;
-		v = v * 10 + d;
-		p++;
-	} while (p < end && (unsigned)(*p - '0') <= 9);
-	*pp = p;
-	*out = v;
-	return 0;
-}
-
-/* The same for an optionally negative long. */
-static int scan_long(const char **pp, const char *end, long *out)
-{
-	const char *p = *pp;
-	unsigned long mag;
-	int neg = 0, rc;
-
-	if (p < end && *p == '-') {
-		neg = 1;
-		p++;
-	}
-	rc = scan_ulong(&p, end, neg ? (unsigned long)LONG_MAX + 1 : LONG_MAX,
-			&mag);
-	if (rc)
-		return rc;
-	*out = neg ? (long)(0 - mag) : (long)mag;
-	*pp = p;
-	return 0;
+	if (rc == 0)
+		*out = (unsigned long)v;
+	return rc;
 }
 
 static int bad_number(struct zi_state *st, const char *key, int rc)
@@ -258,7 +226,7 @@ static int parse_protection(struct zi_state *st, const char *p,
 		goto close;
 	}
 	for (;;) {
-		rc = scan_long(&p, eol, &v);
+		rc = wm_scan_long(&p, eol, false, &v);
 		if (rc)
 			return bad_number(st, key, rc);
 		/* More entries than WM_MAX_ZONES: checked, not kept. */
@@ -342,7 +310,7 @@ static int parse_pcp(struct zi_state *st, const char *key, const char *p,
 static int zone_value(struct zi_state *st, const char *key, const char *p,
 		      const char *eol, size_t off, unsigned flag)
 {
-	unsigned long v;
+	unsigned long v = 0;
 	int rc;
 
 	if (!st->z)
