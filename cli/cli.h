@@ -44,7 +44,8 @@ int cli_err(int code, const char *context, const char *fmt, ...)
 int cli_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Turn a core error into a message and an exit code (EXIT_USAGE). */
+/* Print a core error (diag) and return its exit code: EXIT_SYSTEM for
+ * WM_ENOMEM, EXIT_USAGE otherwise. */
 int cli_diag(const char *context, int rc, const struct wm_diag *d);
 
 #endif /* WMARK_CLI_H */

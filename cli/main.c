@@ -61,13 +61,13 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 int cli_diag(const char *context, int rc, const struct wm_diag *d)
 {
 	const char *msg = d->msg[0] ? d->msg : "invalid input";
+	int code = rc == WM_ENOMEM ? EXIT_SYSTEM : EXIT_USAGE;
 
 	if (d->line > 0)
-		return cli_err(EXIT_USAGE, context, "line %d: %s", d->line, msg);
+		return cli_err(code, context, "line %d: %s", d->line, msg);
 	if (d->key[0])
-		return cli_err(EXIT_USAGE, context, "%s: %s", d->key, msg);
-	return cli_err(EXIT_USAGE, context, "%s", msg);
-	(void)rc;
+		return cli_err(code, context, "%s: %s", d->key, msg);
+	return cli_err(code, context, "%s", msg);
 }
 
 static void usage(FILE *f)
