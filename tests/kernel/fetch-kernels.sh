@@ -13,8 +13,9 @@
 #
 # The newest release of each flavour that apt knows is downloaded with
 # `apt-get download` (the -unsigned package when there is one: the same
-# image without the Secure Boot signature) and only boot/vmlinuz-* and
-# boot/config-* are kept, in $WMARK_KERNEL_CACHE/RELEASE/ (default
+# image without the Secure Boot signature) and only boot/vmlinuz-*,
+# boot/config-* and the few modules the guests load (MODULES below,
+# uncompressed) are kept, in $WMARK_KERNEL_CACHE/RELEASE/ (default
 # build/kernel-cache under the repository).  A release already in the cache
 # is never downloaded again.  When apt cannot download (no network, no apt),
 # the newest release of that flavour already in the cache is used.
@@ -26,6 +27,11 @@ cache=${WMARK_KERNEL_CACHE:-$top/build/kernel-cache}
 offline=${WMARK_KERNEL_OFFLINE:-0}
 
 say() { echo "fetch-kernels: $*" >&2; }
+
+# Modules the guests insmod, paths under lib/modules/RELEASE/kernel: the
+# loop device gives them a block device (block-I/O delay, page cache that
+# reclaim can take).  Debian builds it as a module.
+MODULES="drivers/block/loop"
 
 mkdir -p "$cache" || { say "cannot create $cache"; exit 2; }
 cache=$(cd "$cache" && pwd)
@@ -91,29 +97,52 @@ apt_kernels() {
 download() {	# release package
 	local rel=$1 pkg=$2 tmp deb
 	tmp=$(mktemp -d "$cache/.dl.XXXXXX") || return 1
-	trap 'rm -rf "$tmp"' EXIT
+	dl_tmp=$tmp
+	trap 'rm -rf "${dl_tmp:-}"' EXIT
 	say "downloading $pkg"
 	if ! (cd "$tmp" && apt-get -q download "$pkg" >&2); then
 		rm -rf "$tmp"
 		return 1
 	fi
 	deb=$(ls "$tmp"/*.deb 2>/dev/null | head -1)
-	mkdir -p "$tmp/x"
-	# Only the image and its config: the modules would be ~400 MiB each.
+	mkdir -p "$tmp/x" "$tmp/modules"
+	# Only the image, its config and a few modules: all the modules
+	# would be ~400 MiB per release.
+	local m want=()
+	for m in $MODULES; do
+		want+=("./lib/modules/$rel/kernel/$m.ko*")
+	done
 	if ! dpkg-deb --fsys-tarfile "$deb" |
-		tar -x -C "$tmp/x" --wildcards './boot/vmlinuz-*' './boot/config-*' ||
+		tar -x -C "$tmp/x" --wildcards './boot/vmlinuz-*' './boot/config-*' \
+			"${want[@]}" ||
 		[ ! -s "$tmp/x/boot/vmlinuz-$rel" ]; then
-		say "$deb holds no boot/vmlinuz-$rel"
+		say "$deb holds no boot/vmlinuz-$rel or not all of: $MODULES"
 		rm -rf "$tmp"
 		return 1
 	fi
-	rm -rf "${cache:?}/$rel"
+	# busybox insmod hands the file to init_module(2) as it is: the
+	# compressed modules of 6.12 must be unpacked.
+	for m in $(find "$tmp/x/lib/modules" -name '*.ko*' 2>/dev/null); do
+		case $m in
+		*.ko.xz) xz -dc "$m" >"$tmp/modules/$(basename "$m" .xz)" ;;
+		*.ko.zst) zstd -qdc "$m" >"$tmp/modules/$(basename "$m" .zst)" ;;
+		*.ko) cp "$m" "$tmp/modules/" ;;
+		esac || { say "cannot unpack $m"; rm -rf "$tmp"; return 1; }
+	done
+	# Renames only: a run that already picked this release up keeps
+	# working; the module folder, last, marks the release complete.
 	mkdir -p "$cache/$rel"
-	mv "$tmp/x/boot/vmlinuz-$rel" "$cache/$rel/vmlinuz"
-	mv "$tmp/x/boot/config-$rel" "$cache/$rel/config" 2>/dev/null
+	mv -f "$tmp/x/boot/vmlinuz-$rel" "$cache/$rel/vmlinuz"
+	mv -f "$tmp/x/boot/config-$rel" "$cache/$rel/config" 2>/dev/null
 	echo "${deb##*/}" >"$cache/$rel/package"
+	rm -rf "${cache:?}/$rel/modules"
+	mv "$tmp/modules" "$cache/$rel/modules"
 	rm -rf "$tmp"
 }
+
+# A release in the cache is complete with its image and module folder
+# (caches from before modules were kept get them on the next download).
+cached() { [ -s "$cache/$1/vmlinuz" ] && [ -d "$cache/$1/modules" ]; }
 
 [ $# -eq 0 ] && set -- 6.1 6.12
 flavours=
@@ -132,7 +161,7 @@ for f in $flavours; do
 	apt_kernels
 	want=$(echo "$apt_list" | awk -v re="$re" '$1 ~ re' | tail -1)
 	rel=${want%% *} pkg=${want#* }
-	if [ -n "$want" ] && [ ! -s "$cache/$rel/vmlinuz" ]; then
+	if [ -n "$want" ] && ! cached "$rel"; then
 		download "$rel" "$pkg" || say "could not download $pkg"
 	fi
 	if [ -z "$want" ] || [ ! -s "$cache/$rel/vmlinuz" ]; then

@@ -30,6 +30,13 @@ mount -t tmpfs -o mode=755 tmpfs /run
 mkdir -p /sys/fs/cgroup
 mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
 
+# The few modules the tests need (loop), for this kernel; see
+# fetch-kernels.sh.
+modules=
+for m in /lib/modules/$(uname -r)/*.ko; do
+	[ -f "$m" ] && insmod "$m" 2>/dev/null && modules="$modules $(basename "$m" .ko)"
+done
+
 t_init=$(cut -d' ' -f1 /proc/uptime)
 script=/tests/guest-tests.sh
 entry=unnamed
@@ -58,6 +65,7 @@ stty -F "$out" raw -echo 2>/dev/null
 	echo "WMARK-BEGIN $entry"
 	echo "WMARK-INFO uptime_init=$t_init"
 	echo "WMARK-INFO osrelease=$(cat /proc/sys/kernel/osrelease)"
+	echo "WMARK-INFO modules=$(echo $modules | tr ' ' ',')"
 	if [ "$script" = probe ]; then
 		rc=0
 	elif [ -f "$script" ]; then

@@ -2,7 +2,11 @@
 # Build the test initramfs: busybox (static), wmark with the shared
 # libraries it needs and their loader, our /init and the guest tests.
 #
-# usage: tests/kernel/mkinitramfs.sh WMARK OUTPUT.cpio.gz
+# usage: tests/kernel/mkinitramfs.sh WMARK OUTPUT.cpio.gz [RELEASE_DIR...]
+#
+# Each RELEASE_DIR is a kernel in the cache (fetch-kernels.sh): its
+# modules/*.ko go to /lib/modules/RELEASE/, which /init loads when that
+# kernel boots.  One image serves every kernel of the run.
 #
 # WMARK may be static or dynamic: every library ldd names is copied to the
 # same path inside the image, so the dynamic loader finds them as it would
@@ -13,8 +17,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 
-[ $# -eq 2 ] || die "usage: mkinitramfs.sh WMARK OUTPUT.cpio.gz"
+[ $# -ge 2 ] || die "usage: mkinitramfs.sh WMARK OUTPUT.cpio.gz [RELEASE_DIR...]"
 wmark=$1 out=$2
+shift 2
 [ -x "$wmark" ] || die "$wmark is not an executable"
 
 busybox=
@@ -34,7 +39,7 @@ mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,run,tests,etc}
 install -m 755 "$busybox" "$stage/bin/busybox"
 install -m 755 "$wmark" "$stage/bin/wmark"
 install -m 755 "$here/init.sh" "$stage/init"
-install -m 644 "$here/guest-tests.sh" "$here"/*.awk "$stage/tests/"
+install -m 644 "$here"/guest-*.sh "$here"/*.awk "$stage/tests/"
 
 # Libraries and the loader, as ldd resolves them on this host.  A static
 # wmark makes ldd fail ("not a dynamic executable"): nothing to copy.
@@ -49,6 +54,13 @@ if ldd "$wmark" >"$stage/ldd.txt" 2>/dev/null; then
 	fi
 fi
 rm -f "$stage/ldd.txt"
+
+for rdir; do
+	[ -d "$rdir/modules" ] || continue
+	rel=$(basename "$rdir")
+	mkdir -p "$stage/lib/modules/$rel"
+	cp "$rdir"/modules/*.ko "$stage/lib/modules/$rel/" 2>/dev/null || true
+done
 
 # /dev/console lets the kernel give /init a stdout before devtmpfs is
 # mounted; creating it needs root, and without it only early messages are

@@ -129,7 +129,10 @@ kernel_of() {	# flavour -> "release path" or "- reason"
 # ---------------------------------------------------------------------
 # The initramfs, with this wmark.
 initrd=$run/initramfs.cpio.gz
-if ! "$here/mkinitramfs.sh" "$wmark" "$initrd" 2>"$run/mkinitramfs.log"; then
+# shellcheck disable=SC2046
+if ! "$here/mkinitramfs.sh" "$wmark" "$initrd" \
+	$(awk '$2 != "-" { sub(/\/vmlinuz$/, "", $3); print $3 }' "$run/kernels.txt") \
+	2>"$run/mkinitramfs.log"; then
 	not_ok "the test initramfs builds"
 	diag "$(cat "$run/mkinitramfs.log")"
 	exit 1
