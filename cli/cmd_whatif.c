@@ -268,7 +268,9 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 			row.min = (long)(after[i].wm.min + after[i].boost);
 			row.low = (long)(after[i].wm.low + after[i].boost);
 			row.high = (long)(after[i].wm.high + after[i].boost);
-			row.promo = s.prof.promo ? (long)(after[i].wm.promo + after[i].boost) : RV_NONE;
+			/* as zoneinfo will print it: promo only where it is printed */
+			row.promo = (s.zi.zones[s.zone_map[i]].flags & ZI_HAS_PROMO)
+					    ? (long)(after[i].wm.promo + after[i].boost) : RV_NONE;
 			row.boost = (long)after[i].boost;
 			row.nprot = s.zi.zones[s.zone_map[i]].nprotection;
 			arr = report_json_zones(&row, 1, cols | COL_PROMO);
