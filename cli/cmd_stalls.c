@@ -213,6 +213,14 @@ static int tasks_note(struct tasks *t, const struct ts_stats *s, bool exited,
 
 	/* The kernel derives btime from the clock minus the elapsed time, so
 	 * it wobbles by a second between queries of the same task. */
+	bool same_start = e && s->btime_s <= e->last.btime_s + 1 && s->btime_s + 1 >= e->last.btime_s;
+
+	/*
+	 * A live query answered before the task exited can be read after its
+	 * exit record: it is older news of the same task, not a new one.
+	 */
+	if (e && e->exited && !exited && same_start && s->etime_us <= e->last.etime_us)
+		return 0;
 	if (e && (e->exited || s->etime_us < e->last.etime_us ||
 		  s->btime_s > e->last.btime_s + 1 ||
 		  s->btime_s + 1 < e->last.btime_s))
