@@ -427,6 +427,8 @@ const struct wm_rec_ctr_desc wm_rec_ctrs[WM_REC_NCTR] = {
 				"kswapd balancing passes", false },
 	[WM_REC_REFAULT] = { "workingset_refault", "anon file", "workingset_refault",
 			     "refaults of recently evicted pages", false },
+	[WM_REC_ACTIVATE] = { "workingset_activate", "anon file", "workingset_activate",
+			      "refaults of working-set pages", false },
 	[WM_REC_COMPACT_STALL] = { "compact_stall", NULL, "compact_stall",
 				   "direct compaction stalls", false },
 	[WM_REC_NR_FREE] = { "nr_free_pages", NULL, "nr_free_pages_lowest",
@@ -633,10 +635,13 @@ void wm_rec_decide(const struct wm_rec_measure *ms, unsigned long gap_now,
 		   struct wm_rec_decision *out)
 {
 	uint64_t steal = ms->d[WM_REC_PGSTEAL_KSWAPD];
+	/* 4.x before workingset_activate: plain refaults are all there is */
+	uint64_t back = (ms->have & (1u << WM_REC_ACTIVATE)) ? ms->d[WM_REC_ACTIVATE] :
+			ms->d[WM_REC_REFAULT];
 
 	memset(out, 0, sizeof(*out));
 	out->verdict = WM_REC_KEEP;
-	out->refault_pct = steal ? 100.0 * (double)ms->d[WM_REC_REFAULT] / (double)steal : -1;
+	out->refault_pct = steal ? 100.0 * (double)back / (double)steal : -1;
 	out->direct = ms->d[WM_REC_ALLOCSTALL] > 0 || ms->d[WM_REC_PGSCAN_DIRECT] > 0;
 	if (out->direct) {
 		out->deficit = ms->worst.deficit;

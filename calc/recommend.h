@@ -168,6 +168,7 @@ enum wm_rec_ctr {
 	WM_REC_KSWAPD_HIGH_HQ,	/* kswapd_high_wmark_hit_quickly */
 	WM_REC_PAGEOUTRUN,	/* kswapd balancing passes */
 	WM_REC_REFAULT,		/* workingset_refault_{anon,file} (or workingset_refault) */
+	WM_REC_ACTIVATE,	/* workingset_activate_{anon,file}: refaults of working-set pages */
 	WM_REC_COMPACT_STALL,
 	WM_REC_NR_FREE,		/* nr_free_pages: a level, not a counter */
 	WM_REC_NCTR
@@ -254,7 +255,13 @@ enum wm_rec_verdict {
 
 const char *wm_rec_verdict_name(enum wm_rec_verdict v);
 
-/* Refaults at least this percentage of kswapd's steal count as over-reclaim. */
+/*
+ * Working-set refaults (workingset_activate: refaults whose refault
+ * distance says they would have stayed resident with less reclaim) at
+ * least this percentage of kswapd's steal count as over-reclaim.  Plain
+ * refaults are not used: a stream larger than memory refaults every page
+ * it reads again, whatever the watermarks.
+ */
 #define WM_REC_REFAULT_PCT 25
 
 /* A verdict and the gap it asks for. */
@@ -263,7 +270,9 @@ struct wm_rec_decision {
 	bool direct;			/* direct reclaim was seen */
 	uint64_t deficit;		/* pages the gap lacked (RAISE) */
 	unsigned long need;		/* pages: summed gap to aim for (0: keep) */
-	double refault_pct;		/* refaults per 100 pages kswapd stole, -1 n/a */
+	double refault_pct;		/* working-set refaults per 100 pages kswapd
+					 * stole (plain refaults where the kernel
+					 * has no workingset_activate), -1 n/a */
 };
 
 /*
@@ -271,10 +280,10 @@ struct wm_rec_decision {
  *  - direct reclaim (allocstall or pgscan_direct) -> RAISE, need =
  *    gap_now + the worst burst's deficit (KEEP, direct still set, when
  *    that deficit is 0: reclaim scanned but the gap was not what ran out);
- *  - else kswapd stole pages and refaults reached WM_REC_REFAULT_PCT
- *    percent of them -> LOWER, need = the larger of gap_now scaled down
- *    by the refault share and the largest deficit kswapd absorbed
- *    without a stall;
+ *  - else kswapd stole pages and working-set refaults reached
+ *    WM_REC_REFAULT_PCT percent of them -> LOWER, need = the larger of
+ *    gap_now scaled down by that share and the largest deficit kswapd
+ *    absorbed without a stall (KEEP when that is not below gap_now);
  *  - else KEEP.
  */
 void wm_rec_decide(const struct wm_rec_measure *ms, unsigned long gap_now,

@@ -303,7 +303,12 @@ static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
 				(unsigned long long)(b->c[WM_REC_PGSCAN_DIRECT] - a->c[WM_REC_PGSCAN_DIRECT]),
 				(unsigned long long)(b->c[WM_REC_PGSTEAL_KSWAPD] - a->c[WM_REC_PGSTEAL_KSWAPD]));
 		}
-		sleep_until(t0 + dt * (double)i);
+		/*
+		 * From the last reading, not from the start: a reading that came
+		 * late must not be followed by catch-up readings microseconds
+		 * apart, whose tiny intervals would make absurd peak rates.
+		 */
+		sleep_until(t0 + s[i - 1].t + dt);
 	}
 	*out = s;
 	*n = i;
@@ -634,10 +639,14 @@ static void measure_reasons(struct rec *r)
 		if (dc->refault_pct < 0)
 			reason(r, "kswapd reclaimed nothing: the watermarks were not reached");
 		else
-			reason(r, "kswapd stole %llu pages; refaults came to %.0f%% of that "
-			       "(over-reclaim from %d%%)",
-			       (unsigned long long)ms->d[WM_REC_PGSTEAL_KSWAPD], dc->refault_pct,
-			       WM_REC_REFAULT_PCT);
+			reason(r, "kswapd stole %llu pages; %s came to %.0f%% of that (over-reclaim "
+			       "from %d%%; all refaults: %llu, a stream larger than memory refaults "
+			       "whatever the watermarks)",
+			       (unsigned long long)ms->d[WM_REC_PGSTEAL_KSWAPD],
+			       (ms->have & (1u << WM_REC_ACTIVATE)) ?
+			       "working-set refaults (workingset_activate)" : "refaults",
+			       dc->refault_pct, WM_REC_REFAULT_PCT,
+			       (unsigned long long)ms->d[WM_REC_REFAULT]);
 		if (dc->verdict == WM_REC_LOWER && ms->time_resolved)
 			reason(r, "kswapd over-reclaims: aim the gaps at %.1f MiB (today's less the "
 			       "refault share, at least the %.1f MiB kswapd's wake point had to "
@@ -647,6 +656,10 @@ static void measure_reasons(struct rec *r)
 			reason(r, "kswapd over-reclaims: aim the gaps at %.1f MiB (today's less the "
 			       "refault share; two readings cannot tell what kswapd's wake point "
 			       "had to absorb: --sample can)", mib(dc->need, ps));
+		else if (dc->refault_pct >= WM_REC_REFAULT_PCT)
+			reason(r, "kswapd's wake point had to absorb %.1f MiB, no less than today's "
+			       "gaps: keep watermark_scale_factor %ld",
+			       mib((unsigned long)ms->kswapd_deficit, ps), r->now.wsf);
 		else
 			reason(r, "nothing calls for a change: keep watermark_scale_factor %ld",
 			       r->now.wsf);

@@ -10,14 +10,24 @@
  * from the mmap to the last write is the burst's latency.  The memory is
  * unmapped and the program sleeps PAUSE ms before the next burst, so the
  * page cache (kept full by a reader beside it) grows back in between.
+ * With READER_PGID the reader's process group is stopped (SIGSTOP) for
+ * the length of each burst and continued in the pause: the stalls
+ * counted are then the burst's own, against kswapd alone, not the
+ * reader's, and its refill cannot eat the pause's share of the CPUs.
+ * With PROCS > 1 each burst is PROCS processes allocating SIZE/PROCS MiB
+ * each at the same time (a multi-threaded burst: two allocators on a
+ * two-CPU guest leave kswapd no idle CPU); its latency runs until the
+ * last of them is done.
  * Prints one line: "bursts=N p50_ms=X p99_ms=Y max_ms=Z".
  *
- * usage: recommend-burst SIZE_MIB COUNT PAUSE_MS
+ * usage: recommend-burst SIZE_MIB COUNT PAUSE_MS [READER_PGID [PROCS]]
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +37,23 @@ static double now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Map len bytes, write one byte per page, unmap; 0 or -1. */
+static int touch(size_t len, long page)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t off;
+
+	if (p == MAP_FAILED) {
+		perror("recommend-burst: mmap");
+		return -1;
+	}
+	madvise(p, len, MADV_NOHUGEPAGE);
+	for (off = 0; off < len; off += (size_t)page)
+		p[off] = 1;
+	munmap(p, len);
+	return 0;
 }
 
 static int cmp(const void *a, const void *b)
@@ -47,17 +74,23 @@ static double pct(const double *v, int n, int p)
 int main(int argc, char **argv)
 {
 	long size_mib, count, pause_ms, page = sysconf(_SC_PAGESIZE);
+	pid_t reader = 0;
+	long procs = 1, k;
 	double *lat;
 	int i;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: recommend-burst SIZE_MIB COUNT PAUSE_MS\n");
+	if (argc < 4 || argc > 6) {
+		fprintf(stderr, "usage: recommend-burst SIZE_MIB COUNT PAUSE_MS [READER_PGID [PROCS]]\n");
 		return 2;
 	}
+	if (argc >= 5)
+		reader = (pid_t)atol(argv[4]);
+	if (argc == 6)
+		procs = atol(argv[5]);
 	size_mib = atol(argv[1]);
 	count = atol(argv[2]);
 	pause_ms = atol(argv[3]);
-	if (size_mib <= 0 || count <= 0 || pause_ms < 0) {
+	if (size_mib <= 0 || count <= 0 || pause_ms < 0 || procs < 1 || procs > 64) {
 		fprintf(stderr, "recommend-burst: bad arguments\n");
 		return 2;
 	}
@@ -65,20 +98,31 @@ int main(int argc, char **argv)
 	if (!lat)
 		return 1;
 	for (i = 0; i < count; i++) {
-		size_t len = (size_t)size_mib << 20, off;
-		double t0 = now_ms();
-		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		size_t len = ((size_t)size_mib << 20) / (size_t)procs;
+		double t0;
+		int st, failed = 0;
 
-		if (p == MAP_FAILED) {
-			perror("recommend-burst: mmap");
-			return 1;
+		if (reader > 0)
+			kill(-reader, SIGSTOP);
+		t0 = now_ms();
+		for (k = 1; k < procs; k++) {
+			pid_t c = fork();
+
+			if (c == 0)
+				_exit(touch(len, page) ? 1 : 0);
+			if (c < 0)
+				failed = 1;
 		}
-		madvise(p, len, MADV_NOHUGEPAGE);
-		for (off = 0; off < len; off += (size_t)page)
-			p[off] = 1;
+		if (touch(len, page))
+			failed = 1;
+		while (wait(&st) > 0)
+			if (!WIFEXITED(st) || WEXITSTATUS(st))
+				failed = 1;
 		lat[i] = now_ms() - t0;
-		munmap(p, len);
+		if (failed)
+			return 1;
+		if (reader > 0)
+			kill(-reader, SIGCONT);
 		usleep((useconds_t)pause_ms * 1000);
 	}
 	qsort(lat, (size_t)count, sizeof(*lat), cmp);

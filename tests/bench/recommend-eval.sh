@@ -3,10 +3,12 @@
 # CPUs) with a data disk, keep its page cache full, make allocation bursts,
 # and measure each watermark_scale_factor setting: allocation stalls,
 # direct-reclaim scans, burst latency, the memory the watermarks hold and
-# refaults.  Settings: the default; a sweep for the smallest wsf that
-# removes 90% of the default's stalls; what `wmark recommend --sample`
-# said while the bursts ran at the default; folklore values 125 (boost 0),
-# 200 and 1000; the default again.  Writes docs/recommend-eval.md.
+# refaults.  Settings: the default; a sweep of wsf values, to find the
+# smallest that removes 90% of the default's stalls; what `wmark recommend
+# --sample` said while the bursts ran at the default; the folklore values
+# 125 with boost 0, 200 and 1000 (the last two in the sweep).  Every
+# setting is measured in each of REC_ROUNDS rounds.  Writes
+# docs/recommend-eval.md.
 #
 # usage: tests/bench/recommend-eval.sh        (make bench-recommend)
 #
@@ -15,8 +17,9 @@
 #   REC_KERNEL_FLAVOUR    Debian kernel flavour (default 6.12-cloud: ext4
 #                         and NVMe built in, so no modules are needed)
 #   REC_BURST_MIB, REC_BURSTS, REC_PAUSE_MS, REC_SAMPLE_S, REC_SETTLE_S,
-#   REC_SWEEP (comma list), REC_BISECT   workload (see recommend-guest.sh)
-#   REC_TIMEOUT           hard limit of the boot in seconds (default 1500)
+#   REC_ROUNDS, REC_SWEEP (comma list), REC_PROCS, REC_STOP_READER
+#                         workload (see recommend-guest.sh)
+#   REC_TIMEOUT           hard limit of the boot in seconds (default 2400)
 #   REC_ACCEL             qemu accelerator (default tcg)
 #   REC_DOC               output (default docs/recommend-eval.md; "-" for stdout)
 #
@@ -34,13 +37,14 @@ cd "$top" || exit 2
 wmark=${WMARK:-build/wmark}
 case $wmark in /*) ;; *) wmark=$top/$wmark ;; esac
 flavour=${REC_KERNEL_FLAVOUR:-6.12-cloud}
-limit=${REC_TIMEOUT:-1500}
+limit=${REC_TIMEOUT:-2400}
 accel=${REC_ACCEL:-tcg}
 doc=${REC_DOC:-docs/recommend-eval.md}
 work=$top/build/bench-recommend
-burst=${REC_BURST_MIB:-192} bursts=${REC_BURSTS:-8} pause=${REC_PAUSE_MS:-2500}
-sample=${REC_SAMPLE_S:-30} settle=${REC_SETTLE_S:-5}
-sweep=${REC_SWEEP:-100,200,400,700,1000,1500,2000,3000} bisect=${REC_BISECT:-3}
+burst=${REC_BURST_MIB:-192} bursts=${REC_BURSTS:-6} pause=${REC_PAUSE_MS:-2500}
+sample=${REC_SAMPLE_S:-30} settle=${REC_SETTLE_S:-5} rounds=${REC_ROUNDS:-2}
+sweep=${REC_SWEEP:-60,80,100,125,150,200,300,500,1000}
+procs=${REC_PROCS:-1} stop_reader=${REC_STOP_READER:-0}
 
 say() { echo "bench-recommend: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -86,7 +90,8 @@ run=$work/run-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$run" && ln -sfn "${run##*/}" "$work/last"
 args="console=ttyS0 quiet panic=-1 wmark.script=/tests/recommend-guest.sh wmark.entry=recommend-eval"
 args="$args wmark.burst_mib=$burst wmark.bursts=$bursts wmark.pause_ms=$pause"
-args="$args wmark.sample_s=$sample wmark.settle_s=$settle wmark.sweep=$sweep wmark.bisect=$bisect"
+args="$args wmark.sample_s=$sample wmark.settle_s=$settle wmark.sweep=$sweep wmark.rounds=$rounds"
+args="$args wmark.procs=$procs wmark.stop_reader=$stop_reader"
 cmd=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -monitor none
 	-accel "$accel$([ "$accel" = tcg ] && echo ,thread=multi)" -cpu max -smp 2 -m 2048M
 	-object memory-backend-ram,id=ram0,size=2048M,reserve=off -machine memory-backend=ram0
@@ -95,7 +100,7 @@ cmd=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -monitor none
 	-device nvme,serial=wmdata,drive=data
 	-serial "file:$run/console.log" -serial "file:$run/data.log")
 printf '%q ' "${cmd[@]}" >"$run/cmdline.txt"
-say "booting ($accel, 2 GiB, 2 CPUs); log in ${run#"$top"/}; this takes several minutes"
+say "booting ($accel, 2 GiB, 2 CPUs); log in ${run#"$top"/}; this takes about a quarter of an hour"
 t0=$(date +%s)
 timeout -k 10 "$limit" "${cmd[@]}" </dev/null >"$run/qemu.log" 2>&1
 qrc=$?
@@ -108,141 +113,179 @@ grep '^RESULT ' "$run/data.txt" >"$run/results.txt"
 say "guest done in ${wall}s"
 
 # ---- the table and the verdict ---------------------------------------------
-info() { grep '^INFO ' "$run/data.txt" | tr ' ' '\n' | awk -F= -v k="$1" '$1 == k { print substr($0, length(k) + 2); exit }'; }
-rec=$(info recommended)
-suff=$(info smallest_sufficient)
-insuff=$(info largest_insufficient)
-
 out=$run/recommend-eval.md
-awk -v rec="$rec" -v suff="$suff" -v insuff="$insuff" -v release="$release" \
-	-v accel="$accel" -v wall="$wall" -v burst="$burst" -v bursts="$bursts" -v pause="$pause" \
-	-v sample="$sample" -v mem="$(info mem_kb)" -v mfk="$(info mfk)" -v thp="$(info thp)" \
-	-v zones="$(grep '^INFO zones' "$run/data.txt" | sed 's/^INFO zones //')" \
-	-v fill="$(info fill_s)" -v dmean="$(info default_stalls_mean)" '
-function kv(line, key,   i, n, f) {
-	n = split(line, f, " ")
-	for (i = 1; i <= n; i++)
-		if (index(f[i], key "=") == 1)
-			return substr(f[i], length(key) + 2)
-	return ""
-}
-function mib(p) { return sprintf("%.1f", p * 4096 / 1048576) }
-{
-	row[NR] = $0
-	name[NR] = kv($0, "name"); w[NR] = kv($0, "wsf") + 0
-	if (name[NR] == "default" && !d0) d0 = NR
-	if (name[NR] == "sweep" && w[NR] == suff + 0 && suff != "none") s0 = NR
-	if (name[NR] == "recommended") r0 = NR
-}
-END {
-	a0 = dmean + 0
-	print "# Does `wmark recommend` help? An evaluation under qemu"
-	print ""
-	print "Regenerate with `make bench-recommend` (runs `tests/bench/recommend-eval.sh`; about " \
-	      int(wall / 60 + 0.5) " minutes here)."
-	print ""
-	print "## Set-up"
-	print ""
-	print "* Debian kernel `" release "` under qemu (" accel ", 2 vCPUs), " \
-	      sprintf("%.0f", mem / 1024) " MiB RAM; zones (managed pages): " zones \
-	      "; min_free_kbytes " mfk " (THP `" thp "`), the kernel default watermark_scale_factor 10."
-	print "* Data disk: an ext4 image made with `mke2fs -d` on an emulated NVMe drive" \
-	      " (the cloud kernel has NVMe and ext4 built in; its virtio-blk is a module," \
-	      " and the kernel cache holds no modules). It holds one sparse 3 GiB file."
-	print "* Page cache kept full: a reader streams that file again and again (larger" \
-	      " than RAM, so every read adds clean page cache and kswapd reclaims behind it)." \
-	      " Filling took " fill " s before the first measurement."
-	print "* Bursts: `recommend-burst` maps " burst " MiB of anonymous memory" \
-	      " (MADV_NOHUGEPAGE) and writes every page, " bursts " times, " pause " ms apart;" \
-	      " latency is mmap to last write."
-	print "* Per setting: write watermark_scale_factor (and watermark_boost_factor)," \
-	      " wait, read /proc/vmstat, run the bursts, read it again. `reserved` is the sum" \
-	      " of the zones'\'' high watermarks (what kswapd keeps free), `gap` the sum of" \
-	      " min->low."
-	print "* `recommended`: `wmark -j recommend --sample " sample "` run in the guest" \
-	      " while the same bursts ran at the default; the value it printed was then measured" \
-	      " like every other setting."
-	print ""
-	print "## Results"
-	print ""
-	print "`vs default`: allocation stalls against the mean of the two `default` runs (" a0 ")," \
-	      " which also draws the 90% line: a setting removes 90% when it has at most a tenth of it."
-	print ""
-	print "| setting | wsf | boost | allocstall | vs default | pgscan_direct | burst p50 ms | burst p99 ms | reserved MiB | gap MiB | refaults | compact_stall |"
-	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-	for (i = 1; i <= NR; i++) {
-		st = kv(row[i], "allocstall") + 0
-		vs = a0 ? sprintf("%+.0f%%", (st - a0) * 100 / a0) : "-"
-		printf "| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			name[i], kv(row[i], "wsf"), kv(row[i], "boost"), st, vs,
-			kv(row[i], "pgscan_direct"), kv(row[i], "p50_ms"), kv(row[i], "p99_ms"),
-			mib(kv(row[i], "high_pages")), mib(kv(row[i], "low_pages") - kv(row[i], "min_pages")),
-			kv(row[i], "refaults"), kv(row[i], "compact_stall")
-	}
-	print ""
-	print "## Verdict"
-	print ""
-	if (!a0) {
-		print "The default setting had no allocation stall in this run, so there was nothing" \
-		      " to remove: the workload did not reach direct reclaim and the comparison says nothing."
-		exit
-	}
-	if (suff == "none" || !s0)
-		print "* No swept value up to the largest tried removed 90% of the defaults'\'' " a0 \
-		      " stalls (largest tried without success: " insuff ")."
-	else
-		printf "* Smallest sufficient wsf found by the sweep: **%s** (%d stalls, %s%% of the defaults'\'' mean %d; reserved %s MiB). Largest swept value that fell short: %s.\n",
-			suff, kv(row[s0], "allocstall"), sprintf("%.0f", kv(row[s0], "allocstall") * 100 / a0),
-			a0, mib(kv(row[s0], "high_pages")), insuff
-	if (!r0) {
-		print "* wmark recommend gave no value (see the log)."
-		exit
-	}
-	rs = kv(row[r0], "allocstall") + 0
-	rr = kv(row[r0], "high_pages") + 0
-	printf "* wmark recommend said **%s**; measured: %d stalls (%s%% of the defaults'\'' mean), reserved %s MiB.\n",
-		rec, rs, sprintf("%.0f", rs * 100 / a0), mib(rr)
-	if (s0) {
-		ratio = rr / kv(row[s0], "high_pages")
-		gratio = (kv(row[r0], "low_pages") - kv(row[r0], "min_pages")) / (kv(row[s0], "low_pages") - kv(row[s0], "min_pages"))
-		reached = rs * 10 <= a0
-		printf "* Reserve of the recommendation against the smallest sufficient: %.2fx (gap %.2fx).\n", ratio, gratio
-		if (reached && ratio <= 1.5)
-			print "* **The recommendation reaches the 90% line within 1.5x the smallest sufficient reserve.**"
-		else if (reached)
-			printf "* **The recommendation reaches the 90%% line but reserves %.2fx the smallest sufficient setting: more than the 1.5x target.**\n", ratio
-		else
-			printf "* **The recommendation does not reach the 90%% line: %d stalls left of %d (%.0f%% removed, 90%% needed), at %.2fx the smallest sufficient reserve.**\n",
-				rs, a0, (a0 - rs) * 100 / a0, ratio
-	}
-	print ""
-	print "One run, one machine: stall counts under TCG move from run to run (compare" \
-	      " the two `default` runs with `default-again`, measured first and last)."
-}' "$run/results.txt" >"$out"
-
-{
-	echo ""
-	echo "## What wmark recommend measured"
-	echo ""
-	echo '```'
-	if command -v python3 >/dev/null; then
-		python3 - "$run/recommend.json" <<'EOF'
+python3 - "$run" "$release" "$accel" "$wall" >"$out" <<'EOF' || die "cannot write the report"
 import json, sys
-d = json.load(open(sys.argv[1]))
-print("recommended:", d["recommended"], " verdict:", d["verdict"])
-for r in d["reasons"]:
-    print("-", r)
-m = d.get("measurements") or {}
-keys = ["seconds", "samples", "allocstall", "pgscan_direct", "pgsteal_direct",
-        "pgsteal_kswapd", "pgalloc", "workingset_refault", "peak_alloc_mib_s",
-        "bursts", "deficit_pages"]
-print(" ".join("%s=%s" % (k, m.get(k)) for k in keys))
+
+run, release, accel, wall = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+lines = open(run + "/data.txt").read().splitlines()
+
+def kv(line):
+    return dict(f.split("=", 1) for f in line.split()[1:] if "=" in f)
+
+info = {}
+for l in lines:
+    if l.startswith("INFO zones "):
+        info["zones"] = l[len("INFO zones "):].strip()
+    elif l.startswith("INFO "):
+        info.update(kv(l))
+results = [kv(l) for l in lines if l.startswith("RESULT ")]
+P = lambda pages: float(pages) * 4096 / 1048576
+
+# One row per setting, summed over rounds.
+rows, order = {}, []
+for r in results:
+    if "error" in r:
+        continue
+    key = (r["name"], int(r["wsf"]), int(r["boost"]))
+    if key not in rows:
+        rows[key] = {"rounds": [], "high": int(r["high_pages"]),
+                     "gap": int(r["low_pages"]) - int(r["min_pages"])}
+        order.append(key)
+    rows[key]["rounds"].append(r)
+order.sort(key=lambda k: (k[1], k[0]))
+
+def tot(key, field):
+    return sum(int(r[field]) for r in rows[key]["rounds"])
+
+dkey = ("default", 10, 15000)
+a0 = tot(dkey, "allocstall") if dkey in rows else 0
+line = a0 / 10.0
+nrounds = max(len(v["rounds"]) for v in rows.values()) if rows else 0
+rec = info.get("recommended", "none")
+
+def passes(key):
+    return tot(key, "allocstall") <= line
+
+# wsf-only settings (boost 15000): the smallest wsf from which every
+# measured wsf reaches the line, and the smallest single one that does.
+wsf_keys = sorted((k for k in rows if k[2] == 15000), key=lambda k: k[1])
+envelope = None
+for i, k in enumerate(wsf_keys):
+    if all(passes(j) for j in wsf_keys[i:]):
+        envelope = k
+        break
+single = next((k for k in wsf_keys if passes(k)), None)
+
+print("# Does `wmark recommend` help? An evaluation under qemu")
+print()
+print("Regenerate with `make bench-recommend` (runs `tests/bench/recommend-eval.sh`;"
+      " about %d minutes here). The run behind this page: kernel `%s`, %s." % (
+          round(wall / 60), release, accel))
+print()
+print("## Set-up")
+print()
+print("* Debian kernel `%s` under qemu (%s, 2 vCPUs, no KVM on the build machine), %.0f MiB RAM;"
+      " zones (managed pages): %s; min_free_kbytes %s (THP `%s`), watermark_scale_factor 10"
+      " by default." % (release, accel, int(info.get("mem_kb", 0)) / 1024.0, info.get("zones", "?"),
+                        info.get("mfk", "?"), info.get("thp", "?")))
+print("* Data disk: an ext4 image made with `mke2fs -d` from a directory holding one sparse"
+      " 3 GiB file, attached as an emulated NVMe drive (the Debian cloud kernel has NVMe and"
+      " ext4 built in; its virtio-blk is a module, and the kernel cache keeps no modules)."
+      " Reading a hole still fills the page cache with clean, reclaimable pages.")
+print("* Page cache kept full: a reader streams that file again and again (larger than RAM)."
+      " Filling took %s s." % info.get("fill_s", "?"))
+print("* Bursts: `tests/bench/recommend-burst.c` maps %s MiB of anonymous memory"
+      " (MADV_NOHUGEPAGE) in %s process(es), writes every page, unmaps it, %s times per"
+      " setting and round, %s ms apart, while the reader goes on%s. Latency is mmap to last"
+      " write. allocstall counts every task's stalls, the reader's too." % (
+          info.get("burst_mib", "?"), info.get("procs", "?"), info.get("bursts", "?"),
+          info.get("pause_ms", "?"),
+          " (stopped during each burst)" if info.get("stop_reader") == "1" else ""))
+print("* Per setting: write watermark_scale_factor (and watermark_boost_factor), wait, read"
+      " /proc/vmstat, run the bursts, read it again. %d rounds over all settings, ascending"
+      " wsf in odd rounds and descending in even ones; the table sums the rounds." % nrounds)
+print("* `reserved` is the sum of the zones' high watermarks (what kswapd keeps free),"
+      " `gap` the sum of min->low; `refaults` is workingset_refault (the reader's re-reads of"
+      " evicted pages: it streams, so most are refaults whatever the setting).")
+print("* `recommended`: `wmark -j recommend --sample %s` ran in the guest while the same"
+      " bursts ran at the default; its answer was then measured like every other setting." %
+      info.get("sample_s", "?"))
+print()
+print("## Results")
+print()
+print("`vs default`: allocation stalls against the default's (%d over %d rounds). The 90%%"
+      " line: at most a tenth of them (%.1f)." % (a0, nrounds, line))
+print()
+print("| setting | wsf | boost | allocstall (per round) | vs default | pgscan_direct |"
+      " burst p50 ms | burst p99 ms | reserved MiB | gap MiB | refaults | compact_stall |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+for k in order:
+    rs = rows[k]["rounds"]
+    st = tot(k, "allocstall")
+    vs = "%+.0f%%" % ((st - a0) * 100.0 / a0) if a0 else "-"
+    p50 = sum(float(r.get("p50_ms", 0)) for r in rs) / len(rs)
+    p99 = max(float(r.get("p99_ms", 0)) for r in rs)
+    print("| %s | %d | %d | %d (%s) | %s | %d | %.0f | %.0f | %.1f | %.1f | %d | %d |" % (
+        k[0], k[1], k[2], st, " + ".join(r["allocstall"] for r in rs), vs,
+        tot(k, "pgscan_direct"), p50, p99, P(rows[k]["high"]), P(rows[k]["gap"]),
+        tot(k, "refaults"), tot(k, "compact_stall")))
+print()
+print("p50 is the mean of the rounds' medians, p99 the largest of their 99th percentiles"
+      " (nearest rank).")
+print()
+print("## Verdict")
+print()
+rkey = next((k for k in rows if k[0] == "recommended"), None)
+if not a0:
+    print("The default had no allocation stall in this run: the workload did not reach"
+          " direct reclaim, so there was nothing to remove and the comparison says nothing.")
+else:
+    if envelope:
+        print("* Smallest sufficient wsf: **%d**, the smallest measured wsf from which every"
+              " larger one also stays at or under the line (%d stalls; reserved %.1f MiB)."
+              % (envelope[1], tot(envelope, "allocstall"), P(rows[envelope]["high"])))
+        if single and single != envelope:
+            print("  The smallest single value under the line was %d (%d stalls), with larger"
+                  " values above it again: run-to-run noise, not a threshold." % (
+                      single[1], tot(single, "allocstall")))
+    else:
+        print("* No measured wsf stays under the line from there on up.")
+    if not rkey:
+        print("* wmark recommend gave no value (see the log).")
+    else:
+        rs = tot(rkey, "allocstall")
+        print("* wmark recommend said **%s**: %d stalls (%.0f%% removed), reserved %.1f MiB."
+              % (rec, rs, (a0 - rs) * 100.0 / a0, P(rows[rkey]["high"])))
+        if envelope:
+            ratio = rows[rkey]["high"] / float(rows[envelope]["high"])
+            gratio = rows[rkey]["gap"] / float(rows[envelope]["gap"])
+            print("* Its reserve is %.2fx that of the smallest sufficient wsf (gap: %.2fx)."
+                  % (ratio, gratio))
+            if passes(rkey) and ratio <= 1.5:
+                print("* **The recommendation reaches the 90%% line within 1.5x the smallest"
+                      " sufficient reserve.**")
+            elif passes(rkey):
+                print("* **The recommendation reaches the 90%% line but reserves %.2fx the"
+                      " smallest sufficient setting, more than the 1.5x target.**" % ratio)
+            else:
+                print("* **The recommendation does not reach the 90%% line: %d stalls left of"
+                      " %d (%.0f%% removed, 90%% needed), at %.2fx the smallest sufficient"
+                      " reserve.**" % (rs, a0, (a0 - rs) * 100.0 / a0, ratio))
+print()
+print("One machine, %d rounds: stall counts under TCG move from round to round with the"
+      " host's load (see the per-round numbers), so a wsf between two measured values is"
+      " not resolved, and values close to the line can fall on either side of it in another"
+      " run." % nrounds)
+print()
+print("## What wmark recommend measured")
+print()
+print("```")
+try:
+    d = json.load(open(run + "/recommend.json"))
+    print("recommended:", json.dumps(d["recommended"]), " verdict:", d["verdict"])
+    for r in d["reasons"]:
+        print("-", r)
+    m = d.get("measurements") or {}
+    keys = ["seconds", "samples", "allocstall", "pgscan_direct", "pgsteal_direct",
+            "pgsteal_kswapd", "pgalloc", "workingset_refault", "peak_alloc_mib_s",
+            "bursts", "deficit_pages"]
+    print(" ".join("%s=%s" % (k, round(m[k], 1) if isinstance(m.get(k), float) else m.get(k))
+                   for k in keys))
+except (OSError, ValueError, KeyError) as e:
+    print("no JSON from wmark recommend:", e)
+print("```")
 EOF
-	else
-		cat "$run/recommend.json"
-	fi
-	echo '```'
-} >>"$out"
 
 if [ "$doc" = - ]; then
 	cat "$out"

@@ -2,31 +2,37 @@
 # The guest side of tests/bench/recommend-eval.sh (busybox sh, run as the
 # initramfs script of tests/kernel/init.sh; stdout goes to the host).
 #
-# A reader streams a file larger than RAM from the data disk all the time,
-# so the page cache stays full and free memory sits between the
+# A reader streams a file larger than RAM from the data disk all the
+# time, so the page cache stays full and free memory sits between the
 # watermarks; recommend-burst allocates SIZE MiB of anonymous memory at
-# once, COUNT times, PAUSE ms apart.  For each setting of
-# watermark_scale_factor (and boost) the vmstat counters are read before
-# and after the bursts and one "RESULT key=value..." line is printed.
+# once, COUNT times, PAUSE ms apart, while the reader goes on.  (With
+# WMARK_STOP_READER=1 the reader is stopped during each burst: kswapd then
+# kept up with even two allocators of 384 MiB, and nothing stalled.)
 #
-# Phases: the default, twice; `wmark recommend --sample` while the same bursts run
-# at the default (its JSON between REC-JSON-BEGIN/END); a sweep upward
-# until a setting removes 90% of the default's allocation stalls, then
-# bisection below it; wmark's recommendation; folklore 125 with boost 0,
-# 200 and 1000; the default again (drift check).
+# 1. `wmark recommend --sample` runs while the bursts run at the default
+#    (its JSON between REC-JSON-BEGIN/END).
+# 2. ROUNDS rounds over the settings: the default, every wsf of the sweep,
+#    wmark's recommendation, and 125 with watermark_boost_factor 0;
+#    ascending in odd rounds, descending in even ones, so that a drift of
+#    the host's load over time does not favour one end.  Each setting
+#    prints "RESULT round=R name=... key=value...": vmstat deltas around
+#    its bursts, the summed min/low/high watermarks, burst latencies.
 #
 # Parameters (kernel command line wmark.KEY=VALUE, exported by init.sh):
-#   WMARK_BURST_MIB (192), WMARK_BURSTS (8), WMARK_PAUSE_MS (2500),
-#   WMARK_SAMPLE_S (30), WMARK_SETTLE_S (5), WMARK_SWEEP (comma list),
-#   WMARK_BISECT (steps, 3)
+#   WMARK_BURST_MIB (192), WMARK_BURSTS (6), WMARK_PAUSE_MS (2500),
+#   WMARK_SAMPLE_S (30), WMARK_SETTLE_S (5), WMARK_ROUNDS (2),
+#   WMARK_SWEEP (comma list of wsf values), WMARK_PROCS (allocating
+#   processes per burst, 1), WMARK_STOP_READER (0)
 set -u
 BURST=${WMARK_BURST_MIB:-192}
-N=${WMARK_BURSTS:-8}
+N=${WMARK_BURSTS:-6}
 PAUSE=${WMARK_PAUSE_MS:-2500}
 SAMPLE=${WMARK_SAMPLE_S:-30}
 SETTLE=${WMARK_SETTLE_S:-5}
-SWEEP=$(echo "${WMARK_SWEEP:-100,200,400,700,1000,1500,2000,3000}" | tr ',' ' ')
-BISECT=${WMARK_BISECT:-3}
+ROUNDS=${WMARK_ROUNDS:-2}
+PROCS=${WMARK_PROCS:-1}
+STOP_READER=${WMARK_STOP_READER:-0}
+SWEEP=$(echo "${WMARK_SWEEP:-60,80,100,125,150,200,300,500,1000}" | tr ',' ' ')
 VM=/proc/sys/vm
 
 up() { cut -d' ' -f1 /proc/uptime; }
@@ -37,7 +43,8 @@ if ! mount -o ro /dev/nvme0n1 /mnt; then
 	exit 1
 fi
 echo "ok 1 - the data disk mounts"
-echo "INFO kernel=$(cat /proc/sys/kernel/osrelease) mem_kb=$(awk '/^MemTotal/ { print $2 }' /proc/meminfo) cpus=$(grep -c ^processor /proc/cpuinfo) mfk=$(cat $VM/min_free_kbytes) wsf=$(cat $VM/watermark_scale_factor) boost=$(cat $VM/watermark_boost_factor) thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled | tr ' ' '_')"
+echo "INFO kernel=$(cat /proc/sys/kernel/osrelease) mem_kb=$(awk '/^MemTotal/ { print $2 }' /proc/meminfo) cpus=$(grep -c ^processor /proc/cpuinfo) mfk=$(cat $VM/min_free_kbytes) wsf=$(cat $VM/watermark_scale_factor) boost=$(cat $VM/watermark_boost_factor) thp=$(tr ' ' '_' </sys/kernel/mm/transparent_hugepage/enabled)"
+echo "INFO burst_mib=$BURST bursts=$N pause_ms=$PAUSE sample_s=$SAMPLE settle_s=$SETTLE rounds=$ROUNDS procs=$PROCS stop_reader=$STOP_READER"
 echo "INFO zones $(awk '/^Node/ { z = $4 } $1 == "managed" { printf "%s=%s ", z, $2 }' /proc/zoneinfo)"
 
 # Counters: allocstall pgscan_direct pgsteal_direct pgscan_kswapd
@@ -55,9 +62,19 @@ wm_sums() {
 		END { print m + 0, l + 0, h + 0 }' /proc/zoneinfo
 }
 
-# The reader: a sparse file larger than RAM, read again and again.
-( while :; do cat /mnt/stream >/dev/null; done ) &
+# The reader: a sparse file larger than RAM, read again and again, in a
+# process group of its own (which recommend-burst can stop).
+setsid sh -c 'while :; do cat /mnt/stream >/dev/null; done' &
 reader=$!
+sleep 1
+pgid=$(awk '{ print $5 }' /proc/$reader/stat 2>/dev/null)
+stop=0
+[ "$STOP_READER" = 1 ] && stop=$reader
+echo "INFO reader_pid=$reader reader_pgid=$pgid"
+if [ "$pgid" != "$reader" ]; then
+	echo "not ok 2 - the reader leads its own process group"
+	exit 1
+fi
 t0=$(up)
 # Fill: until free memory is within twice the high watermarks, or 90 s.
 i=0
@@ -70,38 +87,30 @@ while [ $i -lt 90 ]; do
 done
 echo "INFO fill_s=$(awk -v a="$t0" -v b="$(up)" 'BEGIN { printf "%.1f", b - a }') free_pages=$free high_sum=$3"
 
-# run_setting NAME WSF BOOST: one RESULT line.
+# run_setting ROUND NAME WSF BOOST: one RESULT line.
 run_setting() {
-	echo "$2" >$VM/watermark_scale_factor || { echo "RESULT name=$1 wsf=$2 error=write"; return; }
-	echo "$3" >$VM/watermark_boost_factor
+	echo "$3" >$VM/watermark_scale_factor || { echo "RESULT round=$1 name=$2 wsf=$3 error=write"; return; }
+	echo "$4" >$VM/watermark_boost_factor
 	sleep "$SETTLE"
-	set -- "$1" "$2" "$3" $(wm_sums)
-	name=$1 wsf=$2 boost=$3 smin=$4 slow=$5 shigh=$6
+	set -- "$1" "$2" "$3" "$4" $(wm_sums)
+	round=$1 name=$2 wsf=$3 boost=$4 smin=$5 slow=$6 shigh=$7
 	b=$(snap)
 	t=$(up)
-	lat=$(/bin/recommend-burst "$BURST" "$N" "$PAUSE")
+	lat=$(/bin/recommend-burst "$BURST" "$N" "$PAUSE" "$stop" "$PROCS")
 	secs=$(awk -v a="$t" -v b="$(up)" 'BEGIN { printf "%.1f", b - a }')
 	a=$(snap)
 	set -- $b $a
-	echo "RESULT name=$name wsf=$wsf boost=$boost allocstall=$((${9} - ${1})) pgscan_direct=$((${10} - ${2})) pgsteal_direct=$((${11} - ${3})) pgscan_kswapd=$((${12} - ${4})) pgsteal_kswapd=$((${13} - ${5})) refaults=$((${14} - ${6})) compact_stall=$((${15} - ${7})) pgalloc=$((${16} - ${8})) min_pages=$smin low_pages=$slow high_pages=$shigh seconds=$secs $lat"
-	last_stalls=$((${9} - ${1}))
+	echo "RESULT round=$round name=$name wsf=$wsf boost=$boost allocstall=$((${9} - ${1})) pgscan_direct=$((${10} - ${2})) pgsteal_direct=$((${11} - ${3})) pgscan_kswapd=$((${12} - ${4})) pgsteal_kswapd=$((${13} - ${5})) refaults=$((${14} - ${6})) compact_stall=$((${15} - ${7})) pgalloc=$((${16} - ${8})) min_pages=$smin low_pages=$slow high_pages=$shigh seconds=$secs $lat"
 }
 
-# Two defaults first: the 90% line is drawn from their mean.
-run_setting default 10 15000
-a0=$last_stalls
-run_setting default 10 15000
-a0=$(((a0 + last_stalls) / 2))
-echo "INFO default_stalls_mean=$a0"
-
-# wmark's recommendation, sampled while the same bursts run at the default.
+# 1. wmark's recommendation, sampled while the bursts run at the default.
 echo 10 >$VM/watermark_scale_factor
 echo 15000 >$VM/watermark_boost_factor
 sleep "$SETTLE"
 wmark -j recommend --sample "$SAMPLE" >/tmp/rec.json 2>/tmp/rec.err &
 wpid=$!
 sleep 1
-/bin/recommend-burst "$BURST" "$N" "$PAUSE" >/tmp/rec-bursts.txt
+/bin/recommend-burst "$BURST" "$N" "$PAUSE" "$stop" "$PROCS" >/tmp/rec-bursts.txt
 wait $wpid
 rc=$?
 echo "REC-JSON-BEGIN"
@@ -109,34 +118,28 @@ cat /tmp/rec.json
 echo "REC-JSON-END"
 grep -v '^wmark: recommend: [0-9]*/' /tmp/rec.err
 rec=$(awk '/"watermark_scale_factor"/ { gsub(/[^0-9]/, "", $2); print $2; exit }' /tmp/rec.json)
-echo "INFO recommend_rc=$rc recommended=${rec:-none} sample_bursts=$(cat /tmp/rec-bursts.txt | tr ' ' ',')"
+echo "INFO recommend_rc=$rc recommended=${rec:-none} sample_bursts=$(tr ' ' ',' </tmp/rec-bursts.txt)"
 
-# Sweep upward until allocstall <= a0/10, then bisect below it.
-pass= fail=10
-if [ "$a0" -gt 0 ]; then
-	for w in $SWEEP; do
-		run_setting "sweep" "$w" 15000
-		if [ $((last_stalls * 10)) -le "$a0" ]; then
-			pass=$w
-			break
-		fi
-		fail=$w
+# 2. Rounds over every setting: "name:wsf:boost", ascending by wsf.
+list="default:10:15000"
+for w in $SWEEP; do
+	list="$list sweep:$w:15000"
+done
+[ -n "$rec" ] && list="$list recommended:$rec:15000"
+list="$list folklore-125-boost0:125:0"
+list=$(for s in $list; do echo "$s"; done | sort -t: -k2,2n -k1,1)
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	if [ $((r % 2)) -eq 1 ]; then order=$list; else order=$(echo "$list" | sort -r -t: -k2,2n -k1,1); fi
+	for s in $order; do
+		IFS=: read -r name w b <<EOF
+$s
+EOF
+		run_setting "$r" "$name" "$w" "$b"
 	done
-	k=0
-	while [ -n "$pass" ] && [ $k -lt "$BISECT" ] && [ $((pass - fail)) -gt 1 ]; do
-		mid=$(((pass + fail) / 2))
-		run_setting "sweep" "$mid" 15000
-		if [ $((last_stalls * 10)) -le "$a0" ]; then pass=$mid; else fail=$mid; fi
-		k=$((k + 1))
-	done
-fi
-echo "INFO smallest_sufficient=${pass:-none} largest_insufficient=$fail"
+	r=$((r + 1))
+done
 
-[ -n "$rec" ] && run_setting recommended "$rec" 15000
-run_setting folklore-125-boost0 125 0
-run_setting folklore-200 200 15000
-run_setting folklore-1000 1000 15000
-run_setting default-again 10 15000
-
-kill "$reader" 2>/dev/null
+kill -CONT -"$reader" 2>/dev/null
+kill -- -"$reader" 2>/dev/null
 echo "ok 2 - the evaluation ran"

@@ -560,7 +560,7 @@ static void test_refaults_from_25_percent_lower_the_gap(void **state)
 
 	memset(&ms, 0, sizeof(ms));
 	ms.d[WM_REC_PGSTEAL_KSWAPD] = 10000;
-	ms.d[WM_REC_REFAULT] = 5000;
+	ms.d[WM_REC_REFAULT] = 5000;	/* no workingset_activate: plain refaults */
 	ms.kswapd_deficit = 100;
 	wm_rec_decide(&ms, 4216, &dc);
 	assert_int_equal(dc.verdict, WM_REC_LOWER);
@@ -574,6 +574,25 @@ static void test_refaults_from_25_percent_lower_the_gap(void **state)
 	ms.d[WM_REC_REFAULT] = 2400;
 	wm_rec_decide(&ms, 4216, &dc);
 	assert_int_equal(dc.verdict, WM_REC_KEEP);
+}
+
+static void test_streaming_refaults_are_not_over_reclaim(void **state)
+{
+	struct wm_rec_measure ms;
+	struct wm_rec_decision dc;
+
+	memset(&ms, 0, sizeof(ms));
+	ms.have = (1u << WM_REC_NCTR) - 1;
+	ms.d[WM_REC_PGSTEAL_KSWAPD] = 10000;
+	ms.d[WM_REC_REFAULT] = 10000;	/* every page a stream read again */
+	ms.d[WM_REC_ACTIVATE] = 200;	/* 2% were working set */
+	wm_rec_decide(&ms, 4216, &dc);
+	assert_int_equal(dc.verdict, WM_REC_KEEP);
+	assert_float_equal(dc.refault_pct, 2, 1e-9);
+	ms.d[WM_REC_ACTIVATE] = 3000;
+	wm_rec_decide(&ms, 4216, &dc);
+	assert_int_equal(dc.verdict, WM_REC_LOWER);
+	assert_int_equal(dc.need, 2951);	/* 4216 * 0.7, truncated */
 }
 
 static void test_nothing_seen_keeps_the_value(void **state)
@@ -638,6 +657,7 @@ int main(void)
 		cmocka_unit_test(test_two_readings_take_pgsteal_direct_as_the_deficit),
 		cmocka_unit_test(test_raise_from_vmstat_on_vm618_is_wsf_50),
 		cmocka_unit_test(test_refaults_from_25_percent_lower_the_gap),
+		cmocka_unit_test(test_streaming_refaults_are_not_over_reclaim),
 		cmocka_unit_test(test_nothing_seen_keeps_the_value),
 		cmocka_unit_test(test_direct_scan_without_steal_keeps_the_value),
 		cmocka_unit_test(test_samples_must_move_forward_in_time),
