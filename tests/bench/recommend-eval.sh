@@ -41,10 +41,10 @@ limit=${REC_TIMEOUT:-2400}
 accel=${REC_ACCEL:-tcg}
 doc=${REC_DOC:-docs/recommend-eval.md}
 work=$top/build/bench-recommend
-burst=${REC_BURST_MIB:-192} bursts=${REC_BURSTS:-6} pause=${REC_PAUSE_MS:-2500}
+burst=${REC_BURST_MIB:-512} bursts=${REC_BURSTS:-4} pause=${REC_PAUSE_MS:-2500}
 sample=${REC_SAMPLE_S:-30} settle=${REC_SETTLE_S:-5} rounds=${REC_ROUNDS:-2}
-sweep=${REC_SWEEP:-60,80,100,125,150,200,300,500,1000}
-procs=${REC_PROCS:-1} stop_reader=${REC_STOP_READER:-0}
+sweep=${REC_SWEEP:-60,80,100,125,150,175,200,300,1000}
+procs=${REC_PROCS:-4} stop_reader=${REC_STOP_READER:-0}
 
 say() { echo "bench-recommend: $*" >&2; }
 die() { say "$*"; exit 1; }
