@@ -21,6 +21,11 @@
 #                         workload (see recommend-guest.sh)
 #   REC_TIMEOUT           hard limit of the boot in seconds (default 2400)
 #   REC_ACCEL             qemu accelerator (default tcg)
+#   REC_ICOUNT            TCG's -icount option (default shift=3,sleep=off;
+#                         empty for none): guest time counts executed
+#                         instructions, so the host's load, which moved
+#                         stall counts tenfold between identical runs with
+#                         multi-threaded TCG, no longer reaches the guest
 #   REC_DOC               output (default docs/recommend-eval.md; "-" for stdout)
 #
 # Pieces reused from tests/kernel (called, not changed): fetch-kernels.sh
@@ -39,11 +44,12 @@ case $wmark in /*) ;; *) wmark=$top/$wmark ;; esac
 flavour=${REC_KERNEL_FLAVOUR:-6.12-cloud}
 limit=${REC_TIMEOUT:-2400}
 accel=${REC_ACCEL:-tcg}
+icount=${REC_ICOUNT-shift=3,sleep=off}
 doc=${REC_DOC:-docs/recommend-eval.md}
 work=$top/build/bench-recommend
-burst=${REC_BURST_MIB:-512} bursts=${REC_BURSTS:-4} pause=${REC_PAUSE_MS:-2500}
-sample=${REC_SAMPLE_S:-30} settle=${REC_SETTLE_S:-5} rounds=${REC_ROUNDS:-2}
-sweep=${REC_SWEEP:-60,80,100,125,150,175,200,300,1000}
+burst=${REC_BURST_MIB:-512} bursts=${REC_BURSTS:-3} pause=${REC_PAUSE_MS:-2500}
+sample=${REC_SAMPLE_S:-45} settle=${REC_SETTLE_S:-5} rounds=${REC_ROUNDS:-2}
+sweep=${REC_SWEEP:-100,200,400,700,1000,1500,2000,3000}
 procs=${REC_PROCS:-4} stop_reader=${REC_STOP_READER:-0}
 
 say() { echo "bench-recommend: $*" >&2; }
@@ -92,8 +98,15 @@ args="console=ttyS0 quiet panic=-1 wmark.script=/tests/recommend-guest.sh wmark.
 args="$args wmark.burst_mib=$burst wmark.bursts=$bursts wmark.pause_ms=$pause"
 args="$args wmark.sample_s=$sample wmark.settle_s=$settle wmark.sweep=$sweep wmark.rounds=$rounds"
 args="$args wmark.procs=$procs wmark.stop_reader=$stop_reader"
+if [ "$accel" = tcg ] && [ -n "$icount" ]; then
+	acc=(-accel tcg -icount "$icount")	# icount needs single-threaded TCG
+elif [ "$accel" = tcg ]; then
+	acc=(-accel tcg,thread=multi)
+else
+	acc=(-accel "$accel")
+fi
 cmd=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -monitor none
-	-accel "$accel$([ "$accel" = tcg ] && echo ,thread=multi)" -cpu max -smp 2 -m 2048M
+	"${acc[@]}" -cpu max -smp 2 -m 2048M
 	-object memory-backend-ram,id=ram0,size=2048M,reserve=off -machine memory-backend=ram0
 	-kernel "$kernel" -initrd "$work/initrd.gz" -append "$args"
 	-drive "file=$disk,if=none,id=data,format=raw,snapshot=on"
@@ -114,7 +127,7 @@ say "guest done in ${wall}s"
 
 # ---- the table and the verdict ---------------------------------------------
 out=$run/recommend-eval.md
-python3 - "$run" "$release" "$accel" "$wall" >"$out" <<'EOF' || die "cannot write the report"
+python3 - "$run" "$release" "$accel${icount:+ -icount $icount}" "$wall" >"$out" <<'EOF' || die "cannot write the report"
 import json, sys
 
 run, release, accel, wall = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -175,7 +188,7 @@ print("Regenerate with `make bench-recommend` (runs `tests/bench/recommend-eval.
 print()
 print("## Set-up")
 print()
-print("* Debian kernel `%s` under qemu (%s, 2 vCPUs, no KVM on the build machine), %.0f MiB RAM;"
+print("* Debian kernel `%s` under qemu (`%s`, 2 vCPUs, no KVM on the build machine), %.0f MiB RAM;"
       " zones (managed pages): %s; min_free_kbytes %s (THP `%s`), watermark_scale_factor 10"
       " by default." % (release, accel, int(info.get("mem_kb", 0)) / 1024.0, info.get("zones", "?"),
                         info.get("mfk", "?"), info.get("thp", "?")))
@@ -188,7 +201,9 @@ print("* Page cache kept full: a reader streams that file again and again (large
 print("* Bursts: `tests/bench/recommend-burst.c` maps %s MiB of anonymous memory"
       " (MADV_NOHUGEPAGE) in %s process(es), writes every page, unmaps it, %s times per"
       " setting and round, %s ms apart, while the reader goes on%s. Latency is mmap to last"
-      " write. allocstall counts every task's stalls, the reader's too." % (
+      " write, in guest time (with -icount, guest time counts instructions: slower than a real"
+      " machine, but the same from run to run). allocstall counts every task's stalls, the"
+      " reader's too." % (
           info.get("burst_mib", "?"), info.get("procs", "?"), info.get("bursts", "?"),
           info.get("pause_ms", "?"),
           " (stopped during each burst)" if info.get("stop_reader") == "1" else ""))

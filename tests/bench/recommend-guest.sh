@@ -19,8 +19,8 @@
 #    its bursts, the summed min/low/high watermarks, burst latencies.
 #
 # Parameters (kernel command line wmark.KEY=VALUE, exported by init.sh):
-#   WMARK_BURST_MIB (512), WMARK_BURSTS (4), WMARK_PAUSE_MS (2500),
-#   WMARK_SAMPLE_S (30), WMARK_SETTLE_S (5), WMARK_ROUNDS (2),
+#   WMARK_BURST_MIB (512), WMARK_BURSTS (3), WMARK_PAUSE_MS (2500),
+#   WMARK_SAMPLE_S (45), WMARK_SETTLE_S (5), WMARK_ROUNDS (2),
 #   WMARK_SWEEP (comma list of wsf values), WMARK_PROCS (allocating
 #   processes per burst, 4), WMARK_STOP_READER (0)
 #
@@ -28,17 +28,17 @@
 # cache outruns one allocating process (zeroing pages is dearer than
 # dropping them); at a light host load one 192 MiB process stalled a few
 # times per burst at most.  Four allocators and the reader on two vCPUs
-# stall by the hundred at the default and not at all from wsf 200.
+# stall by the hundred at the default.
 set -u
 BURST=${WMARK_BURST_MIB:-512}
-N=${WMARK_BURSTS:-4}
+N=${WMARK_BURSTS:-3}
 PAUSE=${WMARK_PAUSE_MS:-2500}
-SAMPLE=${WMARK_SAMPLE_S:-30}
+SAMPLE=${WMARK_SAMPLE_S:-45}
 SETTLE=${WMARK_SETTLE_S:-5}
 ROUNDS=${WMARK_ROUNDS:-2}
 PROCS=${WMARK_PROCS:-4}
 STOP_READER=${WMARK_STOP_READER:-0}
-SWEEP=$(echo "${WMARK_SWEEP:-60,80,100,125,150,175,200,300,1000}" | tr ',' ' ')
+SWEEP=$(echo "${WMARK_SWEEP:-100,200,400,700,1000,1500,2000,3000}" | tr ',' ' ')
 VM=/proc/sys/vm
 
 up() { cut -d' ' -f1 /proc/uptime; }
