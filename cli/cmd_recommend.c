@@ -598,8 +598,8 @@ static void measure_reasons(struct rec *r)
 		       (unsigned long long)ms->d[WM_REC_PGSTEAL_DIRECT],
 		       period(r, per, sizeof(per)));
 		if (ms->time_resolved)
-			reason(r, "the worst of %zu bursts lasted %.1f s from %.1f s: allocation "
-			       "peaked at %.1f MiB/s while kswapd reclaimed %.1f MiB/s, and "
+			reason(r, "the worst of %zu runs of direct reclaim lasted %.1f s from %.1f s: "
+			       "allocation peaked at %.1f MiB/s while kswapd reclaimed %.1f MiB/s, and "
 			       "direct reclaim had to find %.1f MiB (allocation beyond kswapd: "
 			       "%.1f MiB, part of it served by pages freed meanwhile)",
 			       ms->nbursts, ms->worst.seconds, ms->worst.start,

@@ -27,6 +27,8 @@
 #                         stall counts tenfold between identical runs with
 #                         multi-threaded TCG, no longer reaches the guest
 #   REC_DOC               output (default docs/recommend-eval.md; "-" for stdout)
+#   REC_REPORT_ONLY=DIR   no boot: write the report again from the run kept in
+#                         DIR (build/bench-recommend/run-*)
 #
 # Pieces reused from tests/kernel (called, not changed): fetch-kernels.sh
 # for the kernel, mkinitramfs.sh for busybox + wmark + init.sh.  Our own
@@ -47,6 +49,7 @@ accel=${REC_ACCEL:-tcg}
 icount=${REC_ICOUNT-shift=3,sleep=off}
 doc=${REC_DOC:-docs/recommend-eval.md}
 work=$top/build/bench-recommend
+report_only=${REC_REPORT_ONLY:-}
 burst=${REC_BURST_MIB:-512} bursts=${REC_BURSTS:-3} pause=${REC_PAUSE_MS:-2500}
 sample=${REC_SAMPLE_S:-45} settle=${REC_SETTLE_S:-5} rounds=${REC_ROUNDS:-2}
 sweep=${REC_SWEEP:-100,200,400,700,1000,1500,2000,3000}
@@ -55,79 +58,89 @@ procs=${REC_PROCS:-4} stop_reader=${REC_STOP_READER:-0}
 say() { echo "bench-recommend: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-[ -x "$wmark" ] || die "$wmark: not built (make all)"
-command -v qemu-system-x86_64 >/dev/null || die "needs qemu-system-x86_64 (Debian qemu-system-x86)"
+[ -n "$report_only" ] || [ -x "$wmark" ] || die "$wmark: not built (make all)"
+command -v python3 >/dev/null || die "needs python3 (the report)"
+[ -n "$report_only" ] || command -v qemu-system-x86_64 >/dev/null || die "needs qemu-system-x86_64 (Debian qemu-system-x86)"
 command -v mke2fs >/dev/null || die "needs mke2fs (Debian e2fsprogs)"
 command -v cpio >/dev/null || die "needs cpio"
 command -v gcc >/dev/null || die "needs gcc (the burst program is linked statically)"
 mkdir -p "$work" || die "cannot create $work"
 
-# ---- kernel ---------------------------------------------------------------
-line=$("$here/../kernel/fetch-kernels.sh" "$flavour" 2>"$work/fetch.log" | head -1)
-set -- $line
-[ $# -ge 3 ] && [ "$2" != - ] || die "no $flavour kernel: ${line:-see $work/fetch.log}"
-release=$2 kernel=$3
-say "kernel $release"
-
-# ---- data disk: ext4 with a sparse 3 GiB file the reader streams ----------
-disk=$work/disk.img
-if [ ! -s "$disk" ]; then
-	rm -rf "$work/diskdir" && mkdir -p "$work/diskdir" || die "cannot make $work/diskdir"
-	truncate -s 3G "$work/diskdir/stream"
-	mke2fs -q -F -t ext4 -L wmdata -d "$work/diskdir" "$disk.tmp" 4G ||
-		die "mke2fs -d failed"
-	mv "$disk.tmp" "$disk"
-	rm -rf "$work/diskdir"
-fi
-
-# ---- initramfs: tests/kernel's, plus our archive ---------------------------
-"$here/../kernel/mkinitramfs.sh" "$wmark" "$work/base.cpio.gz" 2>"$work/mkinitramfs.log" ||
-	die "tests/kernel/mkinitramfs.sh failed: $(tail -1 "$work/mkinitramfs.log")"
-rm -rf "$work/extra" && mkdir -p "$work/extra/bin" "$work/extra/tests" || die "cannot stage"
-gcc -O2 -static -o "$work/extra/bin/recommend-burst" "$here/recommend-burst.c" ||
-	die "cannot link recommend-burst statically (Debian libc6-dev)"
-install -m 755 "$here/recommend-guest.sh" "$work/extra/tests/recommend-guest.sh"
-(cd "$work/extra" && find . -mindepth 1 | sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) \
-	>"$work/extra.cpio.gz" || die "cpio failed"
-cat "$work/base.cpio.gz" "$work/extra.cpio.gz" >"$work/initrd.gz"
-
-# ---- boot ------------------------------------------------------------------
-run=$work/run-$(date +%Y%m%d-%H%M%S)
-mkdir -p "$run" && ln -sfn "${run##*/}" "$work/last"
-args="console=ttyS0 quiet panic=-1 wmark.script=/tests/recommend-guest.sh wmark.entry=recommend-eval"
-args="$args wmark.burst_mib=$burst wmark.bursts=$bursts wmark.pause_ms=$pause"
-args="$args wmark.sample_s=$sample wmark.settle_s=$settle wmark.sweep=$sweep wmark.rounds=$rounds"
-args="$args wmark.procs=$procs wmark.stop_reader=$stop_reader"
-if [ "$accel" = tcg ] && [ -n "$icount" ]; then
-	acc=(-accel tcg -icount "$icount")	# icount needs single-threaded TCG
-elif [ "$accel" = tcg ]; then
-	acc=(-accel tcg,thread=multi)
+if [ -n "$report_only" ]; then
+	# Only the report, again, from a run kept in build/bench-recommend.
+	run=$(cd "$report_only" && pwd) || die "$report_only: no such run"
+	[ -f "$run/meta" ] && [ -f "$run/data.txt" ] || die "$run: no meta or data.txt"
+	. "$run/meta"
 else
-	acc=(-accel "$accel")
+	# ---- kernel ---------------------------------------------------------------
+	line=$("$here/../kernel/fetch-kernels.sh" "$flavour" 2>"$work/fetch.log" | head -1)
+	set -- $line
+	[ $# -ge 3 ] && [ "$2" != - ] || die "no $flavour kernel: ${line:-see $work/fetch.log}"
+	release=$2 kernel=$3
+	say "kernel $release"
+
+	# ---- data disk: ext4 with a sparse 3 GiB file the reader streams ----------
+	disk=$work/disk.img
+	if [ ! -s "$disk" ]; then
+		rm -rf "$work/diskdir" && mkdir -p "$work/diskdir" || die "cannot make $work/diskdir"
+		truncate -s 3G "$work/diskdir/stream"
+		mke2fs -q -F -t ext4 -L wmdata -d "$work/diskdir" "$disk.tmp" 4G ||
+			die "mke2fs -d failed"
+		mv "$disk.tmp" "$disk"
+		rm -rf "$work/diskdir"
+	fi
+
+	# ---- initramfs: tests/kernel's, plus our archive ---------------------------
+	"$here/../kernel/mkinitramfs.sh" "$wmark" "$work/base.cpio.gz" 2>"$work/mkinitramfs.log" ||
+		die "tests/kernel/mkinitramfs.sh failed: $(tail -1 "$work/mkinitramfs.log")"
+	rm -rf "$work/extra" && mkdir -p "$work/extra/bin" "$work/extra/tests" || die "cannot stage"
+	gcc -O2 -static -o "$work/extra/bin/recommend-burst" "$here/recommend-burst.c" ||
+		die "cannot link recommend-burst statically (Debian libc6-dev)"
+	install -m 755 "$here/recommend-guest.sh" "$work/extra/tests/recommend-guest.sh"
+	(cd "$work/extra" && find . -mindepth 1 | sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) \
+		>"$work/extra.cpio.gz" || die "cpio failed"
+	cat "$work/base.cpio.gz" "$work/extra.cpio.gz" >"$work/initrd.gz"
+
+	# ---- boot ------------------------------------------------------------------
+	run=$work/run-$(date +%Y%m%d-%H%M%S)
+	mkdir -p "$run" && ln -sfn "${run##*/}" "$work/last"
+	args="console=ttyS0 quiet panic=-1 wmark.script=/tests/recommend-guest.sh wmark.entry=recommend-eval"
+	args="$args wmark.burst_mib=$burst wmark.bursts=$bursts wmark.pause_ms=$pause"
+	args="$args wmark.sample_s=$sample wmark.settle_s=$settle wmark.sweep=$sweep wmark.rounds=$rounds"
+	args="$args wmark.procs=$procs wmark.stop_reader=$stop_reader"
+	if [ "$accel" = tcg ] && [ -n "$icount" ]; then
+		acc=(-accel tcg -icount "$icount")	# icount needs single-threaded TCG
+	elif [ "$accel" = tcg ]; then
+		acc=(-accel tcg,thread=multi)
+	else
+		acc=(-accel "$accel")
+	fi
+	cmd=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -monitor none
+		"${acc[@]}" -cpu max -smp 2 -m 2048M
+		-object memory-backend-ram,id=ram0,size=2048M,reserve=off -machine memory-backend=ram0
+		-kernel "$kernel" -initrd "$work/initrd.gz" -append "$args"
+		-drive "file=$disk,if=none,id=data,format=raw,snapshot=on"
+		-device nvme,serial=wmdata,drive=data
+		-serial "file:$run/console.log" -serial "file:$run/data.log")
+	printf '%q ' "${cmd[@]}" >"$run/cmdline.txt"
+	say "booting ($accel, 2 GiB, 2 CPUs); log in ${run#"$top"/}; this takes about a quarter of an hour"
+	t0=$(date +%s)
+	timeout -k 10 "$limit" "${cmd[@]}" </dev/null >"$run/qemu.log" 2>&1
+	qrc=$?
+	wall=$(($(date +%s) - t0))
+	tr -d '\r' <"$run/data.log" >"$run/data.txt"
+	grep -q '^WMARK-END' "$run/data.txt" ||
+		die "the guest did not finish (qemu exit $qrc after ${wall}s); see $run/console.log"
+	sed -n '/^REC-JSON-BEGIN$/,/^REC-JSON-END$/p' "$run/data.txt" | sed '1d;$d' >"$run/recommend.json"
+	grep '^RESULT ' "$run/data.txt" >"$run/results.txt"
+	say "guest done in ${wall}s"
+	printf 'release=%q\nlabel=%q\nwall=%q\n' "$release" "$accel${icount:+ -icount $icount}" "$wall" >"$run/meta"
+	. "$run/meta"
 fi
-cmd=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -monitor none
-	"${acc[@]}" -cpu max -smp 2 -m 2048M
-	-object memory-backend-ram,id=ram0,size=2048M,reserve=off -machine memory-backend=ram0
-	-kernel "$kernel" -initrd "$work/initrd.gz" -append "$args"
-	-drive "file=$disk,if=none,id=data,format=raw,snapshot=on"
-	-device nvme,serial=wmdata,drive=data
-	-serial "file:$run/console.log" -serial "file:$run/data.log")
-printf '%q ' "${cmd[@]}" >"$run/cmdline.txt"
-say "booting ($accel, 2 GiB, 2 CPUs); log in ${run#"$top"/}; this takes about a quarter of an hour"
-t0=$(date +%s)
-timeout -k 10 "$limit" "${cmd[@]}" </dev/null >"$run/qemu.log" 2>&1
-qrc=$?
-wall=$(($(date +%s) - t0))
-tr -d '\r' <"$run/data.log" >"$run/data.txt"
-grep -q '^WMARK-END' "$run/data.txt" ||
-	die "the guest did not finish (qemu exit $qrc after ${wall}s); see $run/console.log"
-sed -n '/^REC-JSON-BEGIN$/,/^REC-JSON-END$/p' "$run/data.txt" | sed '1d;$d' >"$run/recommend.json"
-grep '^RESULT ' "$run/data.txt" >"$run/results.txt"
-say "guest done in ${wall}s"
 
 # ---- the table and the verdict ---------------------------------------------
 out=$run/recommend-eval.md
-python3 - "$run" "$release" "$accel${icount:+ -icount $icount}" "$wall" >"$out" <<'EOF' || die "cannot write the report"
+python3 - "$run" "$release" "$label" "$wall" >"$out" <<'EOF' || die "cannot write the report"
 import json, sys
 
 run, release, accel, wall = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -214,8 +227,8 @@ print("* `reserved` is the sum of the zones' high watermarks (what kswapd keeps 
       " `gap` the sum of min->low; `refaults` is workingset_refault (the reader's re-reads of"
       " evicted pages: it streams, so most are refaults whatever the setting).")
 print("* `recommended`: `wmark -j recommend --sample %s` ran in the guest while the same"
-      " bursts ran at the default; its answer was then measured like every other setting." %
-      info.get("sample_s", "?"))
+      " bursts ran at the default, right after the fill; its answer was then measured like"
+      " every other setting." % info.get("sample_s", "?"))
 print()
 print("## Results")
 print()
@@ -277,11 +290,33 @@ else:
                 print("* **The recommendation does not reach the 90%% line: %d stalls left of"
                       " %d (%.0f%% removed, 90%% needed), at %.2fx the smallest sufficient"
                       " reserve.**" % (rs, a0, (a0 - rs) * 100.0 / a0, ratio))
+    # The folklore values, and what the boost did.
+    named = [("folklore-125-boost0", 125, 0), ("sweep", 200, 15000), ("sweep", 1000, 15000)]
+    parts = []
+    for k in named:
+        if k in rows:
+            st = tot(k, "allocstall")
+            parts.append("%d%s: %d stalls (%.0f%% removed) at %.1f MiB" % (
+                k[1], " with boost 0" if k[2] == 0 else "", st, (a0 - st) * 100.0 / a0,
+                P(rows[k]["high"])))
+    if parts:
+        print("* Folklore values: " + "; ".join(parts) + ".")
+    b0 = [k for k in rows if k[2] == 0 and passes(k)]
+    if b0 and envelope and min(rows[k]["high"] for k in b0) < rows[envelope]["high"]:
+        k = min(b0, key=lambda k: rows[k]["high"])
+        print("* watermark_boost_factor 0 did what no wsf alone did at that size: wsf %d with"
+              " boost 0 reached the line at %.1f MiB reserved, %.2fx the smallest sufficient"
+              " wsf alone. With the default boost factor, fragmentation events (pageblock"
+              " fallbacks) raise the watermarks by up to 150%% of high for a while, and"
+              " allocations meet the raised min sooner; `wmark recommend` chooses wsf only and"
+              " does not see this (vmstat has no boost counter; zoneinfo shows the boost of"
+              " the moment)." % (k[1], P(rows[k]["high"]), rows[k]["high"] / float(rows[envelope]["high"])))
 print()
-print("One machine, %d rounds: stall counts under TCG move from round to round with the"
-      " host's load (see the per-round numbers), so a wsf between two measured values is"
-      " not resolved, and values close to the line can fall on either side of it in another"
-      " run." % nrounds)
+print("%d rounds on one machine. Under -icount the host's load no longer reaches the guest,"
+      " yet stall counts still move between rounds of one setting (see the per-round"
+      " numbers; disk completions still arrive at host-dependent moments), so a wsf between"
+      " two measured values is not resolved, and values near the line can land on either"
+      " side of it in another run." % nrounds)
 print()
 print("## What wmark recommend measured")
 print()
