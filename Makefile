@@ -141,11 +141,11 @@ fuzz: fuzz-build
 	$(Q)tests/fuzz/run.sh $(B)/fuzz long
 
 bench: all
-	$(Q)tests/bench/run.sh
+	$(Q)WMARK=$(B)/wmark tests/bench/run.sh
 
 # wmark's recommend, evaluated on a real kernel under qemu (slow).
 bench-recommend: all
-	$(Q)tests/bench/recommend-eval.sh
+	$(Q)WMARK=$(B)/wmark tests/bench/recommend-eval.sh
 
 lint:
 	mandoc -Tlint -W warning wmark.1
