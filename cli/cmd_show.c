@@ -121,8 +121,6 @@ struct wm_zone_wm *show_model(const struct snapshot *s)
 
 	if (sc.min_free_kbytes < 0 || (s->prof.wsf && sc.wsf < 0) || !s->m.nzones)
 		return NULL;
-	if (sc.nlrr == 0)
-		sc.nlrr = 0;
 	all = calloc(s->m.nzones, sizeof(*all));
 	out = calloc(s->zi.nzones ? s->zi.nzones : 1, sizeof(*out));
 	if (!all || !out || wm_setup_wmarks(&s->prof, &s->m, &sc, all, NULL)) {
@@ -148,7 +146,7 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	struct zrow *rows;
 	struct wm_zone_wm *w;
 	cJSON *extra = NULL;
-	bool promo = false, boost = false;
+	bool promo = false;
 	size_t i;
 	int c, rc;
 
@@ -182,7 +180,6 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 							       (uint64_t)rows[i].managed);
 		}
 		promo |= (s.zi.zones[i].flags & ZI_HAS_PROMO) != 0;
-		boost |= (s.zi.zones[i].flags & ZI_HAS_BOOST) != 0;
 	}
 
 	explain_init(&ex);
@@ -207,6 +204,5 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	free(w);
 	free(rows);
 	snapshot_free(&s);
-	(void)boost;
 	return rc;
 }

@@ -139,7 +139,7 @@ int whatif_predict(const struct snapshot *s, const struct wm_sysctl *sc,
 {
 	struct wm_zone_wm *w = calloc(s->m.nzones ? s->m.nzones : 1, sizeof(*w));
 	size_t i;
-	int j, rc = EXIT_OK;
+	int j;
 
 	if (!w)
 		return cli_err(EXIT_SYSTEM, "whatif", "out of memory");
@@ -169,7 +169,7 @@ int whatif_predict(const struct snapshot *s, const struct wm_sysctl *sc,
 				o->wm.protection[j] = z->protection[j];
 	}
 	free(w);
-	return rc;
+	return EXIT_OK;
 }
 
 int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)

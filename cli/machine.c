@@ -95,8 +95,7 @@ static int io_error(const struct snapshot *s, const char *rel, int err)
 	char path[4096];
 
 	root_path(s->root, rel, path, sizeof(path));
-	return cli_err(err == -EACCES || err == -EPERM || err == -ENOENT ? EXIT_SYSTEM : EXIT_SYSTEM,
-		       path, "%s", strerror(-err));
+	return cli_err(EXIT_SYSTEM, path, "%s", strerror(-err));
 }
 
 static int parse_error(const struct snapshot *s, const char *rel,
