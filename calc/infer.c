@@ -16,25 +16,23 @@
  * inside the intervals that sums to L reproduces every lowmem zone.  The
  * protection sums are solved zone by zone, upward.  Nothing is searched
  * farther from the current counts than the caller allows (verify: 1%).
+ *
+ * Counts are unsigned long, as in the kernel; sums and products are taken
+ * in uint64_t and the 128-bit ones with wm_mul_div(), so a 32-bit build
+ * finds the same counts as a 64-bit one.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "infer.h"
+#include "internal.h"
 
-typedef unsigned __int128 u128;
-
-static unsigned page_shift(const struct wm_machine *m)
+/* ceil(a * b / d) modulo 2^64, exact: the 128-bit products of the search. */
+static uint64_t mul_div_up(uint64_t a, uint64_t b, uint64_t d)
 {
-	unsigned s = 0, ps = m->page_size ? m->page_size : 4096;
+	uint64_t r, q = wm_mul_div(a, b, d, &r);
 
-	while ((1u << s) < ps)
-		s++;
-	return s;
-}
-
-static bool capped(const struct wm_profile *p, enum wm_zone_type t)
-{
-	return t == WM_ZONE_HIGHMEM || (p->movable_capped && t == WM_ZONE_MOVABLE);
+	return q + (r != 0);
 }
 
 static void window(unsigned long cur, unsigned permille, unsigned long floor,
@@ -48,7 +46,8 @@ static void window(unsigned long cur, unsigned permille, unsigned long floor,
 		d = cur;	/* an empty zone stays empty; none goes below 0 */
 
 	*lo = cur - d;
-	*hi = cur + d;
+	/* saturated: a 32-bit build reads zones of 2^31 pages and more */
+	*hi = d > ULONG_MAX - cur ? ULONG_MAX : cur + d;
 }
 
 /* The printed watermarks follow the kernel's shape for this profile. */
@@ -79,8 +78,9 @@ static bool lowmem_interval(const struct wm_profile *p, const struct wm_sysctl *
 		a = 0;
 		b = UINT64_MAX;
 	} else {
-		a = (uint64_t)(((u128)mn * L + P - 1) / P);
-		b = (uint64_t)(((u128)(mn + 1) * L - 1) / P);
+		/* floor(P * m / L) == mn for m in [ceil(mn*L/P), ceil((mn+1)*L/P) - 1] */
+		a = mul_div_up(mn, L, P);
+		b = mul_div_up(mn + 1, L, P) - 1;
 	}
 	if (!p->wsf) {
 		if (gap != q || w->high - w->min != (mn >> 1))
@@ -102,11 +102,16 @@ static bool lowmem_interval(const struct wm_profile *p, const struct wm_sysctl *
 	} else {
 		return false;
 	}
-	if (a > *lo)
-		*lo = (unsigned long)a;
-	if (b < *hi)
-		*hi = (unsigned long)b;
-	return *lo <= *hi;
+	/* narrowed in 64 bits: on a 32-bit build a may not fit a long */
+	if (a < *lo)
+		a = *lo;
+	if (b > *hi)
+		b = *hi;
+	if (a > b)
+		return false;
+	*lo = (unsigned long)a;
+	*hi = (unsigned long)b;
+	return true;
 }
 
 static bool watermarks_match(const struct wm_profile *p, const struct wm_machine *m,
@@ -142,7 +147,7 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 
 	if (n > 64 || s->min_free_kbytes < 0 || (p->wsf && s->wsf < 1))
 		return 0;
-	P = (uint64_t)s->min_free_kbytes >> (page_shift(m) - 10);
+	P = (uint64_t)s->min_free_kbytes >> (wm_page_shift(m) - 10);
 	for (i = 0; i < n; i++) {
 		zones[i] = m->zones[i];
 		zones[i].boost_at_setup = 0;
@@ -151,7 +156,7 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 			whi[i] = m->zones[i].present;	/* managed never exceeds present */
 		if (pr[i].shown && pr[i].has_wm && !shape_ok(p, &pr[i]))
 			return 0;
-		if (!capped(p, zones[i].type)) {
+		if (!wm_zone_capped(p, zones[i].type)) {
 			Llo += wlo[i];
 			Lhi += whi[i];
 			Lcur += m->zones[i].managed;
@@ -173,7 +178,7 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 		for (i = 0; i < n && ok; i++) {
 			lo[i] = wlo[i];
 			hi[i] = whi[i];
-			if (capped(p, zones[i].type))
+			if (wm_zone_capped(p, zones[i].type))
 				continue;
 			if (pr[i].shown && pr[i].has_wm && m->zones[i].managed)
 				ok = lowmem_interval(p, s, P, L, &pr[i], &lo[i], &hi[i]);
@@ -187,14 +192,14 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 			unsigned long cur = m->zones[i].managed;
 
 			zones[i].managed = cur < lo[i] ? lo[i] : cur > hi[i] ? hi[i] : cur;
-			if (!capped(p, zones[i].type))
+			if (!wm_zone_capped(p, zones[i].type))
 				sum += zones[i].managed;
 		}
 		/* ...then moved within it until they add up to L. */
 		for (i = 0; i < n && sum != L; i++) {
 			uint64_t room;
 
-			if (capped(p, zones[i].type))
+			if (wm_zone_capped(p, zones[i].type))
 				continue;
 			if (sum < L) {
 				room = hi[i] - zones[i].managed;
@@ -212,15 +217,17 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 		for (i = 0; i < n && ok; i++) {
 			unsigned long v;
 
-			if (!capped(p, zones[i].type) || !pr[i].shown || !pr[i].has_wm)
+			if (!wm_zone_capped(p, zones[i].type) || !pr[i].shown || !pr[i].has_wm)
 				continue;
 			ok = false;
-			for (v = wlo[i]; v <= whi[i]; v++) {
+			for (v = wlo[i];; v++) {	/* whi may be ULONG_MAX */
 				zones[i].managed = v;
 				if (watermarks_match(p, &mm, s, pr, w)) {
 					ok = true;
 					break;
 				}
+				if (v == whi[i])
+					break;
 			}
 		}
 		if (ok && watermarks_match(p, &mm, s, pr, w)) {
@@ -279,7 +286,8 @@ static bool prot_dfs(struct prot_search *ps, size_t k)
 	hi = ps->whi[k];
 	for (i = 0; i < k; i++) {
 		long want = ps->pr[i].protection[k];
-		unsigned long a = 0, r;
+		unsigned long r;
+		uint64_t a = 0;	/* a node's sum: past 2^32 on a 32-bit build */
 		long long l2, h2;
 
 		if (!ps->pr[i].has_prot)
@@ -372,9 +380,9 @@ int wm_stale_protection(const struct wm_profile *p, const struct wm_machine *m,
 int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 		     const struct wm_printed *pr, struct wm_inferred *out)
 {
-	unsigned shift = page_shift(m);
+	unsigned shift = wm_page_shift(m);
 	uint64_t L = 0, Plo = 0, Phi = UINT64_MAX, summin = 0;
-	long wlo = 1, whi = 1000000, slo = 1, shi = 1000000;
+	int64_t wlo = 1, whi = 1000000, slo = 1, shi = 1000000;	/* long may be 32 bits */
 	int nz = 0;
 	bool any_wsf = false, any = false, pre = true;
 	size_t i;
@@ -382,14 +390,14 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 	memset(out, 0, sizeof(*out));
 	out->equal_gaps = true;
 	for (i = 0; i < m->nzones; i++)
-		if (!capped(p, m->zones[i].type))
+		if (!wm_zone_capped(p, m->zones[i].type))
 			L += m->zones[i].managed;
 
 	for (i = 0; i < m->nzones; i++) {
 		const struct wm_printed *w = &pr[i];
 		uint64_t mg = m->zones[i].managed, mn, a, b, gap, q;
 
-		if (!w->shown || !w->has_wm || !mg || capped(p, m->zones[i].type))
+		if (!w->shown || !w->has_wm || !mg || wm_zone_capped(p, m->zones[i].type))
 			continue;
 		if (w->low < w->min || w->high < w->low)
 			continue;
@@ -398,8 +406,8 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 		summin += mn;
 		nz++;
 		/* min = floor(P * mg / L): P in [ceil(mn*L/mg), ceil((mn+1)*L/mg) - 1] */
-		a = (uint64_t)(((u128)mn * L + mg - 1) / mg);
-		b = (uint64_t)(((u128)(mn + 1) * L + mg - 1) / mg) - 1;
+		a = mul_div_up(mn, L, mg);
+		b = mul_div_up(mn + 1, L, mg) - 1;
 		if (a > Plo)
 			Plo = a;
 		if (b < Phi)
@@ -411,8 +419,8 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 		if (gap != q || w->high - w->min != (mn >> 1))
 			pre = false;
 		if (gap > q) {
-			long lo2 = (long)((gap * 10000 + mg - 1) / mg);
-			long hi2 = (long)(((gap + 1) * 10000 - 1) / mg);
+			int64_t lo2 = (int64_t)((gap * 10000 + mg - 1) / mg);
+			int64_t hi2 = (int64_t)(((gap + 1) * 10000 - 1) / mg);
 
 			any_wsf = true;
 			if (lo2 > wlo)
@@ -420,18 +428,18 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 			if (hi2 < whi)
 				whi = hi2;
 			/* the same with managed anywhere within 1% (stale) */
-			lo2 = (long)((gap * 10000 + mg + mg / 100 - 1) / (mg + mg / 100));
-			hi2 = (long)(((gap + 1) * 10000 - 1) / (mg - mg / 100));
+			lo2 = (int64_t)((gap * 10000 + mg + mg / 100 - 1) / (mg + mg / 100));
+			hi2 = (int64_t)(((gap + 1) * 10000 - 1) / (mg - mg / 100));
 			if (lo2 > slo)
 				slo = lo2;
 			if (hi2 < shi)
 				shi = hi2;
 		} else if (gap == q) {
-			long top = (long)(((q + 1) * 10000 - 1) / mg);
+			int64_t top = (int64_t)(((q + 1) * 10000 - 1) / mg);
 
 			if (top < whi)
 				whi = top;
-			top = (long)(((q + 1) * 10000 - 1) / (mg - mg / 100));
+			top = (int64_t)(((q + 1) * 10000 - 1) / (mg - mg / 100));
 			if (top < shi)
 				shi = top;
 		} else {
@@ -460,7 +468,8 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 		whi = shi;
 		out->from_sum = true;
 	}
-	if (Plo <= Phi && Phi < ((uint64_t)1 << 40)) {
+	if (Plo <= Phi && Phi < ((uint64_t)1 << 40) &&
+	    ((Phi + 1) << (shift - 10)) - 1 <= LONG_MAX) {	/* always with 64-bit long */
 		out->mfk_lo = (long)(Plo << (shift - 10));
 		out->mfk_hi = (long)(((Phi + 1) << (shift - 10)) - 1);
 	} else {
@@ -469,8 +478,8 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 	if (whi > p->wsf_max)
 		whi = p->wsf_max;
 	if (wlo <= whi) {
-		out->wsf_lo = wlo;
-		out->wsf_hi = whi;
+		out->wsf_lo = (long)wlo;	/* whi <= wsf_max: fits */
+		out->wsf_hi = (long)whi;
 	} else {
 		out->wsf_lo = out->wsf_hi = -1;
 	}
@@ -500,7 +509,7 @@ void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 			m->zones[i].boost_at_setup = gap - (w->high - w->low);
 			continue;
 		}
-		if (capped(p, m->zones[i].type) || (w->min >> 2) <= gap)
+		if (wm_zone_capped(p, m->zones[i].type) || (w->min >> 2) <= gap)
 			continue;
 		for (b = pb; b <= w->min; b += pb)
 			if (((w->min - b) >> 2) <= gap)

@@ -133,6 +133,12 @@ void wm_profile_default(struct wm_profile *p)
 	wm_profile_for(&newest, p);
 }
 
+void wm_sysctl_none(struct wm_sysctl *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->min_free_kbytes = s->wsf = s->boost_factor = s->extra_free_kbytes = -1;
+}
+
 void wm_sysctl_defaults(const struct wm_profile *p, int nzones_per_node,
 			const enum wm_zone_type *types, struct wm_sysctl *s)
 {
@@ -143,6 +149,8 @@ void wm_sysctl_defaults(const struct wm_profile *p, int nzones_per_node,
 	s->wsf = 10;
 	s->boost_factor = p->boost ? 15000 : -1;
 	s->extra_free_kbytes = p->extra_free ? 0 : -1;
+	s->have = WM_HAVE_LRR | (p->wsf ? WM_HAVE_WSF : 0) | (p->boost ? WM_HAVE_BOOST : 0) |
+		  (p->extra_free ? WM_HAVE_EXTRA : 0);
 	if (nzones_per_node > WM_MAX_ZONES)
 		nzones_per_node = WM_MAX_ZONES;
 	if (p->lrr_rule != WM_LRR_A) {

@@ -6,6 +6,8 @@
  * int_sqrt() and mult_frac() are modelled on lib/math/int_sqrt.c and
  * include/linux/math.h: both are exact floors, so any exact integer
  * method gives the kernel's result (kernel-notes.md section 1).
+ * wm_mul_div() is the kernel's u64 mul-then-do_div done in 128 bits
+ * without __int128, which 32-bit targets (armv7, i386) do not have.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -58,6 +60,49 @@ uint64_t wm_mult_frac(uint64_t x, uint64_t n, uint64_t d)
 	uint64_t q = x / d, r = x % d;
 
 	return q * n + r * n / d;
+}
+
+/* (*hi, *lo) = a * b, schoolbook on 32-bit halves: no partial sum wraps. */
+static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+	uint64_t a0 = a & 0xffffffffu, a1 = a >> 32;
+	uint64_t b0 = b & 0xffffffffu, b1 = b >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+
+	*lo = mid << 32 | (p00 & 0xffffffffu);
+	*hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+uint64_t wm_mul_div(uint64_t a, uint64_t b, uint64_t d, uint64_t *rem)
+{
+	uint64_t hi, lo, q = 0, r;
+	int i;
+
+	mul_64x64(a, b, &hi, &lo);
+	if (hi == 0) {
+		q = lo / d;	/* the common case: the product fits */
+		r = lo % d;
+	} else {
+		/*
+		 * hi / d only feeds quotient bits 64 and up, which are dropped;
+		 * its remainder r < d starts a bit-by-bit long division of lo.
+		 */
+		r = hi % d;
+		for (i = 63; i >= 0; i--) {
+			uint64_t carry = r >> 63;	/* 2r + bit needs 65 bits */
+
+			r = r << 1 | (lo >> i & 1);
+			q <<= 1;
+			if (carry || r >= d) {
+				r -= d;	/* exact modulo 2^64: the true value is < 2d */
+				q |= 1;
+			}
+		}
+	}
+	if (rem)
+		*rem = r;
+	return q;
 }
 
 static const char *const zone_names[] = {

@@ -16,12 +16,14 @@
  * 32..128 clamp of a HighMem or (6.6+) Movable zone.  That floor is why a
  * small watermark_scale_factor often changes nothing at all.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "wmark.h"
 
-static unsigned page_shift(const struct wm_machine *m)
+unsigned wm_page_shift(const struct wm_machine *m)
 {
 	unsigned s = 0, ps = m->page_size ? m->page_size : 4096;
 
@@ -38,9 +40,20 @@ static bool is_lowmem_type(enum wm_zone_type t)
 }
 
 /* HighMem always, Movable from 6.6: min is clamp(managed/1024, 32, 128). */
-static bool is_capped(const struct wm_profile *p, enum wm_zone_type t)
+bool wm_zone_capped(const struct wm_profile *p, enum wm_zone_type t)
 {
 	return t == WM_ZONE_HIGHMEM || (p->movable_capped && t == WM_ZONE_MOVABLE);
+}
+
+/*
+ * For the long fields of the results.  Page counts are unsigned long, as in
+ * the kernel, so a 32-bit build computes what a 32-bit kernel does; the
+ * uint64_t values stored here pass LONG_MAX only where long has 32 bits
+ * (e.g. a wsf floor over a lowmem of a few hundred pages).
+ */
+static long to_long(uint64_t v)
+{
+	return v > LONG_MAX ? LONG_MAX : (long)v;
 }
 
 static unsigned long clamp_ul(unsigned long v, unsigned long lo, unsigned long hi)
@@ -55,7 +68,7 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 		    const struct wm_sysctl *s, struct wm_zone_wm *out,
 		    struct wm_diag *diag)
 {
-	unsigned shift = page_shift(m);
+	unsigned shift = wm_page_shift(m);
 	uint64_t pages_min, pages_extra = 0, lowmem = 0, total = 0;
 	size_t i;
 
@@ -76,7 +89,7 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 		const struct wm_zone *z = &m->zones[i];
 
 		total += z->managed;
-		if (!is_capped(p, z->type))
+		if (!wm_zone_capped(p, z->type))
 			lowmem += z->managed;
 	}
 	if (m->vm_total_pages)
@@ -94,7 +107,7 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 			w->extra = (unsigned long)(pages_extra * z->managed / total);
 		if (z->type == WM_ZONE_DEVICE)
 			min = prop;	/* managed 0: everything 0 */
-		else if (is_capped(p, z->type))
+		else if (wm_zone_capped(p, z->type))
 			min = clamp_ul(z->managed / 1024, WM_SWAP_CLUSTER_MAX, 128);
 		else
 			min = prop;
@@ -135,9 +148,9 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 			/* smallest w with floor(managed*w/10000) > prop/4 */
 			uint64_t need = 10000 * ((uint64_t)(prop >> 2) + 1);
 
-			w->wsf_floor = (long)((need + z->managed - 1) / z->managed);
+			w->wsf_floor = to_long((need + z->managed - 1) / z->managed);
 			/* the largest w with floor(managed*w/10000) <= gap */
-			w->wsf_effective = (long)((((uint64_t)w->gap + 1) * 10000 - 1) / z->managed);
+			w->wsf_effective = to_long((((uint64_t)w->gap + 1) * 10000 - 1) / z->managed);
 		}
 	}
 	return WM_OK;
@@ -255,7 +268,7 @@ int wm_boot_min_free_kbytes(const struct wm_profile *p,
 			    const struct wm_sysctl *s, enum wm_thp thp,
 			    struct wm_mfk *out, struct wm_diag *diag)
 {
-	unsigned shift = page_shift(m);
+	unsigned shift = wm_page_shift(m);
 	unsigned long kb_per_page = 1ul << (shift - 10);
 	uint64_t total = 0, lowmem;
 	struct wm_zone_wm *w;

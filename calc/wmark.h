@@ -121,17 +121,40 @@ struct wm_zone {
 	unsigned long boost_at_setup;	/* pages; boost when last recomputed (5.0-5.7 quirk) */
 };
 
-/* The watermark sysctls.  A field < 0 means "not set / not present". */
+/* Which fields of a struct wm_sysctl hold a value. */
+enum wm_have {
+	WM_HAVE_MFK = 1u << 0,
+	WM_HAVE_WSF = 1u << 1,
+	WM_HAVE_BOOST = 1u << 2,
+	WM_HAVE_EXTRA = 1u << 3,
+	WM_HAVE_LRR = 1u << 4,
+};
+
+/*
+ * The watermark sysctls.  `have` says which fields hold a value: a knob
+ * the machine does not have, or whose file was not captured, has its bit
+ * clear (its field is then -1, never read).  Every value a kernel accepts
+ * is representable, negative ratios included.
+ */
 struct wm_sysctl {
 	long min_free_kbytes;		/* KiB */
 	long wsf;			/* watermark_scale_factor, 1/10000 */
 	long boost_factor;		/* watermark_boost_factor */
-	long extra_free_kbytes;		/* Android only; -1 if absent */
+	long extra_free_kbytes;		/* KiB, Android only */
 	long lrr[WM_MAX_ZONES];		/* lowmem_reserve_ratio */
-	int nlrr;			/* entries in lrr */
+	int nlrr;			/* entries in lrr (0 without WM_HAVE_LRR) */
+	unsigned have;			/* WM_HAVE_* bits */
 };
 
-/* Fill *s with the defaults of kernel profile p (mfk -1: to be computed). */
+/* An empty set: no field has a value. */
+void wm_sysctl_none(struct wm_sysctl *s);
+
+/*
+ * Fill *s with the defaults of kernel profile p, for every knob the
+ * kernel has (extra_free_kbytes 0 on Android kernels that have it);
+ * min_free_kbytes, computed at boot (wm_boot_min_free_kbytes), is left
+ * without a value.
+ */
 void wm_sysctl_defaults(const struct wm_profile *p, int nzones_per_node,
 			const enum wm_zone_type *types, struct wm_sysctl *s);
 
@@ -222,6 +245,15 @@ uint64_t wm_int_sqrt(uint64_t x);
 
 /* The kernel's mult_frac(): floor(x * n / d) without overflowing x * n. */
 uint64_t wm_mult_frac(uint64_t x, uint64_t n, uint64_t d);
+
+/*
+ * floor(a * b / d) for d > 0, with the product a * b taken exactly in 128
+ * bits, and (a * b) mod d in *rem unless rem is NULL.  A quotient of 2^64 or
+ * more (possible only when a * b >= d * 2^64) comes back as its low 64 bits,
+ * as a cast of a 128-bit quotient to uint64_t would give.  Portable C: no
+ * __int128, so the same result on 32-bit targets.  Never fails.
+ */
+uint64_t wm_mul_div(uint64_t a, uint64_t b, uint64_t d, uint64_t *rem);
 
 /* ---- sizes ----------------------------------------------------------- */
 

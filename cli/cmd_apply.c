@@ -42,7 +42,7 @@
 
 #include "commands.h"
 #include "journal.h"
-#include "machine.h"
+#include "snapshot.h"
 #include "persist.h"
 #include "sysctl.h"
 
@@ -71,7 +71,7 @@ struct change {
 
 struct apply {
 	const struct cli_ctx *ctx;
-	struct change ch[SC_NKEYS];
+	struct change ch[WM_NKNOBS];
 	bool dry_run, force, refresh;
 	const char *state_opt, *persist, *initrc;
 	char state_path[PATH_MAX];
@@ -132,12 +132,12 @@ static void join_argv(char *out, size_t n, int argc, char **argv)
 
 /* Number or array, as the JSON "written"/"previous" objects hold them. */
 static void json_value(cJSON *o, const char *name, const struct sc_value *v,
-		       enum sc_key k)
+		       enum wm_knob k)
 {
 	cJSON *arr;
 	int i;
 
-	if (k != SC_LRR) {
+	if (k != WM_KNOB_LRR) {
 		cJSON_AddNumberToObject(o, name, (double)v->v[0]);
 		return;
 	}
@@ -173,10 +173,11 @@ static const struct zi_zone *zi_of(const struct snapshot *s, size_t i)
  * Resolve and read knob k.  Return EXIT_OK, or an exit code after one
  * line on stderr.  A missing knob with ignore_failure is dropped.
  */
-static int read_knob(struct apply *a, const char *cmd, enum sc_key k,
+static int read_knob(struct apply *a, const char *cmd, enum wm_knob k,
 		     struct change *c)
 {
-	char err[160], shown[PATH_MAX];
+	char shown[PATH_MAX];
+	struct wm_diag d;
 	int r;
 
 	r = sc_path(a->ctx->root, k, c->path, sizeof(c->path));
@@ -185,32 +186,32 @@ static int read_knob(struct apply *a, const char *cmd, enum sc_key k,
 		snprintf(shown, sizeof(shown), "%s", P_VM);
 	if (r == -ENOENT && c->ignore_failure) {
 		c->dropped = true;
-		warn(a, "%s%s does not exist: skipped (\"-\" in %s)", shown, sc_key_name(k), c->origin);
+		warn(a, "%s%s does not exist: skipped (\"-\" in %s)", shown, wm_knob_name(k), c->origin);
 		return EXIT_OK;
 	}
-	if (r == -ENOENT && k == SC_EXTRA)
+	if (r == -ENOENT && k == WM_KNOB_EXTRA)
 		return cli_err(EXIT_SYSTEM, cmd, "%s%s: no such file: this kernel has no extra_free_kbytes (only Android kernels before 5.10 carry it; use --wsf, see 'wmark recommend')",
-			       shown, sc_key_name(k));
+			       shown, wm_knob_name(k));
 	if (r == -ENOENT)
 		return cli_err(EXIT_SYSTEM, cmd, "%s%s: no such file: this kernel has no %s",
-			       shown, sc_key_name(k), sc_key_name(k));
+			       shown, wm_knob_name(k), wm_knob_name(k));
 	if (r == -EXDEV)
 		return cli_err(EXIT_SYSTEM, cmd, "%s%s: resolves outside %s: refusing to follow a symlink",
-			       shown, sc_key_name(k), shown);
+			       shown, wm_knob_name(k), shown);
 	if (r < 0)
-		return cli_err(EXIT_SYSTEM, cmd, "%s%s: %s", shown, sc_key_name(k), strerror(-r));
+		return cli_err(EXIT_SYSTEM, cmd, "%s%s: %s", shown, wm_knob_name(k), strerror(-r));
 	r = sc_read(c->path, c->prev_text, sizeof(c->prev_text));
 	if (r < 0)
 		return cli_err(EXIT_SYSTEM, cmd, "%s: read: %s", c->path, strerror(-r));
-	if (sc_value_parse(k, c->prev_text, &c->prev, err, sizeof(err)) < 0)
-		return cli_err(EXIT_SYSTEM, cmd, "%s: unexpected content: %s", c->path, err);
+	if (sc_value_parse(k, c->prev_text, &c->prev, &d) < 0)
+		return cli_err(EXIT_SYSTEM, cmd, "%s: unexpected content: %s", c->path, d.msg);
 	return EXIT_OK;
 }
 
 /* ---- writing with undo ------------------------------------------------ */
 
 struct step {
-	enum sc_key key;
+	enum wm_knob key;
 	const char *path;
 	const char *to;			/* text to write */
 	const char *back;		/* text that undoes it */
@@ -252,7 +253,7 @@ static int write_steps(const char *cmd, struct step *st, int n, bool *undone)
 			rc = cli_err(EXIT_SYSTEM, cmd, "%s: read back: %s", st[i].path, strerror(-r));
 			break;
 		}
-		if (sc_value_parse(st[i].key, buf, &got, err, sizeof(err)) < 0 ||
+		if (sc_value_parse(st[i].key, buf, &got, NULL) < 0 ||
 		    !sc_value_equal(&got, &st[i].want)) {
 			buf[strcspn(buf, "\n")] = '\0';
 			value_str(&st[i].want, err, sizeof(err));
@@ -268,11 +269,11 @@ static int write_steps(const char *cmd, struct step *st, int n, bool *undone)
 
 		if (!st[j].done)
 			continue;
-		sc_value_parse(st[j].key, st[j].back, &back, err, sizeof(err));
+		sc_value_parse(st[j].key, st[j].back, &back, NULL);
 		r = sc_write(st[j].path, st[j].back, strlen(st[j].back));
 		if (r == 0)
 			r = sc_read(st[j].path, buf, sizeof(buf));
-		if (r >= 0 && (sc_value_parse(st[j].key, buf, &got, err, sizeof(err)) < 0 ||
+		if (r >= 0 && (sc_value_parse(st[j].key, buf, &got, NULL) < 0 ||
 			       !sc_value_equal(&got, &back)))
 			r = -EIO;
 		if (r < 0) {
@@ -472,14 +473,14 @@ static void apply_usage(FILE *f)
 	      "2 bad usage or a refused value, 3 no permission, missing knob or I/O.\n", f);
 }
 
-static int set_value(struct apply *a, const char *cmd, enum sc_key k,
+static int set_value(struct apply *a, const char *cmd, enum wm_knob k,
 		     const char *text, const char *origin, bool ignore)
 {
 	struct change *c = &a->ch[k];
-	char err[160];
+	struct wm_diag d;
 
-	if (sc_value_parse(k, text, &c->val, err, sizeof(err)) < 0)
-		return cli_usage(cmd, "%s: %s", origin, err);
+	if (sc_value_parse(k, text, &c->val, &d) < 0)
+		return cli_usage(cmd, "%s: %s", origin, d.msg);
 	c->set = true;
 	c->ignore_failure = ignore;
 	snprintf(c->origin_buf, sizeof(c->origin_buf), "%s", origin);
@@ -494,7 +495,7 @@ static int read_from(struct apply *a, const char *cmd, const char *file)
 	size_t len, pos = 0;
 	char *buf;
 	int line = 0, r, rc;
-	enum sc_key k;
+	enum wm_knob k;
 	FILE *f = fopen(file, "re");
 
 	if (!f)
@@ -558,19 +559,19 @@ static int parse_apply(struct apply *a, const char *cmd, int argc, char **argv)
 	while (rc == EXIT_OK && (c = getopt_long(argc, argv, ":nfh", opts, NULL)) != -1) {
 		switch (c) {
 		case O_WSF:
-			rc = set_value(a, cmd, SC_WSF, optarg, "--wsf", false);
+			rc = set_value(a, cmd, WM_KNOB_WSF, optarg, "--wsf", false);
 			break;
 		case O_MFK:
-			rc = set_value(a, cmd, SC_MFK, optarg, "--min-free-kbytes", false);
+			rc = set_value(a, cmd, WM_KNOB_MFK, optarg, "--min-free-kbytes", false);
 			break;
 		case O_BOOST:
-			rc = set_value(a, cmd, SC_BOOST, optarg, "--boost-factor", false);
+			rc = set_value(a, cmd, WM_KNOB_BOOST, optarg, "--boost-factor", false);
 			break;
 		case O_LRR:
-			rc = set_value(a, cmd, SC_LRR, optarg, "--lowmem-reserve-ratio", false);
+			rc = set_value(a, cmd, WM_KNOB_LRR, optarg, "--lowmem-reserve-ratio", false);
 			break;
 		case O_EXTRA:
-			rc = set_value(a, cmd, SC_EXTRA, optarg, "--extra-free-kbytes", false);
+			rc = set_value(a, cmd, WM_KNOB_EXTRA, optarg, "--extra-free-kbytes", false);
 			break;
 		case O_FROM:
 			rc = read_from(a, cmd, optarg);
@@ -606,7 +607,7 @@ static int parse_apply(struct apply *a, const char *cmd, int argc, char **argv)
 		return rc;
 	if (optind < argc)
 		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	for (i = 0; i < SC_NKEYS; i++)
+	for (i = 0; i < WM_NKNOBS; i++)
 		any |= a->ch[i].set;
 	if (!any && !a->refresh)
 		return cli_usage(cmd, "nothing to apply: give --wsf, --min-free-kbytes, --boost-factor, --lowmem-reserve-ratio, --extra-free-kbytes, --from or --refresh");
@@ -616,7 +617,7 @@ static int parse_apply(struct apply *a, const char *cmd, int argc, char **argv)
 /* Does one of the writes make the kernel recompute the watermarks? */
 static bool recomputes(const struct apply *a)
 {
-	static const enum sc_key keys[] = { SC_MFK, SC_WSF, SC_EXTRA };
+	static const enum wm_knob keys[] = { WM_KNOB_MFK, WM_KNOB_WSF, WM_KNOB_EXTRA };
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -634,18 +635,18 @@ static int predict(struct apply *a)
 	int i, rc;
 
 	*n = a->s.sysctl;
-	if (c[SC_MFK].set)
-		n->min_free_kbytes = c[SC_MFK].val.v[0];
-	if (c[SC_WSF].set)
-		n->wsf = c[SC_WSF].val.v[0];
-	if (c[SC_BOOST].set)
-		n->boost_factor = c[SC_BOOST].val.v[0];
-	if (c[SC_EXTRA].set && !c[SC_EXTRA].dropped)
-		n->extra_free_kbytes = c[SC_EXTRA].val.v[0];
-	if (c[SC_LRR].set && !c[SC_LRR].dropped) {
-		for (i = 0; i < c[SC_LRR].val.n; i++)
-			n->lrr[i] = c[SC_LRR].val.v[i];
-		n->nlrr = c[SC_LRR].val.n;
+	if (c[WM_KNOB_MFK].set)
+		n->min_free_kbytes = c[WM_KNOB_MFK].val.v[0];
+	if (c[WM_KNOB_WSF].set)
+		n->wsf = c[WM_KNOB_WSF].val.v[0];
+	if (c[WM_KNOB_BOOST].set)
+		n->boost_factor = c[WM_KNOB_BOOST].val.v[0];
+	if (c[WM_KNOB_EXTRA].set && !c[WM_KNOB_EXTRA].dropped)
+		n->extra_free_kbytes = c[WM_KNOB_EXTRA].val.v[0];
+	if (c[WM_KNOB_LRR].set && !c[WM_KNOB_LRR].dropped) {
+		for (i = 0; i < c[WM_KNOB_LRR].val.n; i++)
+			n->lrr[i] = c[WM_KNOB_LRR].val.v[i];
+		n->nlrr = c[WM_KNOB_LRR].val.n;
 	}
 	if (n->min_free_kbytes < 0 || a->s.sysctl.min_free_kbytes < 0 || nz == 0)
 		return EXIT_OK;	/* nothing to model from: no prediction */
@@ -741,10 +742,10 @@ static void collect_warnings(struct apply *a)
 
 	if (!a->modelled)
 		return;
-	if (c[SC_MFK].set && !a->refresh &&
+	if (c[WM_KNOB_MFK].set && !a->refresh &&
 	    wm_boot_min_free_kbytes(&a->s.prof, &a->s.m, &a->sc_new, a->s.thp, &boot,
 				    &diag) == WM_OK) {
-		long v = c[SC_MFK].val.v[0];
+		long v = c[WM_KNOB_MFK].val.v[0];
 
 		if ((a->s.thp == WM_THP_MADVISE || a->s.thp == WM_THP_ALWAYS) &&
 		    boot.thp_kb > v)
@@ -756,11 +757,11 @@ static void collect_warnings(struct apply *a)
 			     a->s.prof.thp_off_recompute && a->s.thp == WM_THP_NEVER ?
 			     " and THP mode changes" : "", boot.sqrt_kb);
 	}
-	if (c[SC_WSF].set && (a->s.prof.kver.android ||
+	if (c[WM_KNOB_WSF].set && (a->s.prof.kver.android ||
 			      file_exists(a->ctx->root, "system/bin/extra_free_kbytes.sh") ||
 			      file_exists(a->ctx->root, "vendor/bin/extra_free_kbytes.sh")))
 		warn(a, "Android: when the property sys.sysctl.extra_free_kbytes is set, init runs extra_free_kbytes.sh, which rewrites watermark_scale_factor");
-	if (c[SC_WSF].set && c[SC_WSF].val.v[0] != a->s.sysctl.wsf) {
+	if (c[WM_KNOB_WSF].set && c[WM_KNOB_WSF].val.v[0] != a->s.sysctl.wsf) {
 		/* The same sysctls with the old wsf: do any gaps move? */
 		struct wm_sysctl alt = a->sc_new;
 		struct wm_zone_wm *w = calloc(a->s.m.nzones, sizeof(*w));
@@ -779,14 +780,14 @@ static void collect_warnings(struct apply *a)
 			}
 			if (!moved && floor > 0)
 				warn(a, "watermark_scale_factor %ld changes no gap: every zone's gap is floored at a quarter of its min share; the smallest wsf that changes one is %ld",
-				     c[SC_WSF].val.v[0], floor);
+				     c[WM_KNOB_WSF].val.v[0], floor);
 			else if (!moved)
 				warn(a, "watermark_scale_factor %ld changes no gap on this machine",
-				     c[SC_WSF].val.v[0]);
+				     c[WM_KNOB_WSF].val.v[0]);
 		}
 		free(w);
 	}
-	if (c[SC_BOOST].set && !c[SC_MFK].set && !c[SC_WSF].set && !c[SC_EXTRA].set)
+	if (c[WM_KNOB_BOOST].set && !c[WM_KNOB_MFK].set && !c[WM_KNOB_WSF].set && !c[WM_KNOB_EXTRA].set)
 		warn(a, "watermark_boost_factor only scales future boosts: no watermark moves now");
 }
 
@@ -923,14 +924,14 @@ static char *persist_header(const struct apply *a, bool rc_file)
 	fprintf(f, "Written by wmark %s: %s\n", WMARK_VERSION, a->command);
 	fprintf(f, "Kernel %s.%s\n", a->s.osrelease[0] ? a->s.osrelease : "unknown",
 		rc_file ? " Runs once Android has finished booting." : "");
-	for (k = 0; k < SC_NKEYS; k++) {
+	for (k = 0; k < WM_NKNOBS; k++) {
 		const struct change *c = &a->ch[k];
 
 		if (!c->set || c->dropped)
 			continue;
 		value_str(&c->val, v, sizeof(v));
 		value_str(&c->prev, pv, sizeof(pv));
-		fprintf(f, "vm.%s = %s (was %s)\n", sc_key_name(k), v, pv);
+		fprintf(f, "vm.%s = %s (was %s)\n", wm_knob_name(k), v, pv);
 	}
 	if (a->modelled) {
 		fprintf(f, "\nWatermarks these values gave when written (pages, min/low/high):\n");
@@ -951,17 +952,17 @@ static char *persist_header(const struct apply *a, bool rc_file)
 /* Write --persist and --initrc; report what overrides ours. */
 static int do_persist(struct apply *a, const char *cmd, cJSON *doc)
 {
-	struct ps_item items[SC_NKEYS];
-	enum sc_key keys[SC_NKEYS];
+	struct ps_item items[WM_NKNOBS];
+	enum wm_knob keys[WM_NKNOBS];
 	char target[PATH_MAX];
 	const char *failed = NULL;
 	int n = 0, k, r, pass;
 
-	for (k = 0; k < SC_NKEYS; k++) {
+	for (k = 0; k < WM_NKNOBS; k++) {
 		if (!a->ch[k].set || a->ch[k].dropped || a->ch[k].write_failed)
 			continue;
-		keys[n] = (enum sc_key)k;
-		items[n].key = (enum sc_key)k;
+		keys[n] = (enum wm_knob)k;
+		items[n].key = (enum wm_knob)k;
 		items[n++].val = a->ch[k].val;
 	}
 	for (pass = 0; pass < 2; pass++) {
@@ -1005,7 +1006,7 @@ static int do_persist(struct apply *a, const char *cmd, cJSON *doc)
 				     file, rep.masked_by);
 			for (i = 0; i < rep.nov; i++)
 				warn(a, "at boot %s:%d sets vm.%s = %s after %s, overriding it",
-				     rep.ov[i].file, rep.ov[i].line, sc_key_name(rep.ov[i].key),
+				     rep.ov[i].file, rep.ov[i].line, wm_knob_name(rep.ov[i].key),
 				     rep.ov[i].value, file);
 			ps_report_free(&rep);
 		}
@@ -1020,7 +1021,7 @@ static int check_access(struct apply *a, const char *cmd)
 	char target[PATH_MAX];
 	int k, r, pass;
 
-	for (k = 0; k < SC_NKEYS; k++) {
+	for (k = 0; k < WM_NKNOBS; k++) {
 		const struct change *c = &a->ch[k];
 
 		if (!c->set || c->dropped)
@@ -1130,11 +1131,10 @@ static int load_journal(struct apply *a, const char *cmd)
  * last rollback (when the knob still holds what an earlier apply left),
  * else the text before this one.
  */
-static void journal_entry(const struct apply *a, enum sc_key k,
+static void journal_entry(const struct apply *a, enum wm_knob k,
 			  const struct change *c, struct jr_entry *e)
 {
 	struct sc_value v;
-	char err[8];
 	int i;
 
 	e->key = k;
@@ -1145,9 +1145,9 @@ static void journal_entry(const struct apply *a, enum sc_key k,
 
 		if (o->key != k)
 			continue;
-		if ((sc_value_parse(k, o->written, &v, err, sizeof(err)) == 0 &&
+		if ((sc_value_parse(k, o->written, &v, NULL) == 0 &&
 		     sc_value_equal(&v, &c->prev)) ||
-		    (sc_value_parse(k, o->previous, &v, err, sizeof(err)) == 0 &&
+		    (sc_value_parse(k, o->previous, &v, NULL) == 0 &&
 		     sc_value_equal(&v, &c->prev)))
 			snprintf(e->previous, JR_TEXT_MAX, "%s", o->previous);
 	}
@@ -1158,20 +1158,20 @@ static void print_changes(const struct apply *a)
 	char v[128], pv[128];
 	int k;
 
-	for (k = 0; k < SC_NKEYS; k++) {
+	for (k = 0; k < WM_NKNOBS; k++) {
 		const struct change *c = &a->ch[k];
 
 		if (!c->set || c->dropped)
 			continue;
 		value_str(&c->val, v, sizeof(v));
 		value_str(&c->prev, pv, sizeof(pv));
-		printf("  vm.%-24s %s -> %s\n", sc_key_name(k), pv, v);
+		printf("  vm.%-24s %s -> %s\n", wm_knob_name(k), pv, v);
 	}
 }
 
 static int run_apply(struct apply *a, const char *cmd)
 {
-	struct step st[SC_NKEYS];
+	struct step st[WM_NKNOBS];
 	struct journal j;
 	const char *failed = NULL;
 	bool undone;
@@ -1182,26 +1182,26 @@ static int run_apply(struct apply *a, const char *cmd)
 	if (rc != EXIT_OK)
 		return rc;
 	a->have_snapshot = true;
-	if (a->refresh && !a->ch[SC_MFK].set) {
-		a->ch[SC_MFK].set = true;
-		a->ch[SC_MFK].origin = "--refresh";
+	if (a->refresh && !a->ch[WM_KNOB_MFK].set) {
+		a->ch[WM_KNOB_MFK].set = true;
+		a->ch[WM_KNOB_MFK].origin = "--refresh";
 	}
-	for (k = 0; k < SC_NKEYS; k++) {
+	for (k = 0; k < WM_NKNOBS; k++) {
 		struct change *c = &a->ch[k];
-		char err[200];
+		struct wm_diag d;
 
 		if (!c->set)
 			continue;
-		rc = read_knob(a, cmd, (enum sc_key)k, c);
+		rc = read_knob(a, cmd, (enum wm_knob)k, c);
 		if (rc != EXIT_OK)
 			return rc;
 		if (c->dropped)
 			continue;
-		if (a->refresh && k == SC_MFK && strcmp(c->origin, "--refresh") == 0)
+		if (a->refresh && k == WM_KNOB_MFK && strcmp(c->origin, "--refresh") == 0)
 			c->val = c->prev;
-		if (sc_value_check((enum sc_key)k, &c->val, &a->s.prof,
-				   k == SC_LRR ? c->prev.n : 0, err, sizeof(err)) < 0)
-			return cli_usage(cmd, "%s: %s", c->origin, err);
+		if (sc_value_check(&a->s.prof, (enum wm_knob)k, &c->val,
+				   k == WM_KNOB_LRR ? c->prev.n : 0, &d) < 0)
+			return cli_usage(cmd, "%s: %s", c->origin, d.msg);
 		if (sc_value_format(&c->val, c->text, sizeof(c->text)) < 0)
 			return cli_usage(cmd, "%s: value too long", c->origin);
 	}
@@ -1250,15 +1250,15 @@ static int run_apply(struct apply *a, const char *cmd)
 		fflush(stdout);
 		flush_warnings(a, cmd);
 	}
-	for (k = 0; k < SC_NKEYS; k++) {
+	for (k = 0; k < WM_NKNOBS; k++) {
 		const struct change *c = &a->ch[k];
 
 		if (!c->set || c->dropped)
 			continue;
 		if (written)
-			json_value(written, sc_key_name(k), &c->val, (enum sc_key)k);
+			json_value(written, wm_knob_name(k), &c->val, (enum wm_knob)k);
 		if (previous)
-			json_value(previous, sc_key_name(k), &c->prev, (enum sc_key)k);
+			json_value(previous, wm_knob_name(k), &c->prev, (enum wm_knob)k);
 	}
 	if (a->dry_run) {
 		rc = do_persist(a, cmd, a->doc);
@@ -1276,18 +1276,18 @@ static int run_apply(struct apply *a, const char *cmd)
 	read_boot_id(a->ctx->root, j.boot_id, sizeof(j.boot_id));
 	j.time = (long long)time(NULL);
 	snprintf(j.command, sizeof(j.command), "%s", a->command);
-	for (k = 0; k < SC_NKEYS; k++) {
+	for (k = 0; k < WM_NKNOBS; k++) {
 		struct change *c = &a->ch[k];
 
 		if (!c->set || c->dropped) {
 			/* A knob an earlier apply changed stays journaled. */
 			for (i = 0; a->have_old && i < a->old.n; i++)
-				if (a->old.e[i].key == (enum sc_key)k)
+				if (a->old.e[i].key == (enum wm_knob)k)
 					j.e[j.n++] = a->old.e[i];
 			continue;
 		}
-		journal_entry(a, (enum sc_key)k, c, &j.e[j.n++]);
-		st[n] = (struct step){ .key = (enum sc_key)k, .path = c->path, .to = c->text,
+		journal_entry(a, (enum wm_knob)k, c, &j.e[j.n++]);
+		st[n] = (struct step){ .key = (enum wm_knob)k, .path = c->path, .to = c->text,
 				       .back = c->prev_text, .want = c->val,
 				       .ignore_failure = c->ignore_failure };
 		n++;
@@ -1428,10 +1428,10 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	};
 	const char *cmd = "rollback", *state_opt = NULL, *failed = NULL;
 	char path[PATH_MAX], err[200], rroot[PATH_MAX], boot_id[64];
-	char knob[SC_NKEYS][PATH_MAX];
-	struct sc_value cur[SC_NKEYS], prev[SC_NKEYS], wr[SC_NKEYS];
-	enum rb_state where[SC_NKEYS];
-	struct step st[SC_NKEYS];
+	char knob[WM_NKNOBS][PATH_MAX];
+	struct sc_value cur[WM_NKNOBS], prev[WM_NKNOBS], wr[WM_NKNOBS];
+	enum rb_state where[WM_NKNOBS];
+	struct step st[WM_NKNOBS];
 	struct journal j;
 	bool force = false, dry = false, undone;
 	int c, i, r, rc = EXIT_OK, n = 0, changed = 0, todo = 0, lock_fd = -1;
@@ -1484,20 +1484,21 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		return cli_usage(cmd, "%s was written for root %s, not %s", path, j.root, rroot);
 
 	for (i = 0; i < j.n; i++) {
-		enum sc_key k = j.e[i].key;
+		enum wm_knob k = j.e[i].key;
 		char text[JR_TEXT_MAX];
+		struct wm_diag d;
 
 		r = sc_path(ctx->root, k, knob[i], sizeof(knob[i]));
 		if (r < 0)
-			return cli_err(EXIT_SYSTEM, cmd, "vm.%s under %s: %s", sc_key_name(k),
+			return cli_err(EXIT_SYSTEM, cmd, "vm.%s under %s: %s", wm_knob_name(k),
 				       ctx->root, r == -EXDEV ? "resolves outside proc/sys/vm" : strerror(-r));
 		r = sc_read(knob[i], text, sizeof(text));
 		if (r < 0)
 			return cli_err(EXIT_SYSTEM, cmd, "%s: read: %s", knob[i], strerror(-r));
-		if (sc_value_parse(k, text, &cur[i], err, sizeof(err)) < 0 ||
-		    sc_value_parse(k, j.e[i].previous, &prev[i], err, sizeof(err)) < 0 ||
-		    sc_value_parse(k, j.e[i].written, &wr[i], err, sizeof(err)) < 0)
-			return cli_err(EXIT_SYSTEM, cmd, "vm.%s: %s", sc_key_name(k), err);
+		if (sc_value_parse(k, text, &cur[i], &d) < 0 ||
+		    sc_value_parse(k, j.e[i].previous, &prev[i], &d) < 0 ||
+		    sc_value_parse(k, j.e[i].written, &wr[i], &d) < 0)
+			return cli_err(EXIT_SYSTEM, cmd, "vm.%s: %s", wm_knob_name(k), d.msg);
 		if (sc_value_equal(&cur[i], &prev[i]))
 			where[i] = RB_AT_PREVIOUS;
 		else if (sc_value_equal(&cur[i], &wr[i]))
@@ -1520,7 +1521,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 			value_str(&cur[i], a, sizeof(a));
 			value_str(&wr[i], b, sizeof(b));
 			cli_err(0, cmd, "vm.%s is %s, not the %s apply wrote: changed since",
-				sc_key_name(j.e[i].key), a, b);
+				wm_knob_name(j.e[i].key), a, b);
 		}
 		return cli_err(EXIT_CHECK, cmd, "nothing restored%s; --force restores the journal's values anyway",
 			       boot_id[0] && j.boot_id[0] && strcmp(boot_id, j.boot_id) ?
@@ -1536,21 +1537,21 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		left = cJSON_AddObjectToObject(doc, "unchanged");
 	}
 	for (i = 0; i < j.n; i++) {
-		enum sc_key k = j.e[i].key;
+		enum wm_knob k = j.e[i].key;
 		bool go = todo && where[i] != RB_AT_PREVIOUS;
 		char a[128], b[128];
 
 		value_str(&cur[i], a, sizeof(a));
 		value_str(&prev[i], b, sizeof(b));
 		if (doc) {
-			json_value(go ? restored : left, sc_key_name(k), go ? &prev[i] : &cur[i], k);
+			json_value(go ? restored : left, wm_knob_name(k), go ? &prev[i] : &cur[i], k);
 			if (go)
-				json_value(before, sc_key_name(k), &cur[i], k);
+				json_value(before, wm_knob_name(k), &cur[i], k);
 		} else if (go) {
 			printf("%s vm.%s = %s (was %s)\n", dry ? "would restore" : "restore",
-			       sc_key_name(k), b, a);
+			       wm_knob_name(k), b, a);
 		} else {
-			printf("vm.%s = %s: %s\n", sc_key_name(k), a,
+			printf("vm.%s = %s: %s\n", wm_knob_name(k), a,
 			       where[i] == RB_AT_PREVIOUS ? "already the previous value" :
 			       "not ours to restore (the last apply did not leave it changed)");
 		}
@@ -1598,8 +1599,8 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 
 		/* Only these make the kernel recompute its watermarks. */
 		for (i = 0; i < n; i++)
-			recomp |= st[i].key == SC_MFK || st[i].key == SC_WSF ||
-				  st[i].key == SC_EXTRA;
+			recomp |= st[i].key == WM_KNOB_MFK || st[i].key == WM_KNOB_WSF ||
+				  st[i].key == WM_KNOB_EXTRA;
 
 		memset(&s, 0, sizeof(s));
 		if (snapshot_read(ctx, &s) == EXIT_OK) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../calc/machine.h"
 #include "cli.h"
 #include "commands.h"
 #include "explain.h"
@@ -33,7 +34,9 @@ static void calc_usage(void)
 	      "  --lowmem-reserve-ratio LIST ratios by zone index, e.g. \"256 256 32 0 0\"\n"
 	      "  --formula default|sqrt|both the kernel's high watermark, the 2018 RFC's\n"
 	      "                              sqrt-clamped one, or both (default default)\n"
-	      "  --page-size BYTES           4096 (default), 16384 or 65536\n"
+	      "  --page-size SIZE            4K (default), 16K or 65536: the page size\n"
+	      "  --pageblock-pages N         pages per pageblock (default: the PMD order of\n"
+	      "                              the page size, 512/2048/8192; ppc64 64K: 32)\n"
 	      "  -h, --help                  this help\n"
 	      "\n"
 	      "Sizes are managed memory: what the buddy allocator manages, a little\n"
@@ -188,7 +191,7 @@ int parse_formula(const char *cmd, const char *arg, unsigned *cols)
 int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 {
 	enum { O_MEM = 256, O_ZONE, O_MFK, O_WSF, O_BOOST, O_EXTRA, O_THP, O_LRR,
-	       O_FORMULA, O_PAGESIZE };
+	       O_FORMULA, O_PAGESIZE, O_PAGEBLOCK };
 	static const struct option opts[] = {
 		{ "mem", required_argument, NULL, O_MEM },
 		{ "zone", required_argument, NULL, O_ZONE },
@@ -200,6 +203,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 		{ "lowmem-reserve-ratio", required_argument, NULL, O_LRR },
 		{ "formula", required_argument, NULL, O_FORMULA },
 		{ "page-size", required_argument, NULL, O_PAGESIZE },
+		{ "pageblock-pages", required_argument, NULL, O_PAGEBLOCK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -209,10 +213,11 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	size_t ngiven = 0, nzones = 0, i;
 	enum wm_zone_type types[WM_MAX_ZONES];
 	int ntypes = 0, c, rc;
-	long mfk = -1, wsf = -1, boost = -1, extra = -1, page_size = 4096;
+	long mfk = -1, wsf = -1, boost = -1, extra = -1, page_size = 4096, pageblock = 0;
 	struct wm_sysctl user_lrr = { 0 }, s;
 	struct wm_profile p;
 	struct wm_machine m;
+	struct wm_geometry geo;
 	struct wm_diag d = { 0 };
 	enum wm_thp thp = WM_THP_MADVISE;
 	unsigned cols = COL_DEFAULT;
@@ -259,10 +264,19 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 			if ((rc = parse_formula("calc", optarg, &cols)))
 				return rc;
 			break;
-		case O_PAGESIZE:
-			if (wm_parse_long(optarg, 4096, 65536, &page_size, &d) ||
-			    (page_size != 4096 && page_size != 16384 && page_size != 65536))
-				return cli_usage("calc", "--page-size: 4096, 16384 or 65536");
+		case O_PAGESIZE: {
+			uint64_t b;
+
+			if (wm_parse_size(optarg, &b, &d) ||
+			    (b != 4096 && b != 16384 && b != 65536))
+				return cli_usage("calc", "--page-size: 4096, 16384 or 65536 (4K, 16K, 64K)");
+			page_size = (long)b;
+			break;
+		}
+		case O_PAGEBLOCK:
+			if (wm_parse_long(optarg, 1, 1L << 30, &pageblock, &d) ||
+			    (pageblock & (pageblock - 1)))
+				return cli_usage("calc", "--pageblock-pages: a power of two (1 to 2^30)");
 			break;
 		case 'h':
 			calc_usage();
@@ -326,10 +340,18 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	if (user_lrr.nlrr)
 		memcpy(s.lrr, user_lrr.lrr, sizeof(s.lrr)), s.nlrr = user_lrr.nlrr;
 
+	{
+		unsigned order = 0;
+
+		while (pageblock && (1L << order) < pageblock)
+			order++;
+		if (wm_geometry_settle((unsigned)page_size, 0, 0, order, (unsigned long)pageblock,
+				       &geo, &d))
+			return cli_diag("calc", WM_EINVAL, &d);
+	}
 	m = (struct wm_machine){ .zones = zones, .nzones = nzones,
-				 .page_size = (unsigned)page_size,
-				 .pageblock_pages = page_size == 4096 ? 512 :
-						    page_size == 16384 ? 2048 : 8192 };
+				 .page_size = geo.page_size,
+				 .pageblock_pages = geo.pageblock_pages };
 	explain_init(&ex);
 	if (mfk >= 0) {
 		s.min_free_kbytes = mfk;

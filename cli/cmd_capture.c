@@ -18,7 +18,7 @@
 #include <dirent.h>
 
 #include "commands.h"
-#include "machine.h"
+#include "snapshot.h"
 
 /* Files a capture holds besides zoneinfo; all optional. */
 static const char *const capture_files[] = {

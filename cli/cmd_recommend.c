@@ -6,7 +6,7 @@
  *
  * The arithmetic is calc/recommend.c; this file reads the machine (and,
  * with --sample, /proc/vmstat and /proc/pressure/memory every interval),
- * predicts the zones at the answer with whatif_predict(), and prints the
+ * predicts the zones at the answer with wm_predict(), and prints the
  * answer, the kernel's range, the floor, per-zone gaps and kswapd's wake
  * (low) and stop (high) points before and after, what the change takes
  * from MemAvailable, and the `wmark apply` line.  It never writes.
@@ -26,9 +26,9 @@
 #include "../calc/procfs.h"
 #include "../calc/recommend.h"
 #include "commands.h"
-#include "machine.h"
+#include "opts.h"
 #include "report.h"
-#include "whatif.h"
+#include "snapshot.h"
 
 #define CMD "recommend"
 #define MAX_SAMPLE_SECONDS 86400
@@ -100,7 +100,7 @@ struct rec {
 	struct snapshot s;
 	struct wm_sysctl now;		/* validated sysctls of today */
 	struct wm_rec_input in;
-	struct whatif_zone *model_now, *after;
+	struct wm_predicted *model_now, *after;
 	bool *usable;
 	int class_idx;
 	struct wm_rec_answer ans;
@@ -111,7 +111,7 @@ struct rec {
 	struct wm_rec_decision dec;
 	bool measured;
 	long kept_from;			/* the answer before "keep" replaced it, -1 */
-	struct whatif_reserve rv;
+	struct wm_reserve rv;
 	char *reasons[MAX_REASONS];
 	int nreasons;
 	char *warnings[4];
@@ -723,7 +723,7 @@ static size_t build_rows(const struct rec *r, struct rzone *rows)
 	for (i = 0; i < r->s.m.nzones; i++) {
 		long zi = r->s.zone_map[i];
 		const struct zi_zone *z = zi >= 0 ? &r->s.zi.zones[zi] : NULL;
-		const struct whatif_zone *a = &r->after[i];
+		const struct wm_predicted *a = &r->after[i];
 		struct rzone *o = &rows[k];
 
 		if (!z)
@@ -1190,12 +1190,12 @@ static void rec_free(struct rec *r)
 
 int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct whatif_change none = WHATIF_CHANGE_INIT;
+	struct wm_change none = { 0 };
 	struct rec r;
 	struct wm_sysctl sc_after;
 	struct rzone *rows = NULL;
 	size_t n, nrows;
-	bool recompute;
+	unsigned recomputes;
 	int rc, j;
 
 	memset(&r, 0, sizeof(r));
@@ -1210,14 +1210,14 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 
 	if ((rc = snapshot_read(ctx, &r.s)))
 		return rc;
-	if ((rc = whatif_apply_change(CMD, &r.s, &none, &r.now, &recompute)))
+	if ((rc = snapshot_change(&r.s, CMD, &none, &r.now, &recomputes)))
 		goto out;
 	if (!r.s.prof.wsf) {
 		rc = cli_err(EXIT_SYSTEM, CMD, "kernel %u.%u has no watermark_scale_factor (4.6+)",
 			     r.s.prof.kver.major, r.s.prof.kver.minor);
 		goto out;
 	}
-	r.knob = r.s.sysctl.extra_free_kbytes >= 0;
+	r.knob = (r.s.sysctl.have & WM_HAVE_EXTRA) != 0;
 	if (r.vm_total >= 0)
 		r.s.m.vm_total_pages = (unsigned long)r.vm_total;
 	r.in.prof = &r.s.prof;
@@ -1232,7 +1232,7 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 		rc = cli_err(EXIT_SYSTEM, CMD, "out of memory");
 		goto out;
 	}
-	if ((rc = whatif_predict(&r.s, &r.now, true, r.model_now)))
+	if ((rc = snapshot_predict(&r.s, &r.now, WM_RECOMPUTE_WMARKS, r.model_now)))
 		goto out;
 	{
 		struct wm_zone_wm *w = calloc(n ? n : 1, sizeof(*w));
@@ -1273,9 +1273,9 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 	sc_after.wsf = r.ans.wsf;
 	if (r.mode == M_EXTRA && r.knob)
 		sc_after.extra_free_kbytes = r.extra_kb;
-	if ((rc = whatif_predict(&r.s, &sc_after, true, r.after)))
+	if ((rc = snapshot_predict(&r.s, &sc_after, WM_RECOMPUTE_WMARKS, r.after)))
 		goto out;
-	whatif_reserve(&r.s, r.after, &r.rv);
+	snapshot_reserve(&r.s, r.after, &r.rv);
 
 	switch (r.mode) {
 	case M_EXTRA:

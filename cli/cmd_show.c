@@ -11,8 +11,7 @@
 
 #include "commands.h"
 #include "explain.h"
-#include "machine.h"
-#include "show.h"
+#include "snapshot.h"
 
 static void show_usage(void)
 {
@@ -23,50 +22,6 @@ static void show_usage(void)
 	      "memory stands, and the smallest watermark_scale_factor that would change\n"
 	      "each zone's gap.  Reads /proc/zoneinfo and the vm sysctls under --root.\n",
 	      stdout);
-}
-
-const char *show_state(const struct zi_zone *z)
-{
-	if (!(z->flags & ZI_HAS_FREE) || !(z->flags & ZI_HAS_MIN) || !z->managed)
-		return NULL;
-	if (z->free < z->min)
-		return "below min: allocations stall in direct reclaim";
-	if (z->free < z->low)
-		return "below low: kswapd awake";
-	if (z->free < z->high)
-		return "between low and high";
-	return "above high";
-}
-
-static long opt(const struct zi_zone *z, unsigned flag, unsigned long v)
-{
-	return (z->flags & flag) ? (long)v : RV_NONE;
-}
-
-void show_row(struct zrow *r, const struct zi_zone *z)
-{
-	int j;
-
-	memset(r, 0, sizeof(*r));
-	r->node = z->node;
-	r->zone = z->name;
-	r->managed = opt(z, ZI_HAS_MANAGED, z->managed);
-	r->present = opt(z, ZI_HAS_PRESENT, z->present);
-	r->spanned = opt(z, ZI_HAS_SPANNED, z->spanned);
-	r->free = opt(z, ZI_HAS_FREE, z->free);
-	r->boost = opt(z, ZI_HAS_BOOST, z->boost);
-	r->min = opt(z, ZI_HAS_MIN, z->min);
-	r->low = opt(z, ZI_HAS_LOW, z->low);
-	r->high = opt(z, ZI_HAS_HIGH, z->high);
-	r->promo = opt(z, ZI_HAS_PROMO, z->promo);
-	r->gap = (r->min != RV_NONE && r->low != RV_NONE) ? r->low - r->min : RV_NONE;
-	r->high_sqrt = r->gap_sqrt = RV_NONE;
-	r->wsf_floor = RV_NONE;
-	r->wsf_effective = RV_NONE;
-	r->nprot = z->nprotection;
-	for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-		r->protection[j] = z->protection[j];
-	r->state = show_state(z);
 }
 
 /*
@@ -113,7 +68,7 @@ static void node_totals(const struct zrow *rows, size_t n, cJSON *arr, FILE *f)
  * the zones zoneinfo printed; NULL (and no error) when the sysctls are
  * not known.
  */
-struct wm_zone_wm *show_model(const struct snapshot *s)
+static struct wm_zone_wm *show_model(const struct snapshot *s)
 {
 	struct wm_zone_wm *all, *out;
 	struct wm_sysctl sc = s->sysctl;
@@ -171,7 +126,7 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	w = show_model(&s);
 	for (i = 0; i < s.zi.nzones; i++) {
-		show_row(&rows[i], &s.zi.zones[i]);
+		zrow_from_zoneinfo(&rows[i], &s.zi.zones[i]);
 		if (w && rows[i].managed > 0) {
 			rows[i].wsf_floor = w[i].wsf_floor;
 			/* from the gap the kernel printed */
@@ -187,6 +142,7 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	ex.kernel_label = s.osrelease[0] ? s.osrelease : NULL;
 	ex.profile = &s.prof;
 	ex.machine = &s.m;
+	ex.geo = &s.geo;
 	ex.sysctl = &s.sysctl;
 	ex.wm = w;
 	ex.rows = rows;

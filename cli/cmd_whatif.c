@@ -17,9 +17,8 @@
 
 #include "commands.h"
 #include "explain.h"
-#include "machine.h"
-#include "show.h"
-#include "whatif.h"
+#include "snapshot.h"
+#include "opts.h"
 
 static void whatif_usage(void)
 {
@@ -38,161 +37,23 @@ static void whatif_usage(void)
 	      "  -h, --help                 this help\n", stdout);
 }
 
-int whatif_parse_change(const char *cmd, int c, const char *arg, struct whatif_change *ch)
-{
-	struct wm_diag d = { 0 };
-
-	switch (c) {
-	case WHATIF_O_WSF:
-		if (wm_parse_long(arg, -2147483647L - 1, 2147483647L, &ch->wsf, &d))
-			return cli_usage(cmd, "--wsf: %s", d.msg);
-		break;
-	case WHATIF_O_MFK:
-		if (wm_parse_long(arg, -2147483647L - 1, 2147483647L, &ch->mfk, &d))
-			return cli_usage(cmd, "--min-free-kbytes: %s", d.msg);
-		break;
-	case WHATIF_O_BOOST:
-		if (wm_parse_long(arg, -2147483647L - 1, 2147483647L, &ch->boost, &d))
-			return cli_usage(cmd, "--boost-factor: %s", d.msg);
-		break;
-	case WHATIF_O_EXTRA:
-		if (wm_parse_long(arg, -2147483647L - 1, 2147483647L, &ch->extra, &d))
-			return cli_usage(cmd, "--extra-free-kbytes: %s", d.msg);
-		break;
-	case WHATIF_O_LRR: {
-		int rc = parse_lrr_list(cmd, arg, &ch->lrr);
-
-		if (rc)
-			return rc;
-		break;
-	}
-	}
-	ch->any = true;
-	return EXIT_OK;
-}
-
-int whatif_apply_change(const char *cmd, const struct snapshot *s,
-			const struct whatif_change *ch, struct wm_sysctl *out,
-			bool *recompute_wm)
-{
-	const struct wm_profile *p = &s->prof;
-
-	*out = s->sysctl;
-	*recompute_wm = false;
-	if (ch->wsf != WHATIF_UNSET) {
-		if (!p->wsf)
-			return cli_usage(cmd, "--wsf: kernel %u.%u has no watermark_scale_factor (4.6+)",
-					 p->kver.major, p->kver.minor);
-		if (ch->wsf < 1 || ch->wsf > p->wsf_max)
-			return cli_usage(cmd, "--wsf %ld: kernel %u.%u accepts 1..%ld", ch->wsf,
-					 p->kver.major, p->kver.minor, p->wsf_max);
-		out->wsf = ch->wsf;
-		*recompute_wm = true;
-	}
-	if (ch->mfk != WHATIF_UNSET) {
-		if (ch->mfk < 0)
-			return cli_usage(cmd, "--min-free-kbytes %ld: the kernel accepts 0..2147483647",
-					 ch->mfk);
-		out->min_free_kbytes = ch->mfk;
-		*recompute_wm = true;
-	}
-	if (ch->boost != WHATIF_UNSET) {
-		if (!p->boost)
-			return cli_usage(cmd, "--boost-factor: kernel %u.%u has no watermark boost (5.0+)",
-					 p->kver.major, p->kver.minor);
-		if (ch->boost < 0)
-			return cli_usage(cmd, "--boost-factor %ld: the kernel accepts 0..2147483647",
-					 ch->boost);
-		out->boost_factor = ch->boost;
-	}
-	if (ch->extra != WHATIF_UNSET) {
-		if (s->sysctl.extra_free_kbytes < 0 && !p->extra_free)
-			return cli_err(EXIT_SYSTEM, cmd, "%s/%s: no such sysctl on this kernel "
-				       "(extra_free_kbytes is in Android kernels up to 5.4)",
-				       strcmp(s->root, "/") ? s->root : "", P_EXTRA);
-		if (ch->extra < 0)
-			return cli_usage(cmd, "--extra-free-kbytes %ld: the kernel accepts 0..2147483647",
-					 ch->extra);
-		out->extra_free_kbytes = ch->extra;
-		*recompute_wm = true;
-	}
-	if (ch->lrr.nlrr) {
-		if (s->sysctl.nlrr && ch->lrr.nlrr != s->sysctl.nlrr)
-			return cli_usage(cmd, "--lowmem-reserve-ratio: this kernel has %d entries, not %d",
-					 s->sysctl.nlrr, ch->lrr.nlrr);
-		memcpy(out->lrr, ch->lrr.lrr, sizeof(out->lrr));
-		out->nlrr = ch->lrr.nlrr;
-	}
-	if (out->min_free_kbytes < 0)
-		return cli_err(EXIT_SYSTEM, cmd, "%s: min_free_kbytes unknown (not in the root)",
-			       s->root);
-	if (p->wsf && out->wsf < 0)
-		return cli_err(EXIT_SYSTEM, cmd, "%s: watermark_scale_factor unknown (not in the root)",
-			       s->root);
-	if (!p->wsf)
-		out->wsf = 10;
-	return EXIT_OK;
-}
-
-int whatif_predict(const struct snapshot *s, const struct wm_sysctl *sc,
-		   bool recompute_wm, struct whatif_zone *out)
-{
-	struct wm_zone_wm *w = calloc(s->m.nzones ? s->m.nzones : 1, sizeof(*w));
-	size_t i;
-	int j;
-
-	if (!w)
-		return cli_err(EXIT_SYSTEM, "whatif", "out of memory");
-	if (wm_setup_wmarks(&s->prof, &s->m, sc, w, NULL) ||
-	    (sc->nlrr && wm_protection(&s->prof, &s->m, sc, w, NULL))) {
-		free(w);
-		return cli_err(EXIT_USAGE, "whatif", "the model cannot compute these zones");
-	}
-	for (i = 0; i < s->m.nzones; i++) {
-		long k = s->zone_map[i];
-		const struct zi_zone *z = k >= 0 ? &s->zi.zones[k] : NULL;
-		struct whatif_zone *o = &out[i];
-
-		memset(o, 0, sizeof(*o));
-		o->shown = z != NULL;
-		o->wm = w[i];
-		if (z && !recompute_wm) {
-			/* nothing recomputes the watermarks: they stay as printed */
-			o->wm.min = z->min;
-			o->wm.low = z->low;
-			o->wm.high = z->high;
-			o->wm.promo = (z->flags & ZI_HAS_PROMO) ? z->promo : w[i].promo;
-			o->boost = z->boost;
-		}
-		if (!sc->nlrr && z)
-			for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-				o->wm.protection[j] = z->protection[j];
-	}
-	free(w);
-	return EXIT_OK;
-}
-
 int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "wsf", required_argument, NULL, WHATIF_O_WSF },
-		{ "min-free-kbytes", required_argument, NULL, WHATIF_O_MFK },
-		{ "boost-factor", required_argument, NULL, WHATIF_O_BOOST },
-		{ "lowmem-reserve-ratio", required_argument, NULL, WHATIF_O_LRR },
-		{ "extra-free-kbytes", required_argument, NULL, WHATIF_O_EXTRA },
-		{ "formula", required_argument, NULL, 'f' },
+		OPTS_KNOBS,
+		{ "formula", required_argument, NULL, OPT_FORMULA },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct whatif_change ch = WHATIF_CHANGE_INIT;
+	struct wm_change ch = { 0 };
 	struct snapshot s;
 	struct wm_sysctl sc;
-	struct whatif_zone *after = NULL;
-	unsigned cols = COL_DEFAULT | COL_SQRT;
+	struct wm_predicted *after = NULL;
+	unsigned cols = COL_DEFAULT | COL_SQRT, recomputes = 0;
 	bool recompute;
 	size_t i, n;
 	int c, rc;
-	struct whatif_reserve rv;
+	struct wm_reserve rv;
 	unsigned long res_now, res_after, low_now, low_after, pb;
 	bool have_mi;
 	long avail_now, avail_after;
@@ -201,42 +62,43 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'f':
-			if ((rc = parse_formula("whatif", optarg, &cols)))
+		case OPT_FORMULA:
+			if ((rc = opts_formula("whatif", optarg, &cols)))
 				return rc;
 			break;
 		case 'h':
 			whatif_usage();
 			return EXIT_OK;
-		case WHATIF_O_WSF: case WHATIF_O_MFK: case WHATIF_O_BOOST:
-		case WHATIF_O_LRR: case WHATIF_O_EXTRA:
-			if ((rc = whatif_parse_change("whatif", c, optarg, &ch)))
-				return rc;
-			break;
 		default:
+			if (opts_is_knob(c)) {
+				if ((rc = opts_knob("whatif", c, optarg, &ch)))
+					return rc;
+				break;
+			}
 			return cli_usage("whatif", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
 		return cli_usage("whatif", "unexpected argument '%s'", argv[optind]);
-	if (!ch.any)
+	if (!ch.set)
 		return cli_usage("whatif", "name a change: --wsf, --min-free-kbytes, --boost-factor, "
 				 "--lowmem-reserve-ratio or --extra-free-kbytes");
 
 	if ((rc = snapshot_read(ctx, &s)))
 		return rc;
-	if ((rc = whatif_apply_change("whatif", &s, &ch, &sc, &recompute)))
+	if ((rc = snapshot_change(&s, "whatif", &ch, &sc, &recomputes)))
 		goto out;
+	recompute = (recomputes & WM_RECOMPUTE_WMARKS) != 0;
 	n = s.m.nzones;
 	after = calloc(n ? n : 1, sizeof(*after));
 	if (!after) {
 		rc = cli_err(EXIT_SYSTEM, "whatif", "out of memory");
 		goto out;
 	}
-	if ((rc = whatif_predict(&s, &sc, recompute, after)))
+	if ((rc = snapshot_predict(&s, &sc, recomputes, after)))
 		goto out;
 
-	whatif_reserve(&s, after, &rv);
+	snapshot_reserve(&s, after, &rv);
 	res_now = rv.total_now;
 	res_after = rv.total_after;
 	low_now = rv.low_now;
@@ -251,7 +113,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 
 		cJSON_AddStringToObject(doc, "source", s.live ? "live" : "capture");
 		cJSON_AddStringToObject(doc, "kernel", s.osrelease[0] ? s.osrelease : "");
-		cJSON_AddNumberToObject(doc, "page_size", s.m.page_size);
+		explain_json_geometry(doc, &s.m, &s.geo);
 		cJSON_AddItemToObject(doc, "sysctl", report_json_sysctl(&sc));
 		cJSON_AddItemToObject(doc, "sysctl_now", report_json_sysctl(&s.sysctl));
 		cJSON_AddBoolToObject(doc, "watermarks_recomputed", recompute);
@@ -269,14 +131,14 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 			row.low = (long)(after[i].wm.low + after[i].boost);
 			row.high = (long)(after[i].wm.high + after[i].boost);
 			/* as zoneinfo will print it: promo only where it is printed */
-			row.promo = (s.zi.zones[s.zone_map[i]].flags & ZI_HAS_PROMO)
+			row.promo = after[i].promo_printed
 					    ? (long)(after[i].wm.promo + after[i].boost) : RV_NONE;
 			row.boost = (long)after[i].boost;
 			row.nprot = s.zi.zones[s.zone_map[i]].nprotection;
 			arr = report_json_zones(&row, 1, cols | COL_PROMO);
 			zo = cJSON_DetachItemFromArray(arr, 0);
 			cJSON_Delete(arr);
-			show_row(&now, &s.zi.zones[s.zone_map[i]]);
+			zrow_from_zoneinfo(&now, &s.zi.zones[s.zone_map[i]]);
 			arr = report_json_zones(&now, 1, COL_DEFAULT | COL_PROMO);
 			no = cJSON_DetachItemFromArray(arr, 0);
 			cJSON_Delete(arr);
@@ -311,7 +173,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	       (cols & COL_SQRT) ? "high sqrt" : "", "gap now", "gap");
 	for (i = 0; i < n; i++) {
 		const struct zi_zone *z;
-		const struct whatif_zone *a = &after[i];
+		const struct wm_predicted *a = &after[i];
 		char g0[16], g1[16], hs[16] = "";
 
 		if (!a->shown)
@@ -335,7 +197,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 		       (avail_after - avail_now) * (long)pb / 1024);
 	else
 		puts("MemAvailable: not computed (no proc/meminfo under the root)");
-	if (ch.lrr.nlrr || sc.nlrr)
+	if ((ch.set & WM_HAVE_LRR) || sc.nlrr)
 		puts("Protection is recomputed whenever lowmem_reserve_ratio is read or written.");
 	rc = EXIT_OK;
 out:

@@ -77,6 +77,28 @@ struct zrow *explain_rows(const struct explain *ex)
 	return rows;
 }
 
+const char *explain_geometry(const struct wm_geometry *g)
+{
+	if (!g)
+		return "";
+	if (g->page_size_from == WM_GEO_ASSUMED)
+		return g->memtotal_seen ? " (assumed: MemTotal and the managed pages do not tell it)"
+					: " (assumed: no meminfo to tell it from)";
+	if (g->page_size_from == WM_GEO_MEMINFO)
+		return " (MemTotal / managed pages)";
+	return "";
+}
+
+void explain_json_geometry(cJSON *doc, const struct wm_machine *m, const struct wm_geometry *g)
+{
+	cJSON_AddNumberToObject(doc, "page_size", m->page_size);
+	if (g)
+		cJSON_AddStringToObject(doc, "page_size_source", wm_geo_from_name(g->page_size_from));
+	cJSON_AddNumberToObject(doc, "pageblock_pages", (double)m->pageblock_pages);
+	if (g)
+		cJSON_AddStringToObject(doc, "pageblock_source", wm_geo_from_name(g->pageblock_from));
+}
+
 static void text_header(FILE *f, const struct explain *ex)
 {
 	const struct wm_sysctl *s = ex->sysctl;
@@ -84,8 +106,8 @@ static void text_header(FILE *f, const struct explain *ex)
 	char kb[64], buf[256];
 	int i;
 
-	fprintf(f, "Kernel %s rules, page size %u bytes\n", explain_kernel(ex, kb, sizeof(kb)),
-		ex->machine->page_size);
+	fprintf(f, "Kernel %s rules, page size %u bytes%s\n", explain_kernel(ex, kb, sizeof(kb)),
+		ex->machine->page_size, explain_geometry(ex->geo));
 	if (ex->mfk_known)
 		fprintf(f, "min_free_kbytes %s\n", explain_mfk(&ex->mfk, ex->machine, buf, sizeof(buf)));
 	else
@@ -169,7 +191,7 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 
 		cJSON_AddStringToObject(doc, "source", ex->source);
 		cJSON_AddStringToObject(doc, "kernel", explain_kernel(ex, kb, sizeof(kb)));
-		cJSON_AddNumberToObject(doc, "page_size", ex->machine->page_size);
+		explain_json_geometry(doc, ex->machine, ex->geo);
 		cJSON_AddItemToObject(doc, "sysctl", report_json_sysctl(ex->sysctl));
 		if (ex->mfk_known) {
 			mo = cJSON_AddObjectToObject(doc, "min_free_kbytes");

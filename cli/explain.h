@@ -7,6 +7,7 @@
 #ifndef WMARK_EXPLAIN_H
 #define WMARK_EXPLAIN_H
 
+#include "../calc/machine.h"
 #include "cli.h"
 #include "report.h"
 
@@ -15,6 +16,7 @@ struct explain {
 	const char *kernel_label;	/* release string, NULL: the profile's */
 	const struct wm_profile *profile;
 	const struct wm_machine *machine;
+	const struct wm_geometry *geo;	/* where page size and pageblock came from, or NULL */
 	const struct wm_sysctl *sysctl;
 	const struct wm_zone_wm *wm;	/* model results, one per row (or NULL) */
 	const struct zrow *rows;	/* rows to print; NULL: from machine + wm */
@@ -37,6 +39,12 @@ const char *explain_kernel(const struct explain *ex, char *buf, size_t n);
 /* One line on min_free_kbytes' origin (no newline), into buf. */
 const char *explain_mfk(const struct wm_mfk *mfk, const struct wm_machine *m,
 			char *buf, size_t n);
+
+/* " (assumed: ...)" after the page size in a text header, or "". */
+const char *explain_geometry(const struct wm_geometry *g);
+
+/* page_size, pageblock_pages and, with g, where they came from, into doc. */
+void explain_json_geometry(cJSON *doc, const struct wm_machine *m, const struct wm_geometry *g);
 
 /* Build rows from the model results of ex (caller frees). */
 struct zrow *explain_rows(const struct explain *ex);

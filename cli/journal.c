@@ -198,8 +198,8 @@ int jr_save(const char *path, const struct journal *j, const char **failed)
 	if (!prev || !wr)
 		goto out;
 	for (i = 0; i < j->n; i++)
-		if (add_str(prev, sc_key_name(j->e[i].key), j->e[i].previous) ||
-		    add_str(wr, sc_key_name(j->e[i].key), j->e[i].written))
+		if (add_str(prev, wm_knob_name(j->e[i].key), j->e[i].previous) ||
+		    add_str(wr, wm_knob_name(j->e[i].key), j->e[i].written))
 			goto out;
 	text = cJSON_Print(o);
 	if (!text)
@@ -271,11 +271,11 @@ static int parse(const char *text, struct journal *j, char *err, size_t errn)
 	}
 	cJSON_ArrayForEach(it, prev) {
 		char key[64];
-		enum sc_key k;
+		enum wm_knob k;
 		struct jr_entry *e;
 
 		snprintf(key, sizeof(key), "vm.%s", it->string ? it->string : "");
-		if (sc_key_parse(key, &k) != 0 || j->n == SC_NKEYS) {
+		if (sc_key_parse(key, &k) != 0 || j->n == WM_NKNOBS) {
 			snprintf(err, errn, "unexpected sysctl \"%s\"", it->string);
 			goto out;
 		}

@@ -29,7 +29,7 @@ enum jr_state {
 };
 
 struct jr_entry {
-	enum sc_key key;
+	enum wm_knob key;
 	char previous[JR_TEXT_MAX];	/* as read before the write */
 	char written[JR_TEXT_MAX];	/* as written */
 };
@@ -42,7 +42,7 @@ struct journal {
 	long long time;			/* seconds since the epoch, of the apply */
 	char command[512];		/* the command line, for people */
 	int n;
-	struct jr_entry e[SC_NKEYS];
+	struct jr_entry e[WM_NKNOBS];
 };
 
 const char *jr_state_name(enum jr_state s);

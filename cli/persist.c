@@ -113,7 +113,7 @@ char *ps_sysctl_d_text(const char *header, const struct ps_item *it, int n)
 	put_header(&b, header);
 	for (i = 0; i < n; i++) {
 		value_text(&it[i].val, v, sizeof(v));
-		put(&b, "vm.%s = %s\n", sc_key_name(it[i].key), v);
+		put(&b, "vm.%s = %s\n", wm_knob_name(it[i].key), v);
 	}
 	return done(&b);
 }
@@ -134,7 +134,7 @@ char *ps_initrc_text(const char *header, const struct ps_item *it, int n)
 	for (i = 0; i < n; i++) {
 		value_text(&it[i].val, v, sizeof(v));
 		put(&b, it[i].val.n > 1 ? "    write /proc/sys/vm/%s \"%s\"\n" :
-		    "    write /proc/sys/vm/%s %s\n", sc_key_name(it[i].key), v);
+		    "    write /proc/sys/vm/%s %s\n", wm_knob_name(it[i].key), v);
 	}
 	return done(&b);
 }
@@ -199,7 +199,7 @@ static char *read_all(const char *path, size_t *len)
 }
 
 static int add_override(struct ps_report *rep, const struct conf *c,
-			const struct sc_conf_line *l, enum sc_key k)
+			const struct sc_conf_line *l, enum wm_knob k)
 {
 	struct ps_override *o, *n;
 
@@ -216,14 +216,14 @@ static int add_override(struct ps_report *rep, const struct conf *c,
 }
 
 /* Report c's assignments of any of keys. */
-static int scan_file(const struct conf *c, const enum sc_key *keys, int nkeys,
+static int scan_file(const struct conf *c, const enum wm_knob *keys, int nkeys,
 		     struct ps_report *rep)
 {
 	struct sc_conf_line l;
 	size_t len, pos = 0;
 	char *text = read_all(c->path, &len);
 	int line = 0, r, i;
-	enum sc_key k;
+	enum wm_knob k;
 
 	if (!text)
 		return 0;	/* unreadable or empty (/dev/null): sets nothing */
@@ -240,7 +240,7 @@ static int scan_file(const struct conf *c, const enum sc_key *keys, int nkeys,
 	return 0;
 }
 
-int ps_scan(const char *root, const char *target, const enum sc_key *keys,
+int ps_scan(const char *root, const char *target, const enum wm_knob *keys,
 	    int nkeys, struct ps_report *rep)
 {
 	struct conf *cs = NULL, *n;

@@ -15,7 +15,7 @@
 
 /* One knob to persist. */
 struct ps_item {
-	enum sc_key key;
+	enum wm_knob key;
 	struct sc_value val;
 };
 
@@ -44,7 +44,7 @@ int ps_target(const char *root, const char *file, char *out, size_t n);
 struct ps_override {
 	char file[PATH_MAX];	/* as the machine names it: "/etc/sysctl.conf" */
 	int line;
-	enum sc_key key;
+	enum wm_knob key;
 	char value[256];
 };
 
@@ -65,7 +65,7 @@ struct ps_report {
  * read at all, what masks it, and every assignment applied after it that
  * sets one of the knobs.  Return 0 or -ENOMEM.  Free with ps_report_free.
  */
-int ps_scan(const char *root, const char *target, const enum sc_key *keys,
+int ps_scan(const char *root, const char *target, const enum wm_knob *keys,
 	    int nkeys, struct ps_report *rep);
 
 void ps_report_free(struct ps_report *rep);

@@ -68,6 +68,50 @@ static bool wanted(const struct field *f, unsigned cols)
 	return (f->need & cols) == f->need;
 }
 
+const char *zrow_state(const struct zi_zone *z)
+{
+	if (!(z->flags & ZI_HAS_FREE) || !(z->flags & ZI_HAS_MIN) || !z->managed)
+		return NULL;
+	if (z->free < z->min)
+		return "below min: allocations stall in direct reclaim";
+	if (z->free < z->low)
+		return "below low: kswapd awake";
+	if (z->free < z->high)
+		return "between low and high";
+	return "above high";
+}
+
+static long opt(const struct zi_zone *z, unsigned flag, unsigned long v)
+{
+	return (z->flags & flag) ? (long)v : RV_NONE;
+}
+
+void zrow_from_zoneinfo(struct zrow *r, const struct zi_zone *z)
+{
+	int j;
+
+	memset(r, 0, sizeof(*r));
+	r->node = z->node;
+	r->zone = z->name;
+	r->managed = opt(z, ZI_HAS_MANAGED, z->managed);
+	r->present = opt(z, ZI_HAS_PRESENT, z->present);
+	r->spanned = opt(z, ZI_HAS_SPANNED, z->spanned);
+	r->free = opt(z, ZI_HAS_FREE, z->free);
+	r->boost = opt(z, ZI_HAS_BOOST, z->boost);
+	r->min = opt(z, ZI_HAS_MIN, z->min);
+	r->low = opt(z, ZI_HAS_LOW, z->low);
+	r->high = opt(z, ZI_HAS_HIGH, z->high);
+	r->promo = opt(z, ZI_HAS_PROMO, z->promo);
+	r->gap = (r->min != RV_NONE && r->low != RV_NONE) ? r->low - r->min : RV_NONE;
+	r->high_sqrt = r->gap_sqrt = RV_NONE;
+	r->wsf_floor = RV_NONE;
+	r->wsf_effective = RV_NONE;
+	r->nprot = z->nprotection;
+	for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+		r->protection[j] = z->protection[j];
+	r->state = zrow_state(z);
+}
+
 void zrow_from_model(struct zrow *r, int node, const char *zone,
 		     const struct wm_zone *z, const struct wm_zone_wm *w,
 		     const struct wm_profile *p)

@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "../calc/wmark.h"
+#include "../calc/zoneinfo.h"
 #include "cli.h"
 
 #define RV_NONE (-1L)	/* a value the source does not have: JSON null, text "-" */
@@ -41,6 +42,12 @@ enum {
 	COL_LIVE = 1u << 3,	/* free, boost, state: read from a machine */
 	COL_SIZES = 1u << 4,	/* present, spanned */
 };
+
+/* Where free memory stands against the zone's watermarks, or NULL. */
+const char *zrow_state(const struct zi_zone *z);
+
+/* Fill r with what zoneinfo printed for z (RV_NONE where it did not). */
+void zrow_from_zoneinfo(struct zrow *r, const struct zi_zone *z);
 
 /* Fill r from a model result (raw + boost, as zoneinfo prints them). */
 void zrow_from_model(struct zrow *r, int node, const char *zone,

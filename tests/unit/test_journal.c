@@ -50,10 +50,10 @@ static void sample(struct journal *j)
 	j->time = 1700000000;
 	strcpy(j->command, "wmark apply --wsf 120 --lowmem-reserve-ratio \"64 64 16 0 0\"");
 	j->n = 2;
-	j->e[0].key = SC_WSF;
+	j->e[0].key = WM_KNOB_WSF;
 	strcpy(j->e[0].previous, "10\n");
 	strcpy(j->e[0].written, "120\n");
-	j->e[1].key = SC_LRR;
+	j->e[1].key = WM_KNOB_LRR;
 	strcpy(j->e[1].previous, "256\t256\t32\t0\t0\n");
 	strcpy(j->e[1].written, "64 64 16 0 0\n");
 }

@@ -51,7 +51,7 @@ static int teardown_root(void **state)
 	return 0;
 }
 
-static const enum sc_key both[] = { SC_MFK, SC_WSF };
+static const enum wm_knob both[] = { WM_KNOB_MFK, WM_KNOB_WSF };
 
 static void scan(const char *root, const char *file, struct ps_report *rep)
 {
@@ -64,8 +64,8 @@ static void scan(const char *root, const char *file, struct ps_report *rep)
 static void test_sysctl_d_text_has_the_header_then_one_line_per_knob(void **state)
 {
 	struct ps_item it[2] = {
-		{ SC_WSF, { .v = { 120 }, .n = 1 } },
-		{ SC_LRR, { .v = { 64, 64, 16, 0, 0 }, .n = 5 } },
+		{ WM_KNOB_WSF, { .v = { 120 }, .n = 1 } },
+		{ WM_KNOB_LRR, { .v = { 64, 64, 16, 0, 0 }, .n = 5 } },
 	};
 	char *s = ps_sysctl_d_text("Written by wmark\n\nwhy: a reason", it, 2);
 
@@ -82,8 +82,8 @@ static void test_sysctl_d_text_has_the_header_then_one_line_per_knob(void **stat
 static void test_initrc_writes_after_boot_completed_and_quotes_lists(void **state)
 {
 	struct ps_item it[2] = {
-		{ SC_WSF, { .v = { 57 }, .n = 1 } },
-		{ SC_LRR, { .v = { 32, 32, 0 }, .n = 3 } },
+		{ WM_KNOB_WSF, { .v = { 57 }, .n = 1 } },
+		{ WM_KNOB_LRR, { .v = { 32, 32, 0 }, .n = 3 } },
 	};
 	char *s = ps_initrc_text("wmark", it, 2);
 
@@ -122,11 +122,11 @@ static void test_later_names_win_and_earlier_ones_lose(void **state)
 	assert_string_equal(rep.masked_by, "");
 	assert_int_equal(rep.nov, 2);
 	assert_string_equal(rep.ov[0].file, "/run/sysctl.d/95-runtime.conf");
-	assert_int_equal(rep.ov[0].key, SC_WSF);
+	assert_int_equal(rep.ov[0].key, WM_KNOB_WSF);
 	assert_string_equal(rep.ov[0].value, "30");
 	assert_string_equal(rep.ov[1].file, "/usr/lib/sysctl.d/99-vendor.conf");
 	assert_int_equal(rep.ov[1].line, 2);
-	assert_int_equal(rep.ov[1].key, SC_MFK);
+	assert_int_equal(rep.ov[1].key, WM_KNOB_MFK);
 	assert_string_equal(rep.ov[1].value, "2000");
 	ps_report_free(&rep);
 }

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * machine.h - read a machine (the live one, or a root tree given with
+ * snapshot.h - read a machine (the live one, or a root tree given with
  * --root) into one consistent snapshot, and run the model over it.
  */
-#ifndef WMARK_MACHINE_H
-#define WMARK_MACHINE_H
+#ifndef WMARK_SNAPSHOT_H
+#define WMARK_SNAPSHOT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../calc/change.h"
+#include "../calc/machine.h"
+#include "../calc/reserve.h"
 #include "../calc/wmark.h"
 #include "../calc/zoneinfo.h"
 #include "cli.h"
@@ -27,6 +30,7 @@
 #define P_MEMINFO "proc/meminfo"
 #define P_VMSTAT "proc/vmstat"
 #define P_PSI "proc/pressure/memory"
+#define P_PAGETYPEINFO "proc/pagetypeinfo"
 
 /*
  * Join root and a relative path into out (size n).  Return 0, or -1 if
@@ -53,8 +57,10 @@ struct snapshot {
 	struct wm_profile prof;		/* from --kernel, osrelease, or default */
 	bool kernel_known;		/* prof comes from a real version */
 	enum wm_thp thp;		/* WM_THP_UNSUPPORTED if no THP file */
-	struct wm_zone *zones;		/* model input: every configured zone */
-	long *zone_map;			/* per model zone: index in zi.zones, -1 if not printed */
+	struct wm_layout layout;	/* the model's zones (owns zones and zone_map) */
+	struct wm_zone *zones;		/* layout.zones: every configured zone */
+	long *zone_map;			/* layout.printed: index in zi.zones, -1 if not printed */
+	struct wm_geometry geo;		/* page size and pageblock, and where they came from */
 	struct wm_machine m;
 	bool used_present;		/* no managed lines: present used instead */
 	int rereads;			/* times zoneinfo changed while reading */
@@ -79,4 +85,29 @@ void snapshot_free(struct snapshot *s);
 int snapshot_model(const struct snapshot *s, const struct wm_sysctl *sc,
 		   struct wm_zone_wm *out);
 
-#endif /* WMARK_MACHINE_H */
+/*
+ * The knobs in `need` (WM_HAVE_* bits) must have a value in sc: for the
+ * first that has none, print "CMD: ROOT/proc/sys/vm/KNOB: not there ...
+ * (give --OPTION)" and return EXIT_SYSTEM; else EXIT_OK.
+ */
+int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sysctl *sc,
+		  unsigned need);
+
+/*
+ * The sysctls after change ch on s's kernel (wm_change_apply) and what
+ * the write recomputes; a value the kernel refuses is a usage error, a
+ * knob the root lacks (or min_free_kbytes and watermark_scale_factor
+ * unknown, which every prediction needs) exit 3 naming its path.
+ */
+int snapshot_change(const struct snapshot *s, const char *cmd, const struct wm_change *ch,
+		    struct wm_sysctl *after, unsigned *recomputes);
+
+/* wm_predict() over s; an exit code. */
+int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsigned recomputes,
+		     struct wm_predicted *out);
+
+/* wm_reserve_change() over s, with the root's meminfo where it is there. */
+void snapshot_reserve(const struct snapshot *s, const struct wm_predicted *after,
+		      struct wm_reserve *out);
+
+#endif /* WMARK_SNAPSHOT_H */

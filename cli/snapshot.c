@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * machine.c - read a root tree (the live machine or a capture) into one
+ * snapshot.c - read a root tree (the live machine or a capture) into one
  * consistent snapshot, and run the model over it.
  *
  * Two things make this more than reading files.  On some kernels reading
@@ -11,6 +11,7 @@
  * watermarks moved in between.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -19,8 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../calc/change.h"
+#include "../calc/reserve.h"
 #include "../calc/procfs.h"
-#include "machine.h"
+#include "opts.h"
+#include "snapshot.h"
 
 #define MAX_REREADS 20
 
@@ -109,8 +113,21 @@ static int parse_error(const struct snapshot *s, const char *rel,
 	return cli_err(EXIT_USAGE, NULL, "%s: %s", path, d->msg);
 }
 
-/* Read an optional one-number sysctl; *out stays -1 if the file is absent. */
-static int read_long(struct snapshot *s, const char *rel, long *out)
+/* A value the kernel cannot hold: FILE: what is wrong, exit 2. */
+static int bad_value(const struct snapshot *s, const char *rel, const struct wm_diag *d)
+{
+	char path[4096];
+
+	root_path(s->root, rel, path, sizeof(path));
+	return cli_err(EXIT_USAGE, NULL, "%s:1: %s", path, d->msg);
+}
+
+/*
+ * Read an optional one-number sysctl into *out and set its `have` bit; an
+ * absent file leaves the bit clear.  The value must be one the running
+ * kernel accepts (the one range rule of calc/change.c).
+ */
+static int read_knob(struct snapshot *s, const char *rel, enum wm_knob k, long *out)
 {
 	struct wm_diag d = { 0 };
 	char *buf;
@@ -124,7 +141,13 @@ static int read_long(struct snapshot *s, const char *rel, long *out)
 		return io_error(s, rel, err);
 	err = pf_parse_long(buf, len, out, &d);
 	free(buf);
-	return err ? parse_error(s, rel, &d) : EXIT_OK;
+	if (err)
+		return parse_error(s, rel, &d);
+	/* the file itself says the kernel has the knob: check the value only */
+	if (wm_knob_check_range(&s->prof, k, *out, &d))
+		return bad_value(s, rel, &d);
+	s->sysctl.have |= wm_knob_have(k);
+	return EXIT_OK;
 }
 
 static int read_sysctls(struct snapshot *s)
@@ -132,14 +155,14 @@ static int read_sysctls(struct snapshot *s)
 	struct wm_diag d = { 0 };
 	char *buf;
 	size_t len;
-	int rc;
+	int rc, i;
 
-	if ((rc = read_long(s, P_MFK, &s->sysctl.min_free_kbytes)) ||
-	    (rc = read_long(s, P_WSF, &s->sysctl.wsf)) ||
-	    (rc = read_long(s, P_BOOST, &s->sysctl.boost_factor)) ||
-	    (rc = read_long(s, P_EXTRA, &s->sysctl.extra_free_kbytes)))
+	wm_sysctl_none(&s->sysctl);
+	if ((rc = read_knob(s, P_MFK, WM_KNOB_MFK, &s->sysctl.min_free_kbytes)) ||
+	    (rc = read_knob(s, P_WSF, WM_KNOB_WSF, &s->sysctl.wsf)) ||
+	    (rc = read_knob(s, P_BOOST, WM_KNOB_BOOST, &s->sysctl.boost_factor)) ||
+	    (rc = read_knob(s, P_EXTRA, WM_KNOB_EXTRA, &s->sysctl.extra_free_kbytes)))
 		return rc;
-	s->sysctl.nlrr = 0;
 	rc = read_rooted(s->root, P_LRR, &buf, &len);
 	if (rc == -ENOENT)
 		return EXIT_OK;
@@ -147,7 +170,13 @@ static int read_sysctls(struct snapshot *s)
 		return io_error(s, P_LRR, rc);
 	rc = pf_parse_long_list(buf, len, s->sysctl.lrr, WM_MAX_ZONES, &s->sysctl.nlrr, &d);
 	free(buf);
-	return rc ? parse_error(s, P_LRR, &d) : EXIT_OK;
+	if (rc)
+		return parse_error(s, P_LRR, &d);
+	for (i = 0; i < s->sysctl.nlrr; i++)
+		if (wm_knob_check_range(&s->prof, WM_KNOB_LRR, s->sysctl.lrr[i], &d))
+			return bad_value(s, P_LRR, &d);
+	s->sysctl.have |= WM_HAVE_LRR;
+	return EXIT_OK;
 }
 
 /*
@@ -312,111 +341,77 @@ static int read_zoneinfo(struct snapshot *s, char **text, size_t *len,
 	return EXIT_OK;
 }
 
-/*
- * Kernels before 4.12 print populated zones only, but every zone's
- * protection array has one entry per configured zone: put the missing
- * zones back, empty, where the kernel's zone order has them.
- */
-static int configured_types(const struct zi_info *zi, enum wm_zone_type *types)
+/* MemTotal in kB from the root's meminfo, or 0 when it cannot be read. */
+static uint64_t read_memtotal(const struct snapshot *s)
 {
-	bool have[WM_ZONE_OTHER + 1] = { false };
-	int want = 0, n = 0, i, t;
-	size_t k;
-	static const enum wm_zone_type fill[] = { WM_ZONE_NORMAL, WM_ZONE_MOVABLE,
-		WM_ZONE_HIGHMEM, WM_ZONE_DEVICE, WM_ZONE_DMA32, WM_ZONE_DMA };
+	struct pf_kv mi = { 0 };
+	uint64_t total = 0;
+	char *buf;
+	size_t len;
 
-	for (k = 0; k < zi->nzones; k++) {
-		have[zi->zones[k].type] = true;
-		if (zi->zones[k].nprotection > want)
-			want = zi->zones[k].nprotection;
+	if (read_rooted(s->root, P_MEMINFO, &buf, &len))
+		return 0;
+	if (pf_parse_meminfo(buf, len, &mi, NULL) != WM_OK || !pf_kv_get(&mi, "MemTotal", &total))
+		total = 0;
+	pf_kv_free(&mi);
+	free(buf);
+	return total;
+}
+
+/*
+ * The page geometry: the live machine's page size is this process's own;
+ * a capture's comes from MemTotal and the managed counts together.  The
+ * pageblock comes from pagetypeinfo (root-only on the live machine from
+ * 5.5: unreadable there is fine) or is derived from the page size.
+ */
+static int read_geometry(struct snapshot *s)
+{
+	struct wm_diag d = { 0 };
+	unsigned page_size = 0, order = 0;
+	unsigned long pb = 0;
+	uint64_t managed = 0, memtotal = 0;
+	char *buf;
+	size_t len, i;
+	int rc;
+
+	if (s->live) {
+		long ps = sysconf(_SC_PAGESIZE);
+
+		page_size = ps > 0 ? (unsigned)ps : 0;
+	} else {
+		for (i = 0; i < s->layout.nzones; i++)
+			managed += s->layout.zones[i].managed;
+		memtotal = read_memtotal(s);
 	}
-	for (t = 0; t <= WM_ZONE_OTHER; t++)
-		n += have[t];
-	if (want > WM_MAX_ZONES)
-		want = WM_MAX_ZONES;
-	for (i = 0; n < want && i < (int)(sizeof(fill) / sizeof(fill[0])); i++) {
-		if (have[fill[i]])
-			continue;
-		/* x86-64 has no HighMem; 32-bit has no DMA32 */
-		if (fill[i] == WM_ZONE_HIGHMEM && have[WM_ZONE_DMA32])
-			continue;
-		have[fill[i]] = true;
-		n++;
+	rc = read_rooted(s->root, P_PAGETYPEINFO, &buf, &len);
+	if (rc == 0) {
+		rc = wm_parse_pagetypeinfo(buf, len, &order, &pb, &d);
+		free(buf);
+		if (rc == WM_EPARSE)
+			return parse_error(s, P_PAGETYPEINFO, &d);
+		if (rc)
+			pb = 0;
 	}
-	for (n = 0, t = 0; t <= WM_ZONE_OTHER; t++)
-		if (have[t] && n < WM_MAX_ZONES)
-			types[n++] = (enum wm_zone_type)t;
-	return n;
+	if (wm_geometry_settle(page_size, memtotal, managed, order, pb, &s->geo, &d))
+		return parse_error(s, pb ? P_PAGETYPEINFO : P_MEMINFO, &d);
+	return EXIT_OK;
 }
 
 static int build_zones(struct snapshot *s)
 {
-	const struct zi_info *zi = &s->zi;
-	enum wm_zone_type types[WM_MAX_ZONES];
-	int ntypes = configured_types(zi, types), node, t;
-	size_t k, n = 0;
-	bool any_managed = false;
+	struct wm_diag d = { 0 };
+	int rc = wm_layout_from_zoneinfo(&s->zi, &s->layout, &d);
 
-	for (k = 0; k < zi->nzones; k++)
-		if (zi->zones[k].flags & ZI_HAS_MANAGED)
-			any_managed = true;
-	s->used_present = !any_managed;
-	s->zones = calloc((size_t)(zi->nnodes ? zi->nnodes : 1) * (size_t)ntypes + 1,
-			  sizeof(*s->zones));
-	s->zone_map = calloc((size_t)(zi->nnodes ? zi->nnodes : 1) * (size_t)ntypes + 1,
-			     sizeof(*s->zone_map));
-	if (!s->zones || !s->zone_map)
-		return cli_err(EXIT_SYSTEM, "zoneinfo", "out of memory");
-	/* One pass: which printed zone is each (node, type). */
-	{
-		int pos[WM_ZONE_OTHER + 1];
-		long *at = malloc((size_t)(zi->nnodes ? zi->nnodes : 1) * (size_t)ntypes * sizeof(*at));
-		bool *seen = calloc((size_t)(zi->nnodes ? zi->nnodes : 1), sizeof(*seen));
-
-		if (!at || !seen) {
-			free(at);
-			free(seen);
-			return cli_err(EXIT_SYSTEM, "zoneinfo", "out of memory");
-		}
-		for (t = 0; t <= WM_ZONE_OTHER; t++)
-			pos[t] = -1;
-		for (t = 0; t < ntypes; t++)
-			pos[types[t]] = t;
-		for (k = 0; k < (size_t)(zi->nnodes ? zi->nnodes : 1) * (size_t)ntypes; k++)
-			at[k] = -1;
-		for (k = 0; k < zi->nzones; k++) {
-			const struct zi_zone *q = &zi->zones[k];
-
-			seen[q->node] = true;
-			if (pos[q->type] >= 0)
-				at[(size_t)q->node * (size_t)ntypes + (size_t)pos[q->type]] = (long)k;
-		}
-		for (node = 0; node < zi->nnodes; node++) {
-			if (!seen[node])
-				continue;
-			for (t = 0; t < ntypes; t++) {
-				struct wm_zone *z = &s->zones[n];
-				long kk = at[(size_t)node * (size_t)ntypes + (size_t)t];
-
-				*z = (struct wm_zone){ .node = node, .idx = t, .type = types[t] };
-				s->zone_map[n] = kk;
-				if (kk >= 0) {
-					const struct zi_zone *q = &zi->zones[kk];
-
-					z->managed = any_managed ? q->managed : q->present;
-					z->present = q->present;
-					if (!(q->flags & ZI_HAS_PRESENT))
-						z->present = z->managed;
-					z->boost = q->boost;
-				}
-				n++;
-			}
-		}
-		free(at);
-		free(seen);
-	}
-	s->m = (struct wm_machine){ .zones = s->zones, .nzones = n,
-				    .page_size = 4096, .pageblock_pages = 512 };
+	if (rc)
+		return cli_diag(P_ZONEINFO, rc, &d);
+	s->zones = s->layout.zones;
+	s->zone_map = s->layout.printed;
+	s->used_present = s->layout.used_present;
+	if ((rc = read_geometry(s)))
+		return rc;
+	s->m = (struct wm_machine){ .zones = s->zones, .nzones = s->layout.nzones,
+				    .page_size = s->geo.page_size,
+				    .pageblock_pages = s->geo.pageblock_pages };
 	return EXIT_OK;
 }
 
@@ -431,9 +426,11 @@ int snapshot_read(const struct cli_ctx *ctx, struct snapshot *s)
 	memset(s, 0, sizeof(*s));
 	s->root = ctx->root;
 	s->live = strcmp(ctx->root, "/") == 0;
-	memset(&s->sysctl, 0xff, sizeof(s->sysctl));	/* every field -1 */
-	s->sysctl.nlrr = 0;
+	wm_sysctl_none(&s->sysctl);
 
+	/* the kernel first: the sysctls are checked against its ranges */
+	if ((rc = read_kernel(ctx, s)))
+		return rc;
 	if ((rc = read_zoneinfo(s, &s->zoneinfo, &s->zoneinfo_len, &s->zoneinfo_mapped, &s->zi)))
 		return rc;
 	for (;;) {
@@ -459,8 +456,6 @@ int snapshot_read(const struct cli_ctx *ctx, struct snapshot *s)
 			return cli_err(EXIT_SYSTEM, P_ZONEINFO,
 				       "zones kept changing while being read (%d tries)", s->rereads);
 	}
-	if ((rc = read_kernel(ctx, s)))
-		return rc;
 	read_thp(s);
 	return build_zones(s);
 }
@@ -470,8 +465,7 @@ void snapshot_free(struct snapshot *s)
 	if (s->zoneinfo)
 		unload_zoneinfo(s->zoneinfo, s->zoneinfo_len, s->zoneinfo_mapped);
 	zi_free(&s->zi);
-	free(s->zones);
-	free(s->zone_map);
+	wm_layout_free(&s->layout);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -484,4 +478,70 @@ int snapshot_model(const struct snapshot *s, const struct wm_sysctl *sc,
 	    wm_protection(&s->prof, &s->m, sc, out, &d))
 		return cli_diag("model", -1, &d);
 	return EXIT_OK;
+}
+
+int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sysctl *sc,
+		  unsigned need)
+{
+	static const struct { unsigned bit; const char *rel, *option; } knobs[] = {
+		{ WM_HAVE_MFK, P_MFK, "--min-free-kbytes" },
+		{ WM_HAVE_WSF, P_WSF, "--wsf" },
+		{ WM_HAVE_BOOST, P_BOOST, "--boost-factor" },
+		{ WM_HAVE_EXTRA, P_EXTRA, "--extra-free-kbytes" },
+		{ WM_HAVE_LRR, P_LRR, "--lowmem-reserve-ratio" },
+	};
+	char path[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+		if (!(need & knobs[i].bit) || (sc->have & knobs[i].bit))
+			continue;
+		root_path(s->root, knobs[i].rel, path, sizeof(path));
+		return cli_err(EXIT_SYSTEM, cmd, "%s: not there, so its value is unknown (give %s)",
+			       path, knobs[i].option);
+	}
+	return EXIT_OK;
+}
+
+int snapshot_change(const struct snapshot *s, const char *cmd, const struct wm_change *ch,
+		    struct wm_sysctl *after, unsigned *recomputes)
+{
+	struct wm_diag d = { 0 };
+	char path[4096];
+
+	/* a knob the change writes must be there to be written */
+	if ((ch->set & WM_HAVE_EXTRA) && !(s->sysctl.have & WM_HAVE_EXTRA) && !s->prof.extra_free) {
+		root_path(s->root, P_EXTRA, path, sizeof(path));
+		return cli_err(EXIT_SYSTEM, cmd, "%s: no such sysctl on this kernel "
+			       "(extra_free_kbytes is in Android kernels up to 5.4)", path);
+	}
+	if (wm_change_apply(&s->prof, &s->sysctl, ch, after, recomputes, &d))
+		return opts_change_error(cmd, &d);
+	return snapshot_need(s, cmd, after, WM_HAVE_MFK | (s->prof.wsf ? WM_HAVE_WSF : 0));
+}
+
+int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsigned recomputes,
+		     struct wm_predicted *out)
+{
+	struct wm_diag d = { 0 };
+	int rc = wm_predict(&s->prof, &s->m, &s->zi, &s->layout, sc, recomputes, out, &d);
+
+	return rc ? cli_diag("model", rc, &d) : EXIT_OK;
+}
+
+void snapshot_reserve(const struct snapshot *s, const struct wm_predicted *after,
+		      struct wm_reserve *out)
+{
+	struct wm_meminfo mi = { 0 };
+	struct pf_kv kv = { 0 };
+	char *buf;
+	size_t len;
+
+	if (read_rooted(s->root, P_MEMINFO, &buf, &len) == 0) {
+		if (pf_parse_meminfo(buf, len, &kv, NULL) == WM_OK)
+			wm_meminfo_from(&kv, &mi);
+		pf_kv_free(&kv);
+		free(buf);
+	}
+	wm_reserve_change(&s->m, &s->zi, &s->layout, after, &mi, out);
 }

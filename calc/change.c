@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/*
+ * change.c - what a write to a watermark sysctl does (kernel-notes.md
+ * section 5, mm/page_alloc.c of 4.6 to 7.x).
+ *
+ * Every knob is a proc_dointvec_minmax() entry: a value outside
+ * extra1..extra2 is EINVAL and the old value stays.  The handlers of
+ * min_free_kbytes, watermark_scale_factor and (Android) extra_free_kbytes
+ * call setup_per_zone_wmarks(), which recomputes every zone and resets
+ * its boost; lowmem_reserve_ratio's calls setup_per_zone_lowmem_reserve()
+ * (on reads too); watermark_boost_factor's is plain proc_dointvec_minmax:
+ * it changes only how far future boosts go.
+ *
+ * The subtle point: when nothing recomputes, the kernel keeps the
+ * watermarks it has, stale or boosted, so the prediction is what zoneinfo
+ * printed, not the model.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "change.h"
+
+static const unsigned knob_have[WM_NKNOBS] = {
+	[WM_KNOB_MFK] = WM_HAVE_MFK,
+	[WM_KNOB_WSF] = WM_HAVE_WSF,
+	[WM_KNOB_BOOST] = WM_HAVE_BOOST,
+	[WM_KNOB_EXTRA] = WM_HAVE_EXTRA,
+	[WM_KNOB_LRR] = WM_HAVE_LRR,
+};
+
+unsigned wm_knob_have(enum wm_knob k)
+{
+	return (unsigned)k < WM_NKNOBS ? knob_have[k] : 0;
+}
+
+int wm_knob_exists(const struct wm_profile *p, enum wm_knob k, struct wm_diag *diag)
+{
+	const struct wm_kver *v = &p->kver;
+
+	if (k == WM_KNOB_WSF && !p->wsf)
+		return wm_fail(diag, WM_EINVAL, 0, wm_knob_name(k),
+			       "kernel %u.%u has no watermark_scale_factor (4.6+)", v->major, v->minor);
+	if (k == WM_KNOB_BOOST && !p->boost)
+		return wm_fail(diag, WM_EINVAL, 0, wm_knob_name(k),
+			       "kernel %u.%u has no watermark boost (5.0+)", v->major, v->minor);
+	if (k == WM_KNOB_EXTRA && !p->extra_free)
+		return wm_fail(diag, WM_EINVAL, 0, wm_knob_name(k),
+			       "kernel %u.%u has no extra_free_kbytes (Android kernels before 5.10)",
+			       v->major, v->minor);
+	return WM_OK;
+}
+
+void wm_knob_range(const struct wm_profile *p, enum wm_knob k, long *lo, long *hi)
+{
+	*lo = k == WM_KNOB_LRR ? INT_MIN : 0;	/* lowmem_reserve_ratio: proc_dointvec, no min */
+	*hi = INT_MAX;
+	if (k == WM_KNOB_WSF) {
+		*lo = 1;
+		*hi = p->wsf_max > 0 ? p->wsf_max : 1000;
+	}
+}
+
+void wm_knob_clean_range(const struct wm_profile *p, enum wm_knob k, long *lo, long *hi)
+{
+	wm_knob_range(p, k, lo, hi);
+	/* a ratio below 1 is kept as 0 (before 4.17, rule A: as 1) and printed so */
+	if (k == WM_KNOB_LRR)
+		*lo = p->lrr_rule == WM_LRR_A ? 1 : 0;
+}
+
+static int out_of_range(const struct wm_profile *p, enum wm_knob k, long v, long lo,
+			long hi, struct wm_diag *diag)
+{
+	return wm_fail(diag, WM_EINVAL, 0, wm_knob_name(k),
+		       "%s %ld is out of range: kernel %u.%u accepts %ld..%ld",
+		       wm_knob_name(k), v, p->kver.major, p->kver.minor, lo, hi);
+}
+
+int wm_knob_check_range(const struct wm_profile *p, enum wm_knob k, long v,
+			struct wm_diag *diag)
+{
+	long lo, hi;
+
+	if ((unsigned)k >= WM_NKNOBS)
+		return wm_fail(diag, WM_EINVAL, 0, NULL, "unknown knob");
+	wm_knob_range(p, k, &lo, &hi);
+	return v >= lo && v <= hi ? WM_OK : out_of_range(p, k, v, lo, hi, diag);
+}
+
+int wm_knob_check_clean(const struct wm_profile *p, enum wm_knob k, long v,
+			struct wm_diag *diag)
+{
+	long lo, hi;
+
+	if ((unsigned)k >= WM_NKNOBS)
+		return wm_fail(diag, WM_EINVAL, 0, NULL, "unknown knob");
+	wm_knob_clean_range(p, k, &lo, &hi);
+	return v >= lo && v <= hi ? WM_OK : out_of_range(p, k, v, lo, hi, diag);
+}
+
+int wm_knob_check(const struct wm_profile *p, enum wm_knob k, long v,
+		  struct wm_diag *diag)
+{
+	int rc;
+
+	if ((unsigned)k >= WM_NKNOBS)
+		return wm_fail(diag, WM_EINVAL, 0, NULL, "unknown knob");
+	if (k != WM_KNOB_EXTRA && (rc = wm_knob_exists(p, k, diag)))
+		return rc;
+	return wm_knob_check_range(p, k, v, diag);
+}
+
+int wm_change_apply(const struct wm_profile *p, const struct wm_sysctl *now,
+		    const struct wm_change *ch, struct wm_sysctl *after,
+		    unsigned *recomputes, struct wm_diag *diag)
+{
+	static const struct { enum wm_knob k; size_t off; unsigned rec; } one[] = {
+		{ WM_KNOB_MFK, offsetof(struct wm_sysctl, min_free_kbytes), WM_RECOMPUTE_WMARKS },
+		{ WM_KNOB_WSF, offsetof(struct wm_sysctl, wsf), WM_RECOMPUTE_WMARKS },
+		{ WM_KNOB_BOOST, offsetof(struct wm_sysctl, boost_factor), 0 },
+		{ WM_KNOB_EXTRA, offsetof(struct wm_sysctl, extra_free_kbytes), WM_RECOMPUTE_WMARKS },
+	};
+	size_t i;
+	int rc, j;
+
+	*after = *now;
+	*recomputes = 0;
+	for (i = 0; i < sizeof(one) / sizeof(one[0]); i++) {
+		unsigned bit = knob_have[one[i].k];
+		long v;
+
+		if (!(ch->set & bit))
+			continue;
+		v = *(const long *)((const char *)&ch->to + one[i].off);
+		/* extra_free_kbytes: a root with the file has it, whatever its version */
+		if (one[i].k == WM_KNOB_EXTRA && !(now->have & bit) &&
+		    (rc = wm_knob_exists(p, one[i].k, diag)))
+			return rc;
+		if ((rc = wm_knob_check(p, one[i].k, v, diag)))
+			return rc;
+		*(long *)((char *)after + one[i].off) = v;
+		after->have |= bit;
+		*recomputes |= one[i].rec;
+	}
+	if (ch->set & WM_HAVE_LRR) {
+		if ((now->have & WM_HAVE_LRR) && now->nlrr && ch->to.nlrr != now->nlrr)
+			return wm_fail(diag, WM_EINVAL, 0, wm_knob_name(WM_KNOB_LRR),
+				       "lowmem_reserve_ratio: this kernel has %d entries, not %d",
+				       now->nlrr, ch->to.nlrr);
+		if (ch->to.nlrr < 1 || ch->to.nlrr > WM_MAX_ZONES)
+			return wm_fail(diag, WM_EINVAL, 0, wm_knob_name(WM_KNOB_LRR),
+				       "lowmem_reserve_ratio: 1 to %d entries", WM_MAX_ZONES);
+		for (j = 0; j < ch->to.nlrr; j++)
+			if ((rc = wm_knob_check(p, WM_KNOB_LRR, ch->to.lrr[j], diag)))
+				return rc;
+		memcpy(after->lrr, ch->to.lrr, sizeof(after->lrr));
+		after->nlrr = ch->to.nlrr;
+		after->have |= WM_HAVE_LRR;
+		*recomputes |= WM_RECOMPUTE_PROT;
+	}
+	return WM_OK;
+}
+
+int wm_predict(const struct wm_profile *p, const struct wm_machine *m,
+	       const struct zi_info *zi, const struct wm_layout *l,
+	       const struct wm_sysctl *after, unsigned recomputes,
+	       struct wm_predicted *out, struct wm_diag *diag)
+{
+	struct wm_sysctl sc = *after;
+	struct wm_zone_wm *w;
+	bool prot = (sc.have & WM_HAVE_LRR) && sc.nlrr > 0;
+	size_t i;
+	int j, rc;
+
+	if (!(sc.have & WM_HAVE_MFK))
+		return wm_fail(diag, WM_EINVAL, 0, wm_knob_name(WM_KNOB_MFK),
+			       "min_free_kbytes is not known");
+	if (!p->wsf)
+		sc.wsf = 10;	/* not used before 4.6 */
+	w = calloc(m->nzones ? m->nzones : 1, sizeof(*w));
+	if (!w)
+		return wm_fail(diag, WM_ENOMEM, 0, NULL, "out of memory");
+	rc = wm_setup_wmarks(p, m, &sc, w, diag);
+	if (rc == WM_OK && prot)
+		rc = wm_protection(p, m, &sc, w, diag);
+	for (i = 0; rc == WM_OK && i < m->nzones; i++) {
+		const struct zi_zone *z = wm_layout_zone(l, zi, i);
+		struct wm_predicted *o = &out[i];
+
+		memset(o, 0, sizeof(*o));
+		o->wm = w[i];
+		if (!z)
+			continue;
+		o->shown = true;
+		o->promo_printed = (z->flags & ZI_HAS_PROMO) != 0;
+		if (!(recomputes & WM_RECOMPUTE_WMARKS)) {
+			/* nothing recomputes the watermarks: they stay as printed */
+			unsigned long b = (z->flags & ZI_HAS_BOOST) && z->boost <= z->min ? z->boost : 0;
+
+			o->wm.min = z->min - b;
+			o->wm.low = z->low - b;
+			o->wm.high = z->high - b;
+			if (o->promo_printed)
+				o->wm.promo = z->promo - b;
+			o->wm.gap = o->wm.low - o->wm.min;
+			o->boost = b;
+		}
+		if (!prot)
+			for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+				o->wm.protection[j] = z->protection[j];
+	}
+	free(w);
+	return rc;
+}
+
+size_t wm_compare(const struct zi_info *zi2, const struct wm_layout *l2,
+		  const struct wm_predicted *pred, size_t npred, bool wmarks,
+		  struct wm_diff *out, size_t max)
+{
+	size_t i, n = 0;
+	int j;
+
+#define DIFF(zi_, name, want, got) do { \
+		if (n < max) { \
+			out[n].zone = (zi_); \
+			snprintf(out[n].field, sizeof(out[n].field), "%s", (name)); \
+			out[n].predicted = (want); \
+			out[n].kernel = (got); \
+		} \
+		n++; \
+	} while (0)
+
+	if (l2->nzones != npred) {
+		DIFF(0, "zones", (long)npred, (long)l2->nzones);
+		return n;
+	}
+	for (i = 0; i < npred; i++) {
+		const struct zi_zone *z = wm_layout_zone(l2, zi2, i);
+		const struct wm_zone_wm *p = &pred[i].wm;
+		long b;
+
+		if (!z)
+			continue;
+		b = z->flags & ZI_HAS_BOOST ? (long)z->boost : 0;
+		if (wmarks) {
+			if ((long)z->min - b != (long)p->min)
+				DIFF(i, "min", (long)p->min, (long)z->min - b);
+			if ((long)z->low - b != (long)p->low)
+				DIFF(i, "low", (long)p->low, (long)z->low - b);
+			if ((long)z->high - b != (long)p->high)
+				DIFF(i, "high", (long)p->high, (long)z->high - b);
+			if ((z->flags & ZI_HAS_PROMO) && (long)z->promo - b != (long)p->promo)
+				DIFF(i, "promo", (long)p->promo, (long)z->promo - b);
+		}
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++) {
+			char name[24];
+
+			if (z->protection[j] == p->protection[j])
+				continue;
+			snprintf(name, sizeof(name), "protection[%d]", j);
+			DIFF(i, name, p->protection[j], z->protection[j]);
+		}
+	}
+#undef DIFF
+	return n;
+}

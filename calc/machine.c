@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+/*
+ * machine.c - zoneinfo to the model's zones, and the page geometry.
+ *
+ * The zone list follows build_all_zonelists()'s view of a node: every
+ * node has the same configured zones (MAX_NR_ZONES of them), populated or
+ * not.  Kernels from 4.12 print them all; before that only the populated
+ * ones, so the missing ones are put back where the zone order has them:
+ * DMA, DMA32, Normal, HighMem, Movable, Device.
+ *
+ * The subtle point is the page size.  It enters every conversion
+ * (min_free_kbytes to pages, the sqrt rule, THP's recommendation), and
+ * the pageblock is not a function of it everywhere: on ppc64 with 64 KiB
+ * pages it is a run-time value (32 pages with the radix MMU) that only
+ * /proc/pagetypeinfo says (kernel-notes.md 11.1).  A capture without it is
+ * modelled with the arm64/x86 rule, and says so.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine.h"
+#include "scan.h"
+
+const char *wm_geo_from_name(enum wm_geo_from f)
+{
+	switch (f) {
+	case WM_GEO_GIVEN:
+		return "given";
+	case WM_GEO_MEMINFO:
+		return "meminfo";
+	case WM_GEO_DERIVED:
+		return "derived";
+	case WM_GEO_ASSUMED:
+		break;
+	}
+	return "assumed";
+}
+
+static int log2_exact(uint64_t v)
+{
+	int s = 0;
+
+	if (v == 0 || (v & (v - 1)))
+		return -1;
+	while ((1ull << s) < v)
+		s++;
+	return s;
+}
+
+int wm_pageblock_default(unsigned page_size, unsigned long *pages,
+			 unsigned *order, struct wm_diag *diag)
+{
+	int shift = log2_exact(page_size);
+
+	if (shift < 12 || shift > 16)
+		return wm_fail(diag, WM_EINVAL, 0, "page-size",
+			       "page size %u: expected a power of two from 4096 to 65536",
+			       page_size);
+	/* HPAGE_PMD_ORDER = PAGE_SHIFT - 3: a page of 8-byte PMD entries. */
+	*order = (unsigned)shift - 3;
+	*pages = 1ul << *order;
+	return WM_OK;
+}
+
+int wm_page_size_from_meminfo(uint64_t memtotal_kb, uint64_t managed_sum,
+			      unsigned *page_size)
+{
+	unsigned kb;
+
+	if (!managed_sum || !memtotal_kb)
+		return WM_ENOZONE;
+	for (kb = 4; kb <= 64; kb *= 2) {
+		uint64_t want = managed_sum * kb, d;
+
+		if (want / kb != managed_sum)
+			break;	/* overflow: larger sizes overflow too */
+		d = want > memtotal_kb ? want - memtotal_kb : memtotal_kb - want;
+		/* 1%: memory may have moved between reading meminfo and zoneinfo */
+		if (d <= memtotal_kb / 100) {
+			*page_size = kb * 1024;
+			return WM_OK;
+		}
+	}
+	return WM_ENOZONE;
+}
+
+static const char *next_line(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return nl ? nl + 1 : end;
+}
+
+/* The number after "prefix" at the start of [p, eol), blanks allowed. */
+static int value_after(const char *p, const char *eol, const char *prefix,
+		       uint64_t max, uint64_t *out, int *found)
+{
+	size_t n = strlen(prefix);
+
+	if ((size_t)(eol - p) < n || memcmp(p, prefix, n) != 0)
+		return 0;
+	*found = 1;
+	p += n;
+	while (p < eol && (*p == ' ' || *p == '\t'))
+		p++;
+	if (wm_scan_u64(&p, eol, max, out))
+		return -1;
+	while (p < eol && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	return p == eol ? 0 : -1;
+}
+
+int wm_parse_pagetypeinfo(const char *buf, size_t len, unsigned *order,
+			  unsigned long *pages, struct wm_diag *diag)
+{
+	const char *p = buf ? buf : "", *end = p + (buf ? len : 0), *eol, *nl;
+	uint64_t o = 0, n = 0;
+	int line = 0, have_o = 0, have_n = 0, line_o = 0, line_n = 0;
+
+	for (; p < end; p = nl) {
+		int f = 0;
+
+		line++;
+		nl = next_line(p, end);
+		eol = nl > p && nl[-1] == '\n' ? nl - 1 : nl;
+		if (value_after(p, eol, "Page block order:", 63, &o, &f)) {
+			return wm_fail(diag, WM_EPARSE, line, "Page block order",
+				       "expected a pageblock order from 0 to 63");
+		} else if (f) {
+			have_o = 1, line_o = line;
+			continue;
+		}
+		if (value_after(p, eol, "Pages per block:", ULONG_MAX, &n, &f))
+			return wm_fail(diag, WM_EPARSE, line, "Pages per block",
+				       "expected a number of pages");
+		if (f)
+			have_n = 1, line_n = line;
+		if (have_o && have_n)
+			break;
+	}
+	if (!have_o && !have_n)
+		return wm_fail(diag, WM_ENOZONE, 0, NULL,
+			       "no 'Page block order' or 'Pages per block' line");
+	if (have_o && (o >= sizeof(unsigned long) * CHAR_BIT))
+		return wm_fail(diag, WM_EPARSE, line_o, "Page block order",
+			       "pageblock order %llu is too large",
+			       (unsigned long long)o);
+	if (!have_o) {
+		int s = log2_exact(n);
+
+		if (s < 0)
+			return wm_fail(diag, WM_EPARSE, line_n, "Pages per block",
+				       "%llu pages per block is not a power of two",
+				       (unsigned long long)n);
+		o = (uint64_t)s;
+	} else if (!have_n) {
+		n = 1ull << o;
+	} else if (n != 1ull << o) {
+		return wm_fail(diag, WM_EPARSE, line_n, "Pages per block",
+			       "%llu pages per block, but the order is %llu",
+			       (unsigned long long)n, (unsigned long long)o);
+	}
+	*order = (unsigned)o;
+	*pages = (unsigned long)n;
+	return WM_OK;
+}
+
+int wm_geometry_settle(unsigned page_size, uint64_t memtotal_kb,
+		       uint64_t managed_sum, unsigned pb_order,
+		       unsigned long pb_pages, struct wm_geometry *out,
+		       struct wm_diag *diag)
+{
+	unsigned long dpages;
+	unsigned dorder;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->memtotal_seen = memtotal_kb != 0;
+	if (page_size) {
+		out->page_size = page_size;
+		out->page_size_from = WM_GEO_GIVEN;
+	} else if (memtotal_kb &&
+		   wm_page_size_from_meminfo(memtotal_kb, managed_sum, &page_size) == WM_OK) {
+		out->page_size = page_size;
+		out->page_size_from = WM_GEO_MEMINFO;
+	} else {
+		out->page_size = 4096;
+		out->page_size_from = WM_GEO_ASSUMED;
+	}
+	rc = wm_pageblock_default(out->page_size, &dpages, &dorder, diag);
+	if (rc)
+		return rc;
+	if (pb_pages) {
+		if (log2_exact(pb_pages) < 0 || (1ul << pb_order) != pb_pages)
+			return wm_fail(diag, WM_EINVAL, 0, "pageblock",
+				       "%lu pages per block is not 2^%u", pb_pages, pb_order);
+		out->pageblock_pages = pb_pages;
+		out->pageblock_order = pb_order;
+		out->pageblock_from = WM_GEO_GIVEN;
+	} else {
+		out->pageblock_pages = dpages;
+		out->pageblock_order = dorder;
+		out->pageblock_from = WM_GEO_DERIVED;
+	}
+	return WM_OK;
+}
+
+/* ---- zoneinfo -> model ----------------------------------------------- */
+
+/*
+ * The configured zone types, in index order.  Kernels before 4.12 print
+ * populated zones only, but every protection array has one entry per
+ * configured zone: add the missing types, most likely first.
+ */
+static int configured_types(const struct zi_info *zi, enum wm_zone_type *types)
+{
+	static const enum wm_zone_type fill[] = { WM_ZONE_NORMAL, WM_ZONE_MOVABLE,
+		WM_ZONE_HIGHMEM, WM_ZONE_DEVICE, WM_ZONE_DMA32, WM_ZONE_DMA };
+	bool have[WM_ZONE_OTHER + 1] = { false };
+	int want = 0, n = 0, i, t;
+	size_t k;
+
+	for (k = 0; k < zi->nzones; k++) {
+		have[zi->zones[k].type] = true;
+		if (zi->zones[k].nprotection > want)
+			want = zi->zones[k].nprotection;
+	}
+	for (t = 0; t <= WM_ZONE_OTHER; t++)
+		n += have[t];
+	if (want > WM_MAX_ZONES)
+		want = WM_MAX_ZONES;
+	for (i = 0; n < want && i < (int)(sizeof(fill) / sizeof(fill[0])); i++) {
+		if (have[fill[i]])
+			continue;
+		/* x86-64 has no HighMem; 32-bit has no DMA32 */
+		if (fill[i] == WM_ZONE_HIGHMEM && have[WM_ZONE_DMA32])
+			continue;
+		have[fill[i]] = true;
+		n++;
+	}
+	for (n = 0, t = 0; t <= WM_ZONE_OTHER; t++)
+		if (have[t] && n < WM_MAX_ZONES)
+			types[n++] = (enum wm_zone_type)t;
+	return n;
+}
+
+int wm_layout_from_zoneinfo(const struct zi_info *zi, struct wm_layout *out,
+			    struct wm_diag *diag)
+{
+	enum wm_zone_type types[WM_MAX_ZONES];
+	int ntypes = configured_types(zi, types), pos[WM_ZONE_OTHER + 1], t;
+	size_t nodes = zi->nnodes > 0 ? (size_t)zi->nnodes : 1, cells, k, n = 0;
+	bool any_managed = false, *seen = NULL;
+	long *at = NULL;
+
+	memset(out, 0, sizeof(*out));
+	cells = nodes * (size_t)ntypes;
+	out->zones = calloc(cells + 1, sizeof(*out->zones));
+	out->printed = calloc(cells + 1, sizeof(*out->printed));
+	at = malloc((cells + 1) * sizeof(*at));
+	seen = calloc(nodes, sizeof(*seen));
+	if (!out->zones || !out->printed || !at || !seen) {
+		free(at);
+		free(seen);
+		wm_layout_free(out);
+		return wm_fail(diag, WM_ENOMEM, 0, NULL, "out of memory");
+	}
+	for (k = 0; k < zi->nzones; k++)
+		if (zi->zones[k].flags & ZI_HAS_MANAGED)
+			any_managed = true;
+	out->used_present = !any_managed;
+
+	/* One pass: which printed zone is each (node, type). */
+	for (t = 0; t <= WM_ZONE_OTHER; t++)
+		pos[t] = -1;
+	for (t = 0; t < ntypes; t++)
+		pos[types[t]] = t;
+	for (k = 0; k < cells; k++)
+		at[k] = -1;
+	for (k = 0; k < zi->nzones; k++) {
+		const struct zi_zone *q = &zi->zones[k];
+
+		seen[q->node] = true;
+		if (pos[q->type] >= 0)
+			at[(size_t)q->node * (size_t)ntypes + (size_t)pos[q->type]] = (long)k;
+	}
+	for (k = 0; k < nodes; k++) {
+		if (!seen[k])
+			continue;
+		for (t = 0; t < ntypes; t++) {
+			struct wm_zone *z = &out->zones[n];
+			long kk = at[k * (size_t)ntypes + (size_t)t];
+
+			*z = (struct wm_zone){ .node = (int)k, .idx = t, .type = types[t] };
+			out->printed[n] = kk;
+			if (kk >= 0) {
+				const struct zi_zone *q = &zi->zones[kk];
+
+				z->managed = any_managed ? q->managed : q->present;
+				z->present = (q->flags & ZI_HAS_PRESENT) ? q->present : z->managed;
+				z->boost = q->boost;
+			}
+			n++;
+		}
+	}
+	out->nzones = n;
+	free(at);
+	free(seen);
+	return WM_OK;
+}
+
+void wm_layout_free(struct wm_layout *l)
+{
+	if (!l)
+		return;
+	free(l->zones);
+	free(l->printed);
+	memset(l, 0, sizeof(*l));
+}
+
+const struct zi_zone *wm_layout_zone(const struct wm_layout *l,
+				     const struct zi_info *zi, size_t i)
+{
+	if (i >= l->nzones || l->printed[i] < 0)
+		return NULL;
+	return &zi->zones[l->printed[i]];
+}
+
+void wm_printed_from_zoneinfo(const struct zi_info *zi, const struct wm_layout *l,
+			      struct wm_printed *out, unsigned long *boost_out)
+{
+	const unsigned all = ZI_HAS_MIN | ZI_HAS_LOW | ZI_HAS_HIGH;
+	size_t i;
+	int j;
+
+	for (i = 0; i < l->nzones; i++) {
+		const struct zi_zone *z = wm_layout_zone(l, zi, i);
+		struct wm_printed *pr = &out[i];
+		unsigned long b;
+
+		memset(pr, 0, sizeof(*pr));
+		if (boost_out)
+			boost_out[i] = 0;
+		if (!z)
+			continue;
+		b = (z->flags & ZI_HAS_BOOST) ? z->boost : 0;
+		pr->shown = true;
+		/* a boost above min cannot be the kernel's: nothing to compare */
+		pr->has_wm = (z->flags & all) == all && z->min >= b;
+		if (boost_out)
+			boost_out[i] = b;
+		pr->has_promo = (z->flags & ZI_HAS_PROMO) != 0;
+		pr->min = z->min - b;
+		pr->low = z->low - b;
+		pr->high = z->high - b;
+		pr->promo = pr->has_promo ? z->promo - b : 0;
+		pr->has_prot = (z->flags & ZI_HAS_PROTECTION) != 0;
+		pr->nprot = z->nprotection < WM_MAX_ZONES ? z->nprotection : WM_MAX_ZONES;
+		for (j = 0; j < pr->nprot; j++)
+			pr->protection[j] = z->protection[j];
+	}
+}

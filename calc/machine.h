@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * machine.h - a model machine from what a kernel printed: zoneinfo's
+ * zones become the model's zone list, what it printed becomes the values
+ * to compare with, and the page geometry comes from the machine itself.
+ *
+ * This is the glue every user of libwmark needs between zi_parse() and
+ * wm_setup_wmarks(): no file is read here either; the caller hands in the
+ * parsed zoneinfo, MemTotal and the pagetypeinfo text.
+ */
+#ifndef WMARK_MACHINE_H
+#define WMARK_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "infer.h"
+#include "wmark.h"
+#include "zoneinfo.h"
+
+/* ---- page geometry --------------------------------------------------- */
+
+/* Where a geometry value came from. */
+enum wm_geo_from {
+	WM_GEO_ASSUMED,		/* nothing said: 4096-byte pages assumed */
+	WM_GEO_GIVEN,		/* the machine said (sysconf, pagetypeinfo, an option) */
+	WM_GEO_MEMINFO,		/* page size: MemTotal / sum of managed pages */
+	WM_GEO_DERIVED,		/* pageblock: HPAGE_PMD_ORDER of the page size */
+};
+
+struct wm_geometry {
+	unsigned page_size;		/* bytes */
+	unsigned long pageblock_pages;	/* pages per pageblock */
+	unsigned pageblock_order;
+	enum wm_geo_from page_size_from;
+	enum wm_geo_from pageblock_from;
+	bool memtotal_seen;		/* a MemTotal was given (it may not have fitted) */
+};
+
+/* "assumed", "given", "meminfo", "derived". */
+const char *wm_geo_from_name(enum wm_geo_from f);
+
+/*
+ * The pageblock of a kernel with page_size-byte pages where nothing else
+ * says: order PAGE_SHIFT - 3 (HPAGE_PMD_ORDER: a PMD of 8-byte entries),
+ * so 512 pages at 4 KiB, 2048 at 16 KiB, 8192 at 64 KiB (arm64).  ppc64
+ * decides at run time (32 pages with 64 KiB pages on radix): only
+ * /proc/pagetypeinfo tells.  Return WM_OK, or WM_EINVAL for a page size
+ * that is not a power of two from 4096 to 65536 (diag says so).
+ */
+int wm_pageblock_default(unsigned page_size, unsigned long *pages,
+			 unsigned *order, struct wm_diag *diag);
+
+/*
+ * The page size that makes memtotal_kb (meminfo's MemTotal, which is
+ * totalram_pages) equal to managed_sum pages (every zone's managed
+ * counts together, read at the same time): one of 4, 8, 16, 32 or 64 KiB
+ * whose product lies within 1% of MemTotal (memory can move between the
+ * two reads).  Fill *page_size and return WM_OK, or WM_ENOZONE when no
+ * size fits (or managed_sum is 0).
+ */
+int wm_page_size_from_meminfo(uint64_t memtotal_kb, uint64_t managed_sum,
+			      unsigned *page_size);
+
+/*
+ * /proc/pagetypeinfo's "Page block order: N" and "Pages per block: N"
+ * lines (2.6.24+), from a buffer.  Fill *order and *pages.  WM_EPARSE
+ * with the line when a value is malformed, disagrees with the other
+ * (pages != 1 << order) or is out of range; WM_ENOZONE when the file has
+ * neither line.
+ */
+int wm_parse_pagetypeinfo(const char *buf, size_t len, unsigned *order,
+			  unsigned long *pages, struct wm_diag *diag);
+
+/*
+ * Settle a machine's geometry from what is known: page_size (0 when
+ * unknown; then from memtotal_kb/managed_sum when memtotal_kb is nonzero,
+ * else 4096 assumed) and a pageblock from pagetypeinfo (pb_pages 0 when
+ * unknown: derived from the page size).  A pageblock of pb_pages must be
+ * a power of two of at least 1 page.  Return WM_OK or WM_EINVAL.
+ */
+int wm_geometry_settle(unsigned page_size, uint64_t memtotal_kb,
+		       uint64_t managed_sum, unsigned pb_order,
+		       unsigned long pb_pages, struct wm_geometry *out,
+		       struct wm_diag *diag);
+
+/* ---- zoneinfo -> model ----------------------------------------------- */
+
+/* The model's view of a parsed zoneinfo. */
+struct wm_layout {
+	struct wm_zone *zones;	/* every configured zone, node-major, idx-ascending */
+	long *printed;		/* per model zone: its index in zi->zones, -1 if not printed */
+	size_t nzones;
+	bool used_present;	/* no managed lines (before 3.8): present pages used */
+};
+
+/*
+ * Build the model's zones from zi.  Every node that zoneinfo lists gets
+ * the same list of configured zones; kernels before 4.12 print populated
+ * zones only, so zones missing from the file are put back, empty, where
+ * the kernel's zone order has them (the protection arrays have one entry
+ * per configured zone).  Before 3.8 there are no managed lines and
+ * present pages stand in, as those kernels used them.  Fill *out (free
+ * with wm_layout_free); return WM_OK or WM_ENOMEM.
+ */
+int wm_layout_from_zoneinfo(const struct zi_info *zi, struct wm_layout *out,
+			    struct wm_diag *diag);
+
+void wm_layout_free(struct wm_layout *l);
+
+/* The printed zone of model zone i, or NULL. */
+const struct zi_zone *wm_layout_zone(const struct wm_layout *l,
+				     const struct zi_info *zi, size_t i);
+
+/*
+ * What zoneinfo printed for each model zone, raw: a printed boost (5.16+)
+ * taken off min/low/high/promo, as the model computes them without it.
+ * out[l->nzones]; boost_out[l->nzones] (may be NULL) gets the boost
+ * taken off.  Zones not printed get shown = false.
+ */
+void wm_printed_from_zoneinfo(const struct zi_info *zi, const struct wm_layout *l,
+			      struct wm_printed *out, unsigned long *boost_out);
+
+#endif /* WMARK_MACHINE_H */
