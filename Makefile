@@ -59,7 +59,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all run check check-unit check-kernel check-kernel-full install \
-	uninstall clean deps deps-test asan fuzz bench bench-recommend lint
+	uninstall clean deps deps-test asan fuzz bench bench-recommend lint examples
 
 all: $(B)/wmark $(B)/libwmark.a wmark
 
@@ -86,11 +86,28 @@ $(B)/tests/%: tests/unit/%.c $(B)/libwmarkcli.a $(B)/libwmark.a
 	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes $(LDFLAGS) \
 		-o $@ $< $(B)/libwmarkcli.a $(B)/libwmark.a $(CMOCKA_LIBS) $(LIBS)
 
+# The library's proof of use: examples/ build against the installed
+# header layout (<wmark/...>) and libwmark.a alone.
+EXAMPLE_SRC := $(sort $(wildcard examples/*.c))
+EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(B)/examples/%)
+
+$(B)/include/wmark/.stamp: $(wildcard calc/*.h)
+	@mkdir -p $(@D)
+	$(Q)cp calc/*.h $(@D)/ && touch $@
+
+$(B)/examples/%: examples/%.c $(B)/libwmark.a $(B)/include/wmark/.stamp
+	@mkdir -p $(@D)
+	$(call say,CC,$<)$(CC) -std=c11 $(WARN) $(CFLAGS) -I$(B)/include $(LDFLAGS) -o $@ $< \
+		$(B)/libwmark.a -lm
+
+examples: $(EXAMPLE_BIN)
+
 # Build dependencies from Debian's packages: what `make`, `make run` and
 # `make check` need.  Only missing packages are installed, and only as root.
 BUILD_PKGS := gcc make pkg-config libcjson-dev libnl-3-dev libnl-genl-3-dev
 TEST_PKGS  := libcmocka-dev mandoc clang python3 qemu-system-x86 \
-	busybox-static cpio xz-utils zstd prometheus
+	busybox-static cpio xz-utils zstd prometheus \
+	gcc-arm-linux-gnueabihf libc6-dev-i386 lib32gcc-12-dev qemu-user
 
 deps:
 	$(Q)tests/deps.sh $(BUILD_PKGS)
@@ -105,7 +122,7 @@ run: deps
 # Every test: units, golden transcripts, shell suites, the same under ASan
 # and UBSan, short fuzz runs, the man page lint, and real kernels under qemu.
 check: deps-test
-	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN) $(EXAMPLE_BIN)
 	$(Q)$(MAKE) --no-print-directory B=build/asan NO_LIBNL=$(NO_LIBNL) \
 		CFLAGS='-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 		build/asan/wmark $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%)
@@ -156,7 +173,8 @@ install: all
 	install -m 755 $(B)/wmark $(DESTDIR)$(BINDIR)/wmark
 	install -m 644 wmark.1 $(DESTDIR)$(MANDIR)/man1/wmark.1
 	install -m 644 $(B)/libwmark.a $(DESTDIR)$(LIBDIR)/libwmark.a
-	install -m 644 calc/*.h $(DESTDIR)$(INCLUDEDIR)/wmark/
+	install -m 644 $(filter-out calc/internal.h calc/scan.h,$(wildcard calc/*.h)) \
+		$(DESTDIR)$(INCLUDEDIR)/wmark/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/wmark $(DESTDIR)$(MANDIR)/man1/wmark.1 \

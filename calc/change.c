@@ -112,21 +112,32 @@ int wm_knob_check(const struct wm_profile *p, enum wm_knob k, long v,
 	return wm_knob_check_range(p, k, v, diag);
 }
 
+unsigned wm_change_recomputes(unsigned set)
+{
+	unsigned r = 0;
+
+	if (set & (WM_HAVE_MFK | WM_HAVE_WSF | WM_HAVE_EXTRA))
+		r |= WM_RECOMPUTE_WMARKS;
+	if (set & WM_HAVE_LRR)
+		r |= WM_RECOMPUTE_PROT;
+	return r;	/* watermark_boost_factor: nothing */
+}
+
 int wm_change_apply(const struct wm_profile *p, const struct wm_sysctl *now,
 		    const struct wm_change *ch, struct wm_sysctl *after,
 		    unsigned *recomputes, struct wm_diag *diag)
 {
-	static const struct { enum wm_knob k; size_t off; unsigned rec; } one[] = {
-		{ WM_KNOB_MFK, offsetof(struct wm_sysctl, min_free_kbytes), WM_RECOMPUTE_WMARKS },
-		{ WM_KNOB_WSF, offsetof(struct wm_sysctl, wsf), WM_RECOMPUTE_WMARKS },
-		{ WM_KNOB_BOOST, offsetof(struct wm_sysctl, boost_factor), 0 },
-		{ WM_KNOB_EXTRA, offsetof(struct wm_sysctl, extra_free_kbytes), WM_RECOMPUTE_WMARKS },
+	static const struct { enum wm_knob k; size_t off; } one[] = {
+		{ WM_KNOB_MFK, offsetof(struct wm_sysctl, min_free_kbytes) },
+		{ WM_KNOB_WSF, offsetof(struct wm_sysctl, wsf) },
+		{ WM_KNOB_BOOST, offsetof(struct wm_sysctl, boost_factor) },
+		{ WM_KNOB_EXTRA, offsetof(struct wm_sysctl, extra_free_kbytes) },
 	};
 	size_t i;
 	int rc, j;
 
 	*after = *now;
-	*recomputes = 0;
+	*recomputes = wm_change_recomputes(ch->set);
 	for (i = 0; i < sizeof(one) / sizeof(one[0]); i++) {
 		unsigned bit = knob_have[one[i].k];
 		long v;
@@ -134,15 +145,13 @@ int wm_change_apply(const struct wm_profile *p, const struct wm_sysctl *now,
 		if (!(ch->set & bit))
 			continue;
 		v = *(const long *)((const char *)&ch->to + one[i].off);
-		/* extra_free_kbytes: a root with the file has it, whatever its version */
-		if (one[i].k == WM_KNOB_EXTRA && !(now->have & bit) &&
-		    (rc = wm_knob_exists(p, one[i].k, diag)))
+		/* a machine whose file was read has the knob, whatever its version */
+		if (!(now->have & bit) && (rc = wm_knob_exists(p, one[i].k, diag)))
 			return rc;
-		if ((rc = wm_knob_check(p, one[i].k, v, diag)))
+		if ((rc = wm_knob_check_range(p, one[i].k, v, diag)))
 			return rc;
 		*(long *)((char *)after + one[i].off) = v;
 		after->have |= bit;
-		*recomputes |= one[i].rec;
 	}
 	if (ch->set & WM_HAVE_LRR) {
 		if ((now->have & WM_HAVE_LRR) && now->nlrr && ch->to.nlrr != now->nlrr)
@@ -153,12 +162,11 @@ int wm_change_apply(const struct wm_profile *p, const struct wm_sysctl *now,
 			return wm_fail(diag, WM_EINVAL, 0, wm_knob_name(WM_KNOB_LRR),
 				       "lowmem_reserve_ratio: 1 to %d entries", WM_MAX_ZONES);
 		for (j = 0; j < ch->to.nlrr; j++)
-			if ((rc = wm_knob_check(p, WM_KNOB_LRR, ch->to.lrr[j], diag)))
+			if ((rc = wm_knob_check_range(p, WM_KNOB_LRR, ch->to.lrr[j], diag)))
 				return rc;
 		memcpy(after->lrr, ch->to.lrr, sizeof(after->lrr));
 		after->nlrr = ch->to.nlrr;
 		after->have |= WM_HAVE_LRR;
-		*recomputes |= WM_RECOMPUTE_PROT;
 	}
 	return WM_OK;
 }

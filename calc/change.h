@@ -78,14 +78,25 @@ enum wm_recompute {
 };
 
 /*
+ * What writing the knobs in `set` (WM_HAVE_* bits) makes the kernel
+ * recompute (kernel-notes.md section 5): min_free_kbytes,
+ * watermark_scale_factor and extra_free_kbytes every zone's watermarks
+ * (resetting boost), lowmem_reserve_ratio the protection arrays,
+ * watermark_boost_factor nothing.  WM_RECOMPUTE_* bits.
+ */
+unsigned wm_change_recomputes(unsigned set);
+
+/*
  * The sysctls after change ch on a kernel of profile p that has sysctls
  * now (now->nlrr entries of lowmem_reserve_ratio; 0 when unknown), and
  * what the write recomputes (kernel-notes.md section 5): min_free_kbytes,
  * watermark_scale_factor and extra_free_kbytes recompute every zone's
  * watermarks (and reset boost); lowmem_reserve_ratio recomputes
  * protection (reading it does too); watermark_boost_factor recomputes
- * nothing.  Every value is checked with wm_knob_check(); a ratio list
- * must have as many entries as the kernel's.  Return WM_OK, or WM_EINVAL
+ * nothing.  Every value must be in the kernel's range, and a knob the
+ * machine was not seen to have (its `have` bit in now is clear) must
+ * exist on the kernel (wm_knob_exists); a ratio list must have as many
+ * entries as the kernel's.  Return WM_OK, or WM_EINVAL
  * with diag.
  */
 int wm_change_apply(const struct wm_profile *p, const struct wm_sysctl *now,

@@ -46,7 +46,7 @@ static void window(unsigned long cur, unsigned permille, unsigned long floor,
 		d = cur;	/* an empty zone stays empty; none goes below 0 */
 
 	*lo = cur - d;
-	/* saturated: a 32-bit build reads zones of 2^31 pages and more */
+	/* saturated: cur + d wraps above ULONG_MAX / 2 (2^31 pages on 32-bit) */
 	*hi = d > ULONG_MAX - cur ? ULONG_MAX : cur + d;
 }
 

@@ -150,7 +150,8 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 
 			w->wsf_floor = to_long((need + z->managed - 1) / z->managed);
 			/* the largest w with floor(managed*w/10000) <= gap */
-			w->wsf_effective = to_long((((uint64_t)w->gap + 1) * 10000 - 1) / z->managed);
+			w->wsf_effective = to_long((((uint64_t)w->gap + 1) * 10000 - 1) /
+						   z->managed);
 		}
 	}
 	return WM_OK;

@@ -91,7 +91,8 @@ static int read_value(struct zi_state *st, const char *key, const char *p,
 	int rc;
 
 	p = skip_blanks(p, eol);
-	rc = scan_ulong(&p, eol, ULONG_MAX, out);
+	/* a page count: at most LONG_MAX, so no value can pass for "not printed" */
+	rc = scan_ulong(&p, eol, LONG_MAX, out);
 	if (rc)
 		return bad_number(st, key, rc);
 	if (skip_blanks(p, eol) != eol)

@@ -81,7 +81,7 @@ struct apply {
 	struct snapshot s;
 	bool have_snapshot;
 	struct wm_sysctl sc_new;
-	struct wm_zone_wm *cur, *pred;	/* model: current sysctls, new ones */
+	struct wm_predicted *cur, *pred;	/* model: current sysctls; after the writes */
 	bool modelled;
 	char *warn[MAX_WARN];
 	int nwarn;
@@ -318,51 +318,29 @@ static void diff_add(struct diffs *d, FILE *f, const struct zi_zone *z,
 
 /*
  * Compare the zoneinfo of s2 (re-read after the writes) with the
- * prediction: printed watermarks minus the printed boost (the write reset
- * it to 0; kswapd may have boosted again since) against the raw model,
- * when wmarks says the writes recomputed them; protection always (reading
- * lowmem_reserve_ratio, as snapshot_read does, recomputes it).
+ * prediction (wm_compare): printed watermarks minus the printed boost
+ * when wmarks says the writes recomputed them; protection always.
  */
-static void compare_zones(const struct snapshot *s2, const struct wm_zone_wm *pred,
+static void compare_zones(const struct snapshot *s2, const struct wm_predicted *pred,
 			  size_t npred, bool wmarks, FILE *f, struct diffs *d)
 {
-	size_t i;
-	int j;
+	struct wm_diff diff[64];
+	size_t n = wm_compare(&s2->zi, &s2->layout, pred, npred, wmarks, diff, 64), i;
 
-	if (s2->m.nzones != npred) {
-		d->n++;
-		if (f)
-			fprintf(f, "  the kernel now has %zu zones, the prediction %zu\n",
-				s2->m.nzones, npred);
-		return;
-	}
-	for (i = 0; i < npred; i++) {
-		const struct zi_zone *z = zi_of(s2, i);
-		long boost;
+	for (i = 0; i < n && i < 64; i++) {
+		const struct zi_zone *z = zi_of(s2, diff[i].zone);
 
-		if (!z)
+		if (strcmp(diff[i].field, "zones") == 0) {
+			d->n++;
+			if (f)
+				fprintf(f, "  the kernel now has %ld zones, the prediction %ld\n",
+					diff[i].kernel, diff[i].predicted);
 			continue;
-		boost = z->flags & ZI_HAS_BOOST ? (long)z->boost : 0;
-		if (wmarks) {
-			if ((long)z->min - boost != (long)pred[i].min)
-				diff_add(d, f, z, "min", (long)pred[i].min, (long)z->min - boost);
-			if ((long)z->low - boost != (long)pred[i].low)
-				diff_add(d, f, z, "low", (long)pred[i].low, (long)z->low - boost);
-			if ((long)z->high - boost != (long)pred[i].high)
-				diff_add(d, f, z, "high", (long)pred[i].high, (long)z->high - boost);
-			if ((z->flags & ZI_HAS_PROMO) &&
-			    (long)z->promo - boost != (long)pred[i].promo)
-				diff_add(d, f, z, "promo", (long)pred[i].promo, (long)z->promo - boost);
 		}
-		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++) {
-			char name[24];
-
-			if (z->protection[j] == pred[i].protection[j])
-				continue;
-			snprintf(name, sizeof(name), "protection[%d]", j);
-			diff_add(d, f, z, name, pred[i].protection[j], z->protection[j]);
-		}
+		diff_add(d, f, z, diff[i].field, diff[i].predicted, diff[i].kernel);
 	}
+	if (n > 64)
+		d->n += (int)(n - 64);
 }
 
 /*
@@ -371,7 +349,7 @@ static void compare_zones(const struct snapshot *s2, const struct wm_zone_wm *pr
  * EXIT_OK, EXIT_CHECK on a difference, or snapshot_read's code.
  */
 static int live_check(const struct cli_ctx *ctx, const char *cmd,
-		      const struct snapshot *before, const struct wm_zone_wm *pred,
+		      const struct snapshot *before, const struct wm_predicted *pred,
 		      const struct wm_sysctl *sc, bool wmarks, cJSON *doc)
 {
 	struct snapshot s2;
@@ -402,14 +380,15 @@ static int live_check(const struct cli_ctx *ctx, const char *cmd,
 	compare_zones(&s2, pred, before->m.nzones, wmarks, f, &d);
 	/* Memory came or went meanwhile: judge by the machine as it is now. */
 	if (d.n && s2.m.nzones == before->m.nzones) {
-		struct wm_zone_wm *p2 = calloc(s2.m.nzones, sizeof(*p2));
+		struct wm_predicted *p2 = calloc(s2.m.nzones, sizeof(*p2));
 		size_t i;
 		bool moved = false;
 
 		for (i = 0; i < s2.m.nzones; i++)
 			moved |= s2.zones[i].managed != before->zones[i].managed;
-		if (p2 && moved && sc->min_free_kbytes >= 0 &&
-		    snapshot_model(&s2, sc, p2) == EXIT_OK) {
+		if (p2 && moved && (sc->have & WM_HAVE_MFK) &&
+		    wm_predict(&s2.prof, &s2.m, &s2.zi, &s2.layout, sc, WM_RECOMPUTE_WMARKS,
+			       p2, NULL) == WM_OK) {
 			struct diffs d2 = { 0 };
 
 			compare_zones(&s2, p2, s2.m.nzones, wmarks, NULL, &d2);
@@ -614,71 +593,68 @@ static int parse_apply(struct apply *a, const char *cmd, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* The knobs apply writes, as WM_HAVE_* bits. */
+static unsigned written_set(const struct apply *a)
+{
+	unsigned set = 0;
+	int k;
+
+	for (k = 0; k < WM_NKNOBS; k++)
+		if (a->ch[k].set && !a->ch[k].dropped)
+			set |= wm_knob_have((enum wm_knob)k);
+	return set;
+}
+
 /* Does one of the writes make the kernel recompute the watermarks? */
 static bool recomputes(const struct apply *a)
 {
-	static const enum wm_knob keys[] = { WM_KNOB_MFK, WM_KNOB_WSF, WM_KNOB_EXTRA };
-	size_t i;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (a->ch[keys[i]].set && !a->ch[keys[i]].dropped)
-			return true;
-	return false;
+	return (wm_change_recomputes(written_set(a)) & WM_RECOMPUTE_WMARKS) != 0;
 }
 
-/* Fill a->sc_new and run the model twice; EXIT_OK or snapshot_model's code. */
+/*
+ * Fill a->sc_new and predict the zones (wm_predict: what whatif shows)
+ * with today's sysctls and after the writes; EXIT_OK or an exit code.
+ */
 static int predict(struct apply *a)
 {
-	struct wm_sysctl *n = &a->sc_new;
+	struct wm_change ch = { 0 };
 	const struct change *c = a->ch;
 	size_t nz = a->s.m.nzones;
-	int i, rc;
+	unsigned rec;
+	struct wm_diag d = { 0 };
+	int i, k, rc;
 
-	*n = a->s.sysctl;
-	if (c[WM_KNOB_MFK].set)
-		n->min_free_kbytes = c[WM_KNOB_MFK].val.v[0];
-	if (c[WM_KNOB_WSF].set)
-		n->wsf = c[WM_KNOB_WSF].val.v[0];
-	if (c[WM_KNOB_BOOST].set)
-		n->boost_factor = c[WM_KNOB_BOOST].val.v[0];
-	if (c[WM_KNOB_EXTRA].set && !c[WM_KNOB_EXTRA].dropped)
-		n->extra_free_kbytes = c[WM_KNOB_EXTRA].val.v[0];
-	if (c[WM_KNOB_LRR].set && !c[WM_KNOB_LRR].dropped) {
-		for (i = 0; i < c[WM_KNOB_LRR].val.n; i++)
-			n->lrr[i] = c[WM_KNOB_LRR].val.v[i];
-		n->nlrr = c[WM_KNOB_LRR].val.n;
+	static const size_t off[WM_NKNOBS] = {
+		[WM_KNOB_MFK] = offsetof(struct wm_sysctl, min_free_kbytes),
+		[WM_KNOB_WSF] = offsetof(struct wm_sysctl, wsf),
+		[WM_KNOB_BOOST] = offsetof(struct wm_sysctl, boost_factor),
+		[WM_KNOB_EXTRA] = offsetof(struct wm_sysctl, extra_free_kbytes),
+	};
+
+	ch.set = written_set(a);
+	for (k = 0; k < WM_NKNOBS; k++) {
+		if (!(ch.set & wm_knob_have((enum wm_knob)k)))
+			continue;
+		if (k == WM_KNOB_LRR) {
+			for (i = 0; i < c[k].val.n; i++)
+				ch.to.lrr[i] = c[k].val.v[i];
+			ch.to.nlrr = c[k].val.n;
+		} else {
+			*(long *)((char *)&ch.to + off[k]) = c[k].val.v[0];
+		}
 	}
-	if (n->min_free_kbytes < 0 || a->s.sysctl.min_free_kbytes < 0 || nz == 0)
+	if (wm_change_apply(&a->s.prof, &a->s.sysctl, &ch, &a->sc_new, &rec, &d))
+		return cli_usage("apply", "%s", d.msg);
+	if (!(a->sc_new.have & WM_HAVE_MFK) || !(a->s.sysctl.have & WM_HAVE_MFK) || nz == 0)
 		return EXIT_OK;	/* nothing to model from: no prediction */
 	a->cur = calloc(nz, sizeof(*a->cur));
 	a->pred = calloc(nz, sizeof(*a->pred));
 	if (!a->cur || !a->pred)
 		return cli_err(EXIT_SYSTEM, "apply", "out of memory");
-	rc = snapshot_model(&a->s, &a->s.sysctl, a->cur);
+	rc = snapshot_predict(&a->s, &a->s.sysctl, WM_RECOMPUTE_WMARKS, a->cur);
 	if (rc == EXIT_OK)
-		rc = snapshot_model(&a->s, n, a->pred);
+		rc = snapshot_predict(&a->s, &a->sc_new, rec, a->pred);
 	a->modelled = rc == EXIT_OK;
-	/*
-	 * Only min_free_kbytes, watermark_scale_factor and extra_free_kbytes
-	 * writes run setup_per_zone_wmarks(); after the others the kernel
-	 * keeps the watermarks it has, stale or not.  Protection is always
-	 * recomputed: writing (or reading) lowmem_reserve_ratio does it.
-	 */
-	if (a->modelled && !recomputes(a)) {
-		for (i = 0; i < (int)nz; i++) {
-			const struct zi_zone *z = zi_of(&a->s, (size_t)i);
-			unsigned long b;
-
-			if (!z)
-				continue;
-			b = z->flags & ZI_HAS_BOOST ? z->boost : 0;
-			a->pred[i].min = z->min - b;
-			a->pred[i].low = z->low - b;
-			a->pred[i].high = z->high - b;
-			if (z->flags & ZI_HAS_PROMO)
-				a->pred[i].promo = z->promo - b;
-		}
-	}
 	return rc;
 }
 
@@ -692,8 +668,8 @@ static int safety_check(struct apply *a, const char *cmd)
 	if (!a->modelled)
 		return EXIT_OK;
 	for (i = 0; i < a->s.m.nzones; i++) {
-		sum_cur += a->cur[i].min;
-		sum_new += a->pred[i].min;
+		sum_cur += a->cur[i].wm.min;
+		sum_new += a->pred[i].wm.min;
 		managed += a->s.zones[i].managed;
 	}
 	for (i = 0; i < a->s.zi.nzones; i++) {
@@ -764,19 +740,19 @@ static void collect_warnings(struct apply *a)
 	if (c[WM_KNOB_WSF].set && c[WM_KNOB_WSF].val.v[0] != a->s.sysctl.wsf) {
 		/* The same sysctls with the old wsf: do any gaps move? */
 		struct wm_sysctl alt = a->sc_new;
-		struct wm_zone_wm *w = calloc(a->s.m.nzones, sizeof(*w));
+		struct wm_predicted *w = calloc(a->s.m.nzones, sizeof(*w));
 		long floor = -1;
 		bool moved = false;
 
 		alt.wsf = a->s.sysctl.wsf;
-		if (w && alt.wsf > 0 && snapshot_model(&a->s, &alt, w) == EXIT_OK) {
+		if (w && alt.wsf > 0 && snapshot_predict(&a->s, &alt, WM_RECOMPUTE_WMARKS, w) == EXIT_OK) {
 			for (i = 0; i < a->s.m.nzones; i++) {
 				if (a->s.zones[i].managed == 0)
 					continue;
-				moved |= w[i].gap != a->pred[i].gap;
-				if (a->pred[i].wsf_floor > 0 &&
-				    (floor < 0 || a->pred[i].wsf_floor < floor))
-					floor = a->pred[i].wsf_floor;
+				moved |= w[i].wm.gap != a->pred[i].wm.gap;
+				if (a->pred[i].wm.wsf_floor > 0 &&
+				    (floor < 0 || a->pred[i].wm.wsf_floor < floor))
+					floor = a->pred[i].wm.wsf_floor;
 			}
 			if (!moved && floor > 0)
 				warn(a, "watermark_scale_factor %ld changes no gap: every zone's gap is floored at a quarter of its min share; the smallest wsf that changes one is %ld",
@@ -803,17 +779,19 @@ static void print_prediction(const struct apply *a)
 	       promo ? " promo" : "");
 	for (i = 0; i < a->s.m.nzones; i++) {
 		const struct zi_zone *z = zi_of(&a->s, i);
-		const struct wm_zone_wm *p = &a->pred[i];
+		const struct wm_zone_wm *p = &a->pred[i].wm;
+		unsigned long b = a->pred[i].boost;
 		char name[32], f[4][40];
 
 		if (!z)
 			continue;
+		/* as zoneinfo prints them: a boost that stays included */
 		snprintf(name, sizeof(name), "%d/%s", z->node, z->name);
-		snprintf(f[0], sizeof(f[0]), "%lu -> %lu", z->min, p->min);
-		snprintf(f[1], sizeof(f[1]), "%lu -> %lu", z->low, p->low);
-		snprintf(f[2], sizeof(f[2]), "%lu -> %lu", z->high, p->high);
+		snprintf(f[0], sizeof(f[0]), "%lu -> %lu", z->min, p->min + b);
+		snprintf(f[1], sizeof(f[1]), "%lu -> %lu", z->low, p->low + b);
+		snprintf(f[2], sizeof(f[2]), "%lu -> %lu", z->high, p->high + b);
 		snprintf(f[3], sizeof(f[3]), "%lu -> %lu",
-			 z->flags & ZI_HAS_PROMO ? z->promo : a->cur[i].promo, p->promo);
+			 z->flags & ZI_HAS_PROMO ? z->promo : a->cur[i].wm.promo, p->promo + b);
 		printf("  %-14s %-19s %-19s %-19s%s%s\n", name, f[0], f[1], f[2],
 		       promo ? " " : "", promo ? f[3] : "");
 	}
@@ -824,7 +802,7 @@ static void print_prediction(const struct apply *a)
 		if (!z)
 			continue;
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			same &= z->protection[j] == a->pred[i].protection[j];
+			same &= z->protection[j] == a->pred[i].wm.protection[j];
 		if (same)
 			continue;
 		printf("  %d/%s protection (", z->node, z->name);
@@ -832,7 +810,7 @@ static void print_prediction(const struct apply *a)
 			printf("%s%ld", j ? ", " : "", z->protection[j]);
 		printf(") -> (");
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			printf("%s%ld", j ? ", " : "", a->pred[i].protection[j]);
+			printf("%s%ld", j ? ", " : "", a->pred[i].wm.protection[j]);
 		printf(")\n");
 	}
 }
@@ -852,7 +830,7 @@ static void report_moved(const struct apply *a, cJSON *doc)
 		return;
 	for (i = 0; i < a->s.m.nzones; i++) {
 		const struct zi_zone *z = zi_of(&a->s, i);
-		const struct wm_zone_wm *p = &a->pred[i];
+		const struct wm_zone_wm *p = &a->pred[i].wm;
 		unsigned long b;
 		char name[32];
 		bool m;
@@ -886,23 +864,25 @@ static cJSON *json_prediction(const struct apply *a)
 
 	for (i = 0; arr && a->modelled && i < a->s.m.nzones; i++) {
 		const struct zi_zone *z = zi_of(&a->s, i);
-		const struct wm_zone_wm *p = &a->pred[i];
+		const struct wm_zone_wm *p = &a->pred[i].wm;
+		unsigned long b = a->pred[i].boost;
 		cJSON *o, *prot;
 
 		if (!z)
 			continue;
+		/* as zoneinfo will print them, the same numbers as whatif -j */
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "node", z->node);
 		cJSON_AddStringToObject(o, "zone", z->name);
 		cJSON_AddNumberToObject(o, "managed", (double)a->s.zones[i].managed);
-		cJSON_AddNumberToObject(o, "min", (double)p->min);
-		cJSON_AddNumberToObject(o, "low", (double)p->low);
-		cJSON_AddNumberToObject(o, "high", (double)p->high);
-		if (a->s.prof.promo)
-			cJSON_AddNumberToObject(o, "promo", (double)p->promo);
+		cJSON_AddNumberToObject(o, "min", (double)(p->min + b));
+		cJSON_AddNumberToObject(o, "low", (double)(p->low + b));
+		cJSON_AddNumberToObject(o, "high", (double)(p->high + b));
+		if (a->pred[i].promo_printed)
+			cJSON_AddNumberToObject(o, "promo", (double)(p->promo + b));
 		else
 			cJSON_AddNullToObject(o, "promo");
-		cJSON_AddNumberToObject(o, "boost", 0);
+		cJSON_AddNumberToObject(o, "boost", (double)b);
 		prot = cJSON_AddArrayToObject(o, "protection");
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
 			cJSON_AddItemToArray(prot, cJSON_CreateNumber((double)p->protection[j]));
@@ -939,7 +919,9 @@ static char *persist_header(const struct apply *a, bool rc_file)
 			if (zi_of(&a->s, i))
 				fprintf(f, "  Node %d, zone %-8s %lu / %lu / %lu\n",
 					zi_of(&a->s, i)->node, zi_of(&a->s, i)->name,
-					a->pred[i].min, a->pred[i].low, a->pred[i].high);
+					a->pred[i].wm.min + a->pred[i].boost,
+					a->pred[i].wm.low + a->pred[i].boost,
+					a->pred[i].wm.high + a->pred[i].boost);
 	}
 	fprintf(f, "Undo with 'wmark rollback' (runtime) and by deleting this file.");
 	if (fclose(f) != 0) {
@@ -1205,6 +1187,11 @@ static int run_apply(struct apply *a, const char *cmd)
 		if (sc_value_format(&c->val, c->text, sizeof(c->text)) < 0)
 			return cli_usage(cmd, "%s: value too long", c->origin);
 	}
+	/* no prediction, no safety check: the knobs it needs must be there */
+	rc = snapshot_need(&a->s, cmd, &a->s.sysctl,
+			   WM_HAVE_MFK | (a->s.prof.wsf ? WM_HAVE_WSF : 0), NULL);
+	if (rc != EXIT_OK)
+		return rc;
 	rc = predict(a);
 	if (rc != EXIT_OK)
 		return rc;
@@ -1595,19 +1582,20 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	{
 		/* Check the kernel recomputed what the restored values give. */
 		struct snapshot s;
-		bool recomp = false;
+		unsigned set = 0;
+		bool recomp;
 
-		/* Only these make the kernel recompute its watermarks. */
 		for (i = 0; i < n; i++)
-			recomp |= st[i].key == WM_KNOB_MFK || st[i].key == WM_KNOB_WSF ||
-				  st[i].key == WM_KNOB_EXTRA;
+			set |= wm_knob_have(st[i].key);
+		recomp = (wm_change_recomputes(set) & WM_RECOMPUTE_WMARKS) != 0;
 
 		memset(&s, 0, sizeof(s));
 		if (snapshot_read(ctx, &s) == EXIT_OK) {
-			struct wm_zone_wm *w = calloc(s.m.nzones ? s.m.nzones : 1, sizeof(*w));
+			struct wm_predicted *w = calloc(s.m.nzones ? s.m.nzones : 1, sizeof(*w));
 
-			if (w && s.sysctl.min_free_kbytes >= 0 && s.m.nzones &&
-			    snapshot_model(&s, &s.sysctl, w) == EXIT_OK)
+			if (w && (s.sysctl.have & WM_HAVE_MFK) && s.m.nzones &&
+			    wm_predict(&s.prof, &s.m, &s.zi, &s.layout, &s.sysctl,
+				       WM_RECOMPUTE_WMARKS, w, NULL) == WM_OK)
 				rc = live_check(ctx, cmd, &s, w, &s.sysctl, recomp, doc);
 			free(w);
 			snapshot_free(&s);

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "explain.h"
+#include "opts.h"
 #include "report.h"
 
 #define MAX_CALC_ZONES 64
@@ -138,70 +139,15 @@ static int build_layout(struct wm_zone *in, size_t nin, struct wm_zone *out,
 	return EXIT_OK;
 }
 
-int parse_lrr_list(const char *cmd, const char *arg, struct wm_sysctl *s)
-{
-	char buf[256], *tok, *save = NULL;
-	struct wm_diag d = { 0 };
-	int n = 0;
-
-	if (strlen(arg) >= sizeof(buf))
-		return cli_usage(cmd, "--lowmem-reserve-ratio: list too long");
-	strcpy(buf, arg);
-	for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-		if (n >= WM_MAX_ZONES)
-			return cli_usage(cmd, "--lowmem-reserve-ratio: at most %d values", WM_MAX_ZONES);
-		if (wm_parse_long(tok, -2147483647L - 1, 2147483647L, &s->lrr[n], &d))
-			return cli_usage(cmd, "--lowmem-reserve-ratio: %s", d.msg);
-		n++;
-	}
-	if (!n)
-		return cli_usage(cmd, "--lowmem-reserve-ratio: no values");
-	s->nlrr = n;
-	return EXIT_OK;
-}
-
-int parse_thp(const char *cmd, const char *arg, enum wm_thp *thp)
-{
-	if (strcmp(arg, "always") == 0)
-		*thp = WM_THP_ALWAYS;
-	else if (strcmp(arg, "madvise") == 0)
-		*thp = WM_THP_MADVISE;
-	else if (strcmp(arg, "never") == 0)
-		*thp = WM_THP_NEVER;
-	else if (strcmp(arg, "none") == 0)
-		*thp = WM_THP_UNSUPPORTED;
-	else
-		return cli_usage(cmd, "--thp '%s': always, madvise, never or none", arg);
-	return EXIT_OK;
-}
-
-int parse_formula(const char *cmd, const char *arg, unsigned *cols)
-{
-	if (strcmp(arg, "default") == 0)
-		*cols = COL_DEFAULT;
-	else if (strcmp(arg, "sqrt") == 0)
-		*cols = COL_SQRT;
-	else if (strcmp(arg, "both") == 0)
-		*cols = COL_DEFAULT | COL_SQRT;
-	else
-		return cli_usage(cmd, "--formula '%s': default, sqrt or both", arg);
-	return EXIT_OK;
-}
-
 int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 {
-	enum { O_MEM = 256, O_ZONE, O_MFK, O_WSF, O_BOOST, O_EXTRA, O_THP, O_LRR,
-	       O_FORMULA, O_PAGESIZE, O_PAGEBLOCK };
+	enum { O_MEM = 256, O_ZONE, O_PAGESIZE, O_PAGEBLOCK };
 	static const struct option opts[] = {
 		{ "mem", required_argument, NULL, O_MEM },
 		{ "zone", required_argument, NULL, O_ZONE },
-		{ "min-free-kbytes", required_argument, NULL, O_MFK },
-		{ "wsf", required_argument, NULL, O_WSF },
-		{ "boost-factor", required_argument, NULL, O_BOOST },
-		{ "extra-free-kbytes", required_argument, NULL, O_EXTRA },
-		{ "thp", required_argument, NULL, O_THP },
-		{ "lowmem-reserve-ratio", required_argument, NULL, O_LRR },
-		{ "formula", required_argument, NULL, O_FORMULA },
+		OPTS_KNOBS,
+		{ "thp", required_argument, NULL, OPT_THP },
+		{ "formula", required_argument, NULL, OPT_FORMULA },
 		{ "page-size", required_argument, NULL, O_PAGESIZE },
 		{ "pageblock-pages", required_argument, NULL, O_PAGEBLOCK },
 		{ "help", no_argument, NULL, 'h' },
@@ -213,8 +159,10 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	size_t ngiven = 0, nzones = 0, i;
 	enum wm_zone_type types[WM_MAX_ZONES];
 	int ntypes = 0, c, rc;
-	long mfk = -1, wsf = -1, boost = -1, extra = -1, page_size = 4096, pageblock = 0;
-	struct wm_sysctl user_lrr = { 0 }, s;
+	long page_size = 4096, pageblock = 0;
+	struct wm_change ch = { 0 };
+	struct wm_sysctl s, base;
+	unsigned recomputes;
 	struct wm_profile p;
 	struct wm_machine m;
 	struct wm_geometry geo;
@@ -236,32 +184,12 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 				return cli_usage("calc", "too many --zone options");
 			zone_args[ngiven++] = optarg;
 			break;
-		case O_MFK:
-			if (wm_parse_long(optarg, 0, 2147483647L, &mfk, &d))
-				return cli_usage("calc", "--min-free-kbytes: %s", d.msg);
-			break;
-		case O_WSF:
-			if (wm_parse_long(optarg, -2147483647L, 2147483647L, &wsf, &d))
-				return cli_usage("calc", "--wsf: %s", d.msg);
-			break;
-		case O_BOOST:
-			if (wm_parse_long(optarg, 0, 2147483647L, &boost, &d))
-				return cli_usage("calc", "--boost-factor: %s", d.msg);
-			break;
-		case O_EXTRA:
-			if (wm_parse_long(optarg, 0, 2147483647L, &extra, &d))
-				return cli_usage("calc", "--extra-free-kbytes: %s", d.msg);
-			break;
-		case O_THP:
-			if ((rc = parse_thp("calc", optarg, &thp)))
+		case OPT_THP:
+			if ((rc = opts_thp("calc", optarg, &thp)))
 				return rc;
 			break;
-		case O_LRR:
-			if ((rc = parse_lrr_list("calc", optarg, &user_lrr)))
-				return rc;
-			break;
-		case O_FORMULA:
-			if ((rc = parse_formula("calc", optarg, &cols)))
+		case OPT_FORMULA:
+			if ((rc = opts_formula("calc", optarg, &cols)))
 				return rc;
 			break;
 		case O_PAGESIZE: {
@@ -282,6 +210,11 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 			calc_usage();
 			return EXIT_OK;
 		default:
+			if (opts_is_knob(c)) {
+				if ((rc = opts_knob("calc", c, optarg, &ch)))
+					return rc;
+				break;
+			}
 			return cli_usage("calc", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
@@ -324,21 +257,22 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 		wm_profile_default(&p);
 	}
 	wm_sysctl_defaults(&p, ntypes, types, &s);
-	if (wsf >= 0 || wsf < -1)
-		s.wsf = wsf;
-	if (p.wsf && (s.wsf < 1 || s.wsf > p.wsf_max))
-		return cli_usage("calc", "--wsf %ld: the kernel accepts 1..%ld on %u.%u",
-				 s.wsf, p.wsf_max, p.kver.major, p.kver.minor);
-	if (boost >= 0) {
-		if (!p.boost)
-			return cli_usage("calc", "--boost-factor: kernel %u.%u has no watermark boost (5.0+)",
-					 p.kver.major, p.kver.minor);
-		s.boost_factor = boost;
+	/*
+	 * The knobs go through the kernel's own checks, but calc models any
+	 * kernel: extra_free_kbytes on one without it, and a ratio list of
+	 * any length.
+	 */
+	base = s;
+	base.have |= WM_HAVE_EXTRA;
+	ch.set &= ~(unsigned)WM_HAVE_LRR;
+	if (wm_change_apply(&p, &base, &ch, &s, &recomputes, &d))
+		return opts_change_error("calc", &d);
+	if (!(ch.set & WM_HAVE_EXTRA) && !p.extra_free)
+		s.have &= ~(unsigned)WM_HAVE_EXTRA;
+	if (ch.to.have & WM_HAVE_LRR) {
+		memcpy(s.lrr, ch.to.lrr, sizeof(s.lrr));
+		s.nlrr = ch.to.nlrr;
 	}
-	if (extra >= 0)
-		s.extra_free_kbytes = extra;
-	if (user_lrr.nlrr)
-		memcpy(s.lrr, user_lrr.lrr, sizeof(s.lrr)), s.nlrr = user_lrr.nlrr;
 
 	{
 		unsigned order = 0;
@@ -353,24 +287,24 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 				 .page_size = geo.page_size,
 				 .pageblock_pages = geo.pageblock_pages };
 	explain_init(&ex);
-	if (mfk >= 0) {
-		s.min_free_kbytes = mfk;
-		ex.mfk.value = mfk;
+	if (ch.set & WM_HAVE_MFK) {
+		ex.mfk.value = s.min_free_kbytes;
 		ex.mfk.rule = WM_MFK_USER;
 		ex.mfk_known = true;
 	} else {
-		if (wm_boot_min_free_kbytes(&p, &m, &s, thp, &ex.mfk, &d))
-			return cli_diag("calc", -1, &d);
+		if ((rc = wm_boot_min_free_kbytes(&p, &m, &s, thp, &ex.mfk, &d)))
+			return cli_diag("calc", rc, &d);
 		s.min_free_kbytes = ex.mfk.value;
+		s.have |= WM_HAVE_MFK;
 		ex.mfk_known = true;
 	}
 
 	w = calloc(nzones, sizeof(*w));
 	if (!w)
 		return cli_err(EXIT_SYSTEM, "calc", "out of memory");
-	if (wm_setup_wmarks(&p, &m, &s, w, &d) || wm_protection(&p, &m, &s, w, &d)) {
+	if ((rc = wm_setup_wmarks(&p, &m, &s, w, &d)) || (rc = wm_protection(&p, &m, &s, w, &d))) {
 		free(w);
-		return cli_diag("calc", -1, &d);
+		return cli_diag("calc", rc, &d);
 	}
 	ex.source = "calc";
 	ex.kernel_label = ctx->kernel ? ctx->kernel : NULL;

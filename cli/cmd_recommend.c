@@ -1210,7 +1210,7 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 
 	if ((rc = snapshot_read(ctx, &r.s)))
 		return rc;
-	if ((rc = snapshot_change(&r.s, CMD, &none, &r.now, &recomputes)))
+	if ((rc = snapshot_change(&r.s, CMD, &none, &r.now, &recomputes, NULL)))
 		goto out;
 	if (!r.s.prof.wsf) {
 		rc = cli_err(EXIT_SYSTEM, CMD, "kernel %u.%u has no watermark_scale_factor (4.6+)",

@@ -74,7 +74,7 @@ static struct wm_zone_wm *show_model(const struct snapshot *s)
 	struct wm_sysctl sc = s->sysctl;
 	size_t i;
 
-	if (sc.min_free_kbytes < 0 || (s->prof.wsf && sc.wsf < 0) || !s->m.nzones)
+	if (!(sc.have & WM_HAVE_MFK) || (s->prof.wsf && !(sc.have & WM_HAVE_WSF)) || !s->m.nzones)
 		return NULL;
 	all = calloc(s->m.nzones, sizeof(*all));
 	out = calloc(s->zi.nzones ? s->zi.nzones : 1, sizeof(*out));
@@ -147,7 +147,7 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	ex.wm = w;
 	ex.rows = rows;
 	ex.nrows = s.zi.nzones;
-	ex.cols = COL_DEFAULT | COL_LIVE | (promo ? COL_PROMO : 0);
+	ex.cols = COL_DEFAULT | COL_LIVE | COL_BOOST | (promo ? COL_PROMO : 0);
 	if (ctx->format == FMT_JSON) {
 		extra = cJSON_CreateObject();
 		node_totals(rows, s.zi.nzones, cJSON_AddArrayToObject(extra, "nodes"), NULL);

@@ -166,9 +166,16 @@ static int report_json(const struct snapshot *s, const struct wm_verify *a, cons
 	return report_json_print(doc);
 }
 
-static int cannot_verify(const struct cli_ctx *ctx, const struct snapshot *s, const char *why)
+/*
+ * Say why nothing was compared: rc is EXIT_CHECK with the reason printed
+ * here, or the code of an error already printed; -j still prints a
+ * document.
+ */
+static int cannot_verify(const struct cli_ctx *ctx, const struct snapshot *s, int rc,
+			 const char *why)
 {
-	int rc = cli_err(EXIT_CHECK, "verify", "cannot verify: %s", why);
+	if (rc == EXIT_CHECK)
+		cli_err(EXIT_CHECK, "verify", "cannot verify: %s", why);
 
 	if (ctx->format == FMT_JSON) {
 		cJSON *doc = cJSON_CreateObject();
@@ -241,13 +248,18 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 	case WM_CANNOT_NONE:
 		break;
 	case WM_CANNOT_NO_MANAGED:
-		rc = cannot_verify(ctx, &s, "no managed pages in zoneinfo");
+		rc = cannot_verify(ctx, &s, EXIT_CHECK, "no managed pages in zoneinfo");
 		goto out;
 	case WM_CANNOT_MFK:
-		rc = cannot_verify(ctx, &s, "min_free_kbytes unknown (give --min-free-kbytes, or --infer)");
+		/* the file is missing: exit 3 naming it, as every command does */
+		rc = snapshot_need(&s, "verify", &v.sc, WM_HAVE_MFK, ", or --infer");
+		rc = cannot_verify(ctx, &s, rc ? rc : EXIT_SYSTEM,
+				   "min_free_kbytes unknown (give --min-free-kbytes, or --infer)");
 		goto out;
 	case WM_CANNOT_WSF:
-		rc = cannot_verify(ctx, &s, "watermark_scale_factor unknown (give --wsf, or --infer)");
+		rc = snapshot_need(&s, "verify", &v.sc, WM_HAVE_WSF, ", or --infer");
+		rc = cannot_verify(ctx, &s, rc ? rc : EXIT_SYSTEM,
+				   "watermark_scale_factor unknown (give --wsf, or --infer)");
 		goto out;
 	}
 	snprintf(kernel, sizeof(kernel), "%s", v.assumed ? v.assumed :

@@ -86,7 +86,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 
 	if ((rc = snapshot_read(ctx, &s)))
 		return rc;
-	if ((rc = snapshot_change(&s, "whatif", &ch, &sc, &recomputes)))
+	if ((rc = snapshot_change(&s, "whatif", &ch, &sc, &recomputes, "")))
 		goto out;
 	recompute = (recomputes & WM_RECOMPUTE_WMARKS) != 0;
 	n = s.m.nzones;
@@ -135,7 +135,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 					    ? (long)(after[i].wm.promo + after[i].boost) : RV_NONE;
 			row.boost = (long)after[i].boost;
 			row.nprot = s.zi.zones[s.zone_map[i]].nprotection;
-			arr = report_json_zones(&row, 1, cols | COL_PROMO);
+			arr = report_json_zones(&row, 1, cols | COL_PROMO | COL_BOOST);
 			zo = cJSON_DetachItemFromArray(arr, 0);
 			cJSON_Delete(arr);
 			zrow_from_zoneinfo(&now, &s.zi.zones[s.zone_map[i]]);

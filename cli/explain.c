@@ -116,9 +116,9 @@ static void text_header(FILE *f, const struct explain *ex)
 		fprintf(f, "watermark_scale_factor %ld (the kernel accepts 1..%ld)", s->wsf, p->wsf_max);
 	else
 		fputs("no watermark_scale_factor before 4.6: low = min + share/4, high = min + share/2", f);
-	if (s->boost_factor >= 0)
+	if (s->have & WM_HAVE_BOOST)
 		fprintf(f, ", watermark_boost_factor %ld", s->boost_factor);
-	if (s->extra_free_kbytes >= 0)
+	if (s->have & WM_HAVE_EXTRA)
 		fprintf(f, ", extra_free_kbytes %ld", s->extra_free_kbytes);
 	fputs("\nlowmem_reserve_ratio", f);
 	for (i = 0; i < s->nlrr; i++)
@@ -142,7 +142,7 @@ static void text_footer(FILE *f, const struct explain *ex, const struct zrow *ro
 			fprintf(f, "%s%ld", j ? ", " : "", rows[i].protection[j]);
 		fputs(")\n", f);
 	}
-	if (!p->wsf || !ex->wm || ex->sysctl->wsf < 0)
+	if (!p->wsf || !ex->wm || !(ex->sysctl->have & WM_HAVE_WSF))
 		return;
 	fprintf(f, "\nwatermark_scale_factor %ld, zone by zone:\n", ex->sysctl->wsf);
 	for (i = 0; i < n; i++) {

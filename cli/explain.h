@@ -49,9 +49,5 @@ void explain_json_geometry(cJSON *doc, const struct wm_machine *m, const struct 
 /* Build rows from the model results of ex (caller frees). */
 struct zrow *explain_rows(const struct explain *ex);
 
-/* Commands' shared option parsers (cmd_calc.c). */
-int parse_lrr_list(const char *cmd, const char *arg, struct wm_sysctl *s);
-int parse_thp(const char *cmd, const char *arg, enum wm_thp *thp);
-int parse_formula(const char *cmd, const char *arg, unsigned *cols);
 
 #endif /* WMARK_EXPLAIN_H */

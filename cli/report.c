@@ -35,7 +35,7 @@ static const struct field fields[] = {
 	F("free", "free", "free_pages", "Free pages in the zone",
 	  U_PAGES, free, COL_LIVE, true),
 	F("boost", "boost", "boost_pages", "Current watermark boost",
-	  U_PAGES, boost, COL_LIVE, false),
+	  U_PAGES, boost, COL_BOOST, false),
 	F("min", "min", "min_pages", "Min watermark: below it only atomic and reclaim allocations succeed",
 	  U_PAGES, min, 0, true),
 	F("low", "low", "low_pages", "Low watermark: kswapd wakes below it",
@@ -281,17 +281,19 @@ cJSON *report_json_sysctl(const struct wm_sysctl *s)
 	cJSON *o = cJSON_CreateObject(), *a;
 	int i;
 
-	json_add_long(o, "min_free_kbytes", s->min_free_kbytes);
-	json_add_long(o, "watermark_scale_factor", s->wsf);
-	json_add_long(o, "watermark_boost_factor", s->boost_factor);
-	if (s->nlrr > 0) {
+	json_add_long(o, "min_free_kbytes", s->have & WM_HAVE_MFK ? s->min_free_kbytes : RV_NONE);
+	json_add_long(o, "watermark_scale_factor", s->have & WM_HAVE_WSF ? s->wsf : RV_NONE);
+	json_add_long(o, "watermark_boost_factor",
+		      s->have & WM_HAVE_BOOST ? s->boost_factor : RV_NONE);
+	if ((s->have & WM_HAVE_LRR) && s->nlrr > 0) {
 		a = cJSON_AddArrayToObject(o, "lowmem_reserve_ratio");
 		for (i = 0; i < s->nlrr; i++)
 			cJSON_AddItemToArray(a, cJSON_CreateNumber((double)s->lrr[i]));
 	} else {
 		cJSON_AddNullToObject(o, "lowmem_reserve_ratio");
 	}
-	json_add_long(o, "extra_free_kbytes", s->extra_free_kbytes);
+	json_add_long(o, "extra_free_kbytes",
+		      s->have & WM_HAVE_EXTRA ? s->extra_free_kbytes : RV_NONE);
 	return o;
 }
 

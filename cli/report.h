@@ -41,6 +41,7 @@ enum {
 	COL_PROMO = 1u << 2,	/* the kernel has a promo watermark */
 	COL_LIVE = 1u << 3,	/* free, boost, state: read from a machine */
 	COL_SIZES = 1u << 4,	/* present, spanned */
+	COL_BOOST = 1u << 5,	/* boost: read, or what stays after a change */
 };
 
 /* Where free memory stands against the zone's watermarks, or NULL. */

@@ -481,7 +481,7 @@ int snapshot_model(const struct snapshot *s, const struct wm_sysctl *sc,
 }
 
 int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sysctl *sc,
-		  unsigned need)
+		  unsigned need, const char *also)
 {
 	static const struct { unsigned bit; const char *rel, *option; } knobs[] = {
 		{ WM_HAVE_MFK, P_MFK, "--min-free-kbytes" },
@@ -497,14 +497,16 @@ int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sys
 		if (!(need & knobs[i].bit) || (sc->have & knobs[i].bit))
 			continue;
 		root_path(s->root, knobs[i].rel, path, sizeof(path));
-		return cli_err(EXIT_SYSTEM, cmd, "%s: not there, so its value is unknown (give %s)",
-			       path, knobs[i].option);
+		if (!also)
+			return cli_err(EXIT_SYSTEM, cmd, "%s: not there, so its value is unknown", path);
+		return cli_err(EXIT_SYSTEM, cmd, "%s: not there, so its value is unknown (give %s%s)",
+			       path, knobs[i].option, also);
 	}
 	return EXIT_OK;
 }
 
 int snapshot_change(const struct snapshot *s, const char *cmd, const struct wm_change *ch,
-		    struct wm_sysctl *after, unsigned *recomputes)
+		    struct wm_sysctl *after, unsigned *recomputes, const char *hint)
 {
 	struct wm_diag d = { 0 };
 	char path[4096];
@@ -517,7 +519,7 @@ int snapshot_change(const struct snapshot *s, const char *cmd, const struct wm_c
 	}
 	if (wm_change_apply(&s->prof, &s->sysctl, ch, after, recomputes, &d))
 		return opts_change_error(cmd, &d);
-	return snapshot_need(s, cmd, after, WM_HAVE_MFK | (s->prof.wsf ? WM_HAVE_WSF : 0));
+	return snapshot_need(s, cmd, after, WM_HAVE_MFK | (s->prof.wsf ? WM_HAVE_WSF : 0), hint);
 }
 
 int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsigned recomputes,

@@ -87,20 +87,23 @@ int snapshot_model(const struct snapshot *s, const struct wm_sysctl *sc,
 
 /*
  * The knobs in `need` (WM_HAVE_* bits) must have a value in sc: for the
- * first that has none, print "CMD: ROOT/proc/sys/vm/KNOB: not there ...
- * (give --OPTION)" and return EXIT_SYSTEM; else EXIT_OK.
+ * first that has none, print "CMD: ROOT/proc/sys/vm/KNOB: not there, so
+ * its value is unknown (give --OPTION<also>)" (without the hint when also
+ * is NULL: the command has no such option) and return EXIT_SYSTEM; else
+ * EXIT_OK.
  */
 int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sysctl *sc,
-		  unsigned need);
+		  unsigned need, const char *also);
 
 /*
  * The sysctls after change ch on s's kernel (wm_change_apply) and what
  * the write recomputes; a value the kernel refuses is a usage error, a
  * knob the root lacks (or min_free_kbytes and watermark_scale_factor
- * unknown, which every prediction needs) exit 3 naming its path.
+ * unknown, which every prediction needs) exit 3 naming its path, with
+ * hint as snapshot_need's `also`.
  */
 int snapshot_change(const struct snapshot *s, const char *cmd, const struct wm_change *ch,
-		    struct wm_sysctl *after, unsigned *recomputes);
+		    struct wm_sysctl *after, unsigned *recomputes, const char *hint);
 
 /* wm_predict() over s; an exit code. */
 int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsigned recomputes,

@@ -78,6 +78,14 @@ suite_man() {
 	run_suite "man:mandoc-lint" tests/man-lint.sh
 }
 
+suite_build32() {
+	run_suite "build-32:calc" tests/build-32.sh
+}
+
+suite_example() {
+	run_suite "example:verify-zoneinfo" tests/example.sh build/examples/verify-zoneinfo
+}
+
 suite_kernel() {
 	[ -x tests/kernel/run.sh ] && run_suite "kernel" tests/kernel/run.sh
 }
@@ -85,8 +93,8 @@ suite_kernel() {
 [ $# -eq 0 ] && set -- all
 for s in "$@"; do
 	case $s in
-	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_kernel ;;
-	unit|golden|sh|fuzz|man|kernel) "suite_$s" ;;
+	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_build32; suite_example; suite_kernel ;;
+	unit|golden|sh|fuzz|man|kernel|build32|example) "suite_$s" ;;
 	*) echo "tests/run.sh: unknown suite '$s'" >&2; exit 2 ;;
 	esac
 done

@@ -843,12 +843,21 @@ static void test_protection_takes_any_count_and_negatives(void **state)
 	zi_free(&zi);
 }
 
-static void test_numbers_up_to_ulong_max_are_taken(void **state)
+/*
+ * A page count is at most LONG_MAX: 2^64-1 once read as "not printed"
+ * downstream, so it is refused as too large (the limit is the point).
+ */
+static void test_page_counts_up_to_long_max_are_taken_and_more_is_too_large(void **state)
 {
 	struct zi_info zi;
+	struct wm_diag d = { 0 };
+	static const char big[] = HDR "  managed 18446744073709551615\n";
 
-	parse_ok(HDR "  managed 18446744073709551615\n", &zi);
-	assert_true(zi.zones[0].managed == 18446744073709551615UL);
+	parse_ok(HDR "  managed 9223372036854775807\n", &zi);
+	assert_true(zi.zones[0].managed == 9223372036854775807UL);
+	zi_free(&zi);
+	assert_int_equal(zi_parse(big, sizeof(big) - 1, &zi, &d), WM_EPARSE);
+	assert_non_null(strstr(d.msg, "too large"));
 	zi_free(&zi);
 }
 
@@ -1064,7 +1073,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_keys_and_oddities_are_skipped),
 		cmocka_unit_test(test_crlf_and_tabs_are_blanks),
 		cmocka_unit_test(test_protection_takes_any_count_and_negatives),
-		cmocka_unit_test(test_numbers_up_to_ulong_max_are_taken),
+		cmocka_unit_test(test_page_counts_up_to_long_max_are_taken_and_more_is_too_large),
 		cmocka_unit_test(test_only_first_pageset_fills_pcp_fields),
 		cmocka_unit_test(test_many_nodes_grow_the_zone_array),
 		cmocka_unit_test(test_null_diag_and_unterminated_buffer_are_fine),
