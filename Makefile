@@ -76,8 +76,6 @@ $(B)/libwmark.a: $(CALC_OBJ)
 $(B)/libwmarkcli.a: $(CLILIB_OBJ)
 	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
-# The program links the CLI objects directly, not through an archive: the
-# command table's weak references must see every handler that exists.
 $(B)/wmark: $(CLI_OBJ) $(B)/libwmark.a
 	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 

@@ -34,6 +34,7 @@ struct cli_cmd {
 	const char *name;
 	int (*run)(struct cli_ctx *ctx, int argc, char **argv);
 	const char *summary;
+	bool prom;		/* has a Prometheus form (-o prom); refused otherwise */
 };
 
 /* Print "wmark: <context>: <message>" on stderr; return code. */

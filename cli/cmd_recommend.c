@@ -1205,9 +1205,6 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 	rc = parse_args(&r, argc, argv);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if (ctx->format == FMT_PROM)
-		return cli_usage(CMD, "-o prom is not offered here: use text or json");
-
 	if ((rc = snapshot_read(ctx, &r.s)))
 		return rc;
 	if ((rc = snapshot_change(&r.s, CMD, &none, &r.now, &recomputes, NULL)))

@@ -988,10 +988,6 @@ int cmd_stalls(struct cli_ctx *ctx, int argc, char **argv)
 			stalls_usage();
 		goto out;
 	}
-	if (ctx->format == FMT_PROM) {
-		rc = cli_usage("stalls", "no Prometheus output for stalls (text or json)");
-		goto out;
-	}
 #ifdef WM_NO_LIBNL
 	rc = cli_err(EXIT_SYSTEM, "stalls",
 		     "not built in: this wmark was built without libnl (make NO_LIBNL=1)");

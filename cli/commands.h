@@ -4,8 +4,8 @@
  *
  * Each handler gets argv[0] = the command name and its own options after
  * it; it parses them with getopt_long after setting optind = 0, and
- * returns an exit code.  The declarations are weak so that a handler not
- * linked into this build simply leaves its table row out.
+ * returns an exit code.  The table in main.c lists exactly these: a
+ * command that is declared but not built fails to link.
  */
 #ifndef WMARK_COMMANDS_H
 #define WMARK_COMMANDS_H
@@ -13,7 +13,7 @@
 #include "cli.h"
 
 #define WM_CMD(name) \
-	int name(struct cli_ctx *ctx, int argc, char **argv) __attribute__((weak))
+	int name(struct cli_ctx *ctx, int argc, char **argv)
 
 WM_CMD(cmd_calc);
 WM_CMD(cmd_show);
@@ -24,7 +24,6 @@ WM_CMD(cmd_apply);
 WM_CMD(cmd_rollback);
 WM_CMD(cmd_capture);
 WM_CMD(cmd_stalls);
-WM_CMD(cmd_reclaim);
 
 #undef WM_CMD
 

@@ -15,16 +15,15 @@
 #include "commands.h"
 
 static const struct cli_cmd commands[] = {
-	{ "calc", cmd_calc, "watermarks from memory sizes alone" },
-	{ "show", cmd_show, "this machine's watermarks, per node and zone" },
-	{ "verify", cmd_verify, "recompute every zone and compare with the kernel" },
-	{ "whatif", cmd_whatif, "this machine's watermarks after a change" },
-	{ "recommend", cmd_recommend, "a watermark_scale_factor with its reasons" },
-	{ "apply", cmd_apply, "write watermark sysctls safely, with read-back" },
-	{ "rollback", cmd_rollback, "restore the values from before the last applies" },
-	{ "capture", cmd_capture, "write a root tree of the live machine" },
-	{ "stalls", cmd_stalls, "per-task direct-reclaim and other delays" },
-	{ "reclaim", cmd_reclaim, "proactive reclaim of a cgroup v2" },
+	{ "calc", cmd_calc, "watermarks from memory sizes alone", true },
+	{ "show", cmd_show, "this machine's watermarks, per node and zone", true },
+	{ "verify", cmd_verify, "recompute every zone and compare with the kernel", false },
+	{ "whatif", cmd_whatif, "this machine's watermarks after a change", false },
+	{ "recommend", cmd_recommend, "a watermark_scale_factor with its reasons", false },
+	{ "apply", cmd_apply, "write watermark sysctls safely, with read-back", false },
+	{ "rollback", cmd_rollback, "restore the values from before the last applies", false },
+	{ "capture", cmd_capture, "write a root tree of the live machine", false },
+	{ "stalls", cmd_stalls, "per-task direct-reclaim and other delays", false },
 };
 
 int cli_err(int code, const char *context, const char *fmt, ...)
@@ -81,9 +80,7 @@ static void usage(FILE *f)
 	      "\n"
 	      "Commands:\n", f);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (commands[i].run)
-			fprintf(f, "  %-10s %s\n", commands[i].name,
-				commands[i].summary);
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "  %-10s %s\n", "help", "this help");
 	fputs("\n"
 	      "Options:\n"
@@ -106,9 +103,20 @@ static const struct cli_cmd *find_command(const char *name)
 	size_t i;
 
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (commands[i].run && strcmp(commands[i].name, name) == 0)
+		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
 	return NULL;
+}
+
+/* Does a command's argument list ask for its --help? */
+static bool asks_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+	return false;
 }
 
 /* stdout errors (a full disk, a closed pipe) must not pass silently. */
@@ -184,6 +192,10 @@ int main(int argc, char **argv)
 	cmd = find_command(argv[optind]);
 	if (!cmd)
 		return cli_usage(NULL, "unknown command '%s'", argv[optind]);
+	/* One place decides: a command without a Prometheus form never prints text for -o prom. */
+	if (ctx.format == FMT_PROM && !cmd->prom && !asks_help(argc - optind - 1, argv + optind + 1))
+		return cli_usage(cmd->name, "-o prom: %s has no Prometheus form (text or json)",
+				 cmd->name);
 	optind++;	/* getopt restarts at the command's own arguments */
 	rc = cmd->run(&ctx, argc - optind + 1, argv + optind - 1);
 	exit(close_stdout(rc));

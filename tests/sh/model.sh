@@ -196,4 +196,17 @@ run --root "$tmp/p64" show
 is "a pagetypeinfo that contradicts itself is exit 2 naming its line" \
 	test $rc = 2 -a -n "$(grep -F "$tmp/p64/proc/pagetypeinfo:2:" "$tmp/e")"
 
+# ---- -o prom: produced (calc, show) or refused with exit 2, never text
+fresh vm-6.18-firecracker-A
+for c in verify "whatif --wsf 100" "apply -n --wsf 100" rollback "recommend --burst 1M" capture; do
+	# shellcheck disable=SC2086
+	run --root "$tmp/r" -o prom $c
+	is "-o prom $c is refused (exit 2, nothing on stdout)" \
+		test $rc = 2 -a ! -s "$tmp/o" -a -n "$(grep 'has no Prometheus form' "$tmp/e")"
+done
+run -o prom verify --help
+is "-o prom verify --help still prints the help" test $rc = 0 -a -s "$tmp/o"
+run --root "$tmp/r" -o prom show
+is "-o prom show is Prometheus text" test $rc = 0 -a -n "$(grep '^# TYPE wmark_' "$tmp/o")"
+
 echo "1..$n"
