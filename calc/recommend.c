@@ -663,3 +663,36 @@ void wm_rec_decide(const struct wm_rec_measure *ms, unsigned long gap_now,
 		}
 	}
 }
+
+/* ---- policy ---------------------------------------------------------- */
+
+void wm_rec_keep(struct wm_rec_answer *ans, long now_wsf)
+{
+	ans->wsf = now_wsf;
+	ans->wanted = now_wsf;
+	ans->capped = false;
+	ans->gap_after = ans->gap_now;
+}
+
+long wm_rec_keep_below_floor(struct wm_rec_answer *ans, long now_wsf)
+{
+	long would;
+
+	if (ans->wsf >= now_wsf || ans->gap_after != ans->gap_now)
+		return -1;
+	would = ans->wsf;
+	ans->wsf = now_wsf;
+	return would;
+}
+
+enum wm_rec_verdict wm_rec_final_verdict(bool measured, enum wm_rec_verdict decided,
+					 const struct wm_rec_answer *ans, long now_wsf)
+{
+	if (measured && decided != WM_REC_LOWER)
+		return decided;
+	if (ans->wsf > now_wsf)
+		return WM_REC_RAISE;
+	if (ans->wsf < now_wsf)
+		return WM_REC_LOWER;
+	return WM_REC_KEEP;
+}

@@ -289,4 +289,26 @@ struct wm_rec_decision {
 void wm_rec_decide(const struct wm_rec_measure *ms, unsigned long gap_now,
 		   struct wm_rec_decision *out);
 
+/* ---- policy: what the answer finally is ------------------------------ */
+
+/*
+ * A measured "keep" means today's value, whatever other wsf gives the
+ * same gaps: set ans to now_wsf with today's gaps (not capped).
+ */
+void wm_rec_keep(struct wm_rec_answer *ans, long now_wsf);
+
+/*
+ * Below the floor a smaller wsf changes nothing: when ans lowers wsf but
+ * its gaps are today's, keep now_wsf.  Return the wsf that would have
+ * done (for the reason given), or -1 when ans is left alone.
+ */
+long wm_rec_keep_below_floor(struct wm_rec_answer *ans, long now_wsf);
+
+/*
+ * The verdict to print: a measured keep or raise as decided (measured,
+ * verdict), otherwise from the answer against today's wsf.
+ */
+enum wm_rec_verdict wm_rec_final_verdict(bool measured, enum wm_rec_verdict decided,
+					 const struct wm_rec_answer *ans, long now_wsf);
+
 #endif /* WMARK_RECOMMEND_H */

@@ -452,13 +452,8 @@ static int run_measure(struct rec *r)
 				 r->dec.verdict == WM_REC_KEEP ? cur.gap_now : r->dec.need,
 				 &r->ans, &d)))
 		return cli_diag(CMD, rc, &d);
-	if (r->dec.verdict == WM_REC_KEEP) {
-		/* keep means today's value, whatever else gives the same gaps */
-		r->ans.wsf = r->now.wsf;
-		r->ans.wanted = r->now.wsf;
-		r->ans.capped = false;
-		r->ans.gap_after = r->ans.gap_now;
-	}
+	if (r->dec.verdict == WM_REC_KEEP)
+		wm_rec_keep(&r->ans, r->now.wsf);
 	return EXIT_OK;
 }
 
@@ -749,13 +744,8 @@ static size_t build_rows(const struct rec *r, struct rzone *rows)
 
 static const char *verdict(const struct rec *r)
 {
-	if (r->measured && r->dec.verdict != WM_REC_LOWER)
-		return wm_rec_verdict_name(r->dec.verdict);
-	if (r->ans.wsf > r->now.wsf)
-		return "raise";
-	if (r->ans.wsf < r->now.wsf)
-		return "lower";
-	return "keep";
+	return wm_rec_verdict_name(wm_rec_final_verdict(r->measured, r->dec.verdict, &r->ans,
+							r->now.wsf));
 }
 
 static void apply_line(const struct rec *r, char *buf, size_t n)
@@ -1260,11 +1250,7 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 	if (rc)
 		goto out;
 
-	/* Below the floor a smaller wsf changes nothing: keep today's then. */
-	if (r.ans.wsf < r.now.wsf && r.ans.gap_after == r.ans.gap_now) {
-		r.kept_from = r.ans.wsf;
-		r.ans.wsf = r.now.wsf;
-	}
+	r.kept_from = wm_rec_keep_below_floor(&r.ans, r.now.wsf);
 
 	sc_after = r.now;
 	sc_after.wsf = r.ans.wsf;

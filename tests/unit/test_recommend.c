@@ -632,9 +632,50 @@ static void test_samples_must_move_forward_in_time(void **state)
 	assert_int_equal(wm_rec_analyze(s, 1, &ms, NULL), WM_EINVAL);
 }
 
+static void test_a_measured_keep_is_todays_wsf_with_todays_gaps(void **state)
+{
+	struct wm_rec_answer a = { .wsf = 37, .wanted = 40, .capped = true, .gap_now = 900,
+				   .gap_after = 1200 };
+
+	wm_rec_keep(&a, 10);
+	assert_int_equal(a.wsf, 10);
+	assert_int_equal(a.wanted, 10);
+	assert_false(a.capped);
+	assert_int_equal(a.gap_after, 900);
+}
+
+static void test_lowering_below_the_floor_keeps_todays_wsf(void **state)
+{
+	struct wm_rec_answer a = { .wsf = 3, .gap_now = 900, .gap_after = 900 };
+	struct wm_rec_answer b = { .wsf = 3, .gap_now = 900, .gap_after = 700 };
+	struct wm_rec_answer c = { .wsf = 50, .gap_now = 900, .gap_after = 900 };
+
+	assert_int_equal(wm_rec_keep_below_floor(&a, 10), 3);
+	assert_int_equal(a.wsf, 10);
+	assert_int_equal(wm_rec_keep_below_floor(&b, 10), -1);	/* the gaps move: lower */
+	assert_int_equal(b.wsf, 3);
+	assert_int_equal(wm_rec_keep_below_floor(&c, 10), -1);	/* a raise is left alone */
+	assert_int_equal(c.wsf, 50);
+}
+
+static void test_the_verdict_follows_the_measurement_unless_it_lowers(void **state)
+{
+	struct wm_rec_answer up = { .wsf = 40 }, same = { .wsf = 10 }, down = { .wsf = 5 };
+
+	assert_int_equal(wm_rec_final_verdict(true, WM_REC_KEEP, &up, 10), WM_REC_KEEP);
+	assert_int_equal(wm_rec_final_verdict(true, WM_REC_RAISE, &same, 10), WM_REC_RAISE);
+	assert_int_equal(wm_rec_final_verdict(true, WM_REC_LOWER, &same, 10), WM_REC_KEEP);
+	assert_int_equal(wm_rec_final_verdict(true, WM_REC_LOWER, &down, 10), WM_REC_LOWER);
+	assert_int_equal(wm_rec_final_verdict(false, WM_REC_KEEP, &up, 10), WM_REC_RAISE);
+	assert_int_equal(wm_rec_final_verdict(false, WM_REC_KEEP, &down, 10), WM_REC_LOWER);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_measured_keep_is_todays_wsf_with_todays_gaps),
+		cmocka_unit_test(test_lowering_below_the_floor_keeps_todays_wsf),
+		cmocka_unit_test(test_the_verdict_follows_the_measurement_unless_it_lowers),
 		cmocka_unit_test(test_floor_makes_wsf_below_5_useless_on_a_4g_zone),
 		cmocka_unit_test(test_burst_of_538_pages_needs_wsf_6_not_5),
 		cmocka_unit_test(test_burst_beyond_1000_is_capped_on_4_9),
