@@ -44,6 +44,7 @@
 #include "journal.h"
 #include "snapshot.h"
 #include "persist.h"
+#include "report.h"
 #include "sysctl.h"
 
 /*
@@ -310,8 +311,8 @@ static void diff_add(struct diffs *d, FILE *f, const struct zi_zone *z,
 		cJSON_AddNumberToObject(o, "node", z->node);
 		cJSON_AddStringToObject(o, "zone", z->name);
 		cJSON_AddStringToObject(o, "field", field);
-		cJSON_AddNumberToObject(o, "predicted", (double)want);
-		cJSON_AddNumberToObject(o, "kernel", (double)got);
+		cJSON_AddItemToObject(o, "predicted", json_long((long)want));
+		cJSON_AddItemToObject(o, "kernel", json_long((long)got));
 		cJSON_AddItemToArray(d->arr, o);
 	}
 }
@@ -874,18 +875,18 @@ static cJSON *json_prediction(const struct apply *a)
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "node", z->node);
 		cJSON_AddStringToObject(o, "zone", z->name);
-		cJSON_AddNumberToObject(o, "managed", (double)a->s.zones[i].managed);
-		cJSON_AddNumberToObject(o, "min", (double)(p->min + b));
-		cJSON_AddNumberToObject(o, "low", (double)(p->low + b));
-		cJSON_AddNumberToObject(o, "high", (double)(p->high + b));
+		cJSON_AddItemToObject(o, "managed", json_long((long)a->s.zones[i].managed));
+		cJSON_AddItemToObject(o, "min", json_long((long)(p->min + b)));
+		cJSON_AddItemToObject(o, "low", json_long((long)(p->low + b)));
+		cJSON_AddItemToObject(o, "high", json_long((long)(p->high + b)));
 		if (a->pred[i].promo_printed)
-			cJSON_AddNumberToObject(o, "promo", (double)(p->promo + b));
+			cJSON_AddItemToObject(o, "promo", json_long((long)(p->promo + b)));
 		else
 			cJSON_AddNullToObject(o, "promo");
-		cJSON_AddNumberToObject(o, "boost", (double)b);
+		cJSON_AddItemToObject(o, "boost", json_long((long)b));
 		prot = cJSON_AddArrayToObject(o, "protection");
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			cJSON_AddItemToArray(prot, cJSON_CreateNumber((double)p->protection[j]));
+			cJSON_AddItemToArray(prot, json_long(p->protection[j]));
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;

@@ -756,16 +756,6 @@ static void apply_line(const struct rec *r, char *buf, size_t n)
 		snprintf(buf, n, "wmark apply --wsf %ld", r->ans.wsf);
 }
 
-static cJSON *json_u64(uint64_t v)
-{
-	char b[24];
-
-	if (v < (1ull << 53))
-		return cJSON_CreateNumber((double)v);
-	snprintf(b, sizeof(b), "%llu", (unsigned long long)v);
-	return cJSON_CreateString(b);
-}
-
 static cJSON *json_measure(const struct rec *r)
 {
 	const struct wm_rec_measure *ms = &r->ms;
@@ -781,7 +771,7 @@ static cJSON *json_measure(const struct rec *r)
 	cJSON_AddBoolToObject(o, "time_resolved", ms->time_resolved);
 	for (c = 0; c < WM_REC_NCTR; c++) {
 		if (ms->have & (1u << c))
-			cJSON_AddItemToObject(o, wm_rec_ctrs[c].json, json_u64(ms->d[c]));
+			cJSON_AddItemToObject(o, wm_rec_ctrs[c].json, json_counter(ms->d[c]));
 		else
 			cJSON_AddNullToObject(o, wm_rec_ctrs[c].json);
 	}
@@ -802,11 +792,11 @@ static cJSON *json_measure(const struct rec *r)
 		b = cJSON_AddObjectToObject(o, "worst_burst");
 		cJSON_AddNumberToObject(b, "start_s", ms->worst.start);
 		cJSON_AddNumberToObject(b, "seconds", ms->worst.seconds);
-		cJSON_AddItemToObject(b, "pgalloc", json_u64(ms->worst.alloc));
-		cJSON_AddItemToObject(b, "pgsteal_kswapd", json_u64(ms->worst.kswapd_steal));
-		cJSON_AddItemToObject(b, "pgsteal_direct", json_u64(ms->worst.direct_steal));
-		cJSON_AddItemToObject(b, "allocstall", json_u64(ms->worst.stalls));
-		cJSON_AddItemToObject(b, "drawdown_pages", json_u64(ms->worst.drawdown));
+		cJSON_AddItemToObject(b, "pgalloc", json_counter(ms->worst.alloc));
+		cJSON_AddItemToObject(b, "pgsteal_kswapd", json_counter(ms->worst.kswapd_steal));
+		cJSON_AddItemToObject(b, "pgsteal_direct", json_counter(ms->worst.direct_steal));
+		cJSON_AddItemToObject(b, "allocstall", json_counter(ms->worst.stalls));
+		cJSON_AddItemToObject(b, "drawdown_pages", json_counter(ms->worst.drawdown));
 		cJSON_AddNumberToObject(b, "peak_alloc_mib_s",
 					round(ms->worst.peak_alloc_rate * ps / 1048576.0 * 10) / 10);
 		cJSON_AddNumberToObject(b, "kswapd_mib_s",
@@ -814,8 +804,8 @@ static cJSON *json_measure(const struct rec *r)
 	} else {
 		cJSON_AddNullToObject(o, "worst_burst");
 	}
-	cJSON_AddItemToObject(o, "deficit_pages", json_u64(r->dec.deficit));
-	cJSON_AddItemToObject(o, "kswapd_deficit_pages", json_u64(ms->kswapd_deficit));
+	cJSON_AddItemToObject(o, "deficit_pages", json_counter(r->dec.deficit));
+	cJSON_AddItemToObject(o, "kswapd_deficit_pages", json_counter(ms->kswapd_deficit));
 	if (r->dec.refault_pct >= 0)
 		cJSON_AddNumberToObject(o, "refault_pct", round(r->dec.refault_pct * 10) / 10);
 	else
@@ -947,7 +937,7 @@ static int print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 	}
 	if (r->mode == M_BURST) {
 		o = cJSON_AddObjectToObject(doc, "burst");
-		cJSON_AddItemToObject(o, "bytes", json_u64(r->burst_bytes));
+		cJSON_AddItemToObject(o, "bytes", json_counter(r->burst_bytes));
 		cJSON_AddNumberToObject(o, "pages", (double)r->ans.gap_needed);
 	}
 	if (r->measured)

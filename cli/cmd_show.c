@@ -53,11 +53,11 @@ static void node_totals(const struct zrow *rows, size_t n, cJSON *arr, FILE *f)
 			cJSON *o = cJSON_CreateObject();
 
 			cJSON_AddNumberToObject(o, "node", node);
-			cJSON_AddNumberToObject(o, "managed", (double)managed);
-			cJSON_AddNumberToObject(o, "free", (double)free_);
-			cJSON_AddNumberToObject(o, "min", (double)min);
-			cJSON_AddNumberToObject(o, "low", (double)low);
-			cJSON_AddNumberToObject(o, "high", (double)high);
+			cJSON_AddItemToObject(o, "managed", json_long((long)managed));
+			cJSON_AddItemToObject(o, "free", json_long((long)free_));
+			cJSON_AddItemToObject(o, "min", json_long((long)min));
+			cJSON_AddItemToObject(o, "low", json_long((long)low));
+			cJSON_AddItemToObject(o, "high", json_long((long)high));
 			cJSON_AddItemToArray(arr, o);
 		}
 	}

@@ -149,17 +149,17 @@ static int report_json(const struct snapshot *s, const struct wm_verify *a, cons
 		if (a->prot_known) {
 			pa = cJSON_AddArrayToObject(ex, "protection");
 			for (j = 0; j < a->pr[i].nprot && j < WM_MAX_ZONES; j++)
-				cJSON_AddItemToArray(pa, cJSON_CreateNumber((double)w->protection[j]));
+				cJSON_AddItemToArray(pa, json_long(w->protection[j]));
 		}
 		cJSON_AddBoolToObject(zo, "match", !a->bad_wm[i] && !a->bad_prot[i]);
 		if (a->verdict == WM_VERDICT_STALE)
-			cJSON_AddNumberToObject(zo, "managed_then", (double)a->then[i]);
+			cJSON_AddItemToObject(zo, "managed_then", json_long((long)a->then[i]));
 		cJSON_AddItemToArray(zones, zo);
 	}
 	cJSON_AddBoolToObject(doc, "match", a->verdict == WM_VERDICT_EXACT);
 	cJSON_AddStringToObject(doc, "verdict", wm_verdict_name(a->verdict));
 	if (a->verdict == WM_VERDICT_STALE)
-		cJSON_AddNumberToObject(doc, "managed_moved_pages", (double)a->moved);
+		cJSON_AddItemToObject(doc, "managed_moved_pages", json_long((long)a->moved));
 	arr = cJSON_AddArrayToObject(doc, "notes");
 	for (j = 0; j < a->nnotes; j++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(a->notes[j].text));

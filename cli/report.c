@@ -210,12 +210,33 @@ void report_text_table(FILE *f, const struct zrow *rows, size_t n,
 	text_block(f, rows, n, cols, page_size, true);
 }
 
+cJSON *json_long(long v)
+{
+	char b[24];
+
+	/* a double holds every integer below 2^53; past that, the digits */
+	if (v > -(1L << 53) && v < (1L << 53))
+		return cJSON_CreateNumber((double)v);
+	snprintf(b, sizeof(b), "%ld", v);
+	return cJSON_CreateRaw(b);
+}
+
+cJSON *json_counter(uint64_t v)
+{
+	char b[24];
+
+	if (v < (1ull << 53))
+		return cJSON_CreateNumber((double)v);
+	snprintf(b, sizeof(b), "%llu", (unsigned long long)v);
+	return cJSON_CreateString(b);
+}
+
 void json_add_long(cJSON *o, const char *key, long v)
 {
 	if (v == RV_NONE)
 		cJSON_AddNullToObject(o, key);
 	else
-		cJSON_AddNumberToObject(o, key, (double)v);
+		cJSON_AddItemToObject(o, key, json_long(v));
 }
 
 cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols)
@@ -242,7 +263,7 @@ cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols)
 		}
 		prot = cJSON_AddArrayToObject(o, "protection");
 		for (j = 0; j < rows[i].nprot; j++)
-			cJSON_AddItemToArray(prot, cJSON_CreateNumber((double)rows[i].protection[j]));
+			cJSON_AddItemToArray(prot, json_long(rows[i].protection[j]));
 		if ((cols & COL_LIVE) && rows[i].state)
 			cJSON_AddStringToObject(o, "state", rows[i].state);
 		cJSON_AddItemToArray(arr, o);

@@ -10,6 +10,7 @@
 #define WMARK_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -72,7 +73,16 @@ cJSON *report_json_sysctl(const struct wm_sysctl *s);
 /* Print a cJSON document on stdout with a newline; frees it. */
 int report_json_print(cJSON *doc);
 
-/* Add a number, or null when v == RV_NONE. */
+/*
+ * A page count or other integer as a JSON number, exact: below 2^53 a
+ * double, past it the digits themselves.
+ */
+cJSON *json_long(long v);
+
+/* A raw 64-bit counter (vmstat): a number below 2^53, else a string (STYLE.md). */
+cJSON *json_counter(uint64_t v);
+
+/* Add a number (exact, json_long), or null when v == RV_NONE. */
 void json_add_long(cJSON *o, const char *key, long v);
 
 /* pages -> MiB with one decimal, into buf. */

@@ -78,6 +78,13 @@ for c in show verify "-j show"; do
 		test $rc = 2 -a -n "$(grep -F "$tmp/r/proc/zoneinfo:53: the value of 'managed' is too large" "$tmp/e")"
 done
 
+# ---- page counts at or above 2^53 are printed exactly in JSON
+fresh qemu-k61-4g-before
+sed -i '94s/managed  765920/managed  9007199254740993/' "$tmp/r/proc/zoneinfo"
+run --root "$tmp/r" -j show
+is "show -j prints managed 2^53+1 digit for digit" \
+	test $rc = 0 -a -n "$(grep -F '"managed":	9007199254740993,' "$tmp/o")"
+
 # ---- apply -j and whatif -j predict the same zones
 same_prediction() {	# root, change options...
 	local r=$1
