@@ -415,7 +415,19 @@ static int build_zones(struct snapshot *s)
 	return EXIT_OK;
 }
 
+static int read_all(const struct cli_ctx *ctx, struct snapshot *s);
+
 int snapshot_read(const struct cli_ctx *ctx, struct snapshot *s)
+{
+	int rc = read_all(ctx, s);
+
+	/* nothing half-read is left to the caller */
+	if (rc)
+		snapshot_free(s);
+	return rc;
+}
+
+static int read_all(const struct cli_ctx *ctx, struct snapshot *s)
 {
 	struct zi_info again;
 	char *text2;

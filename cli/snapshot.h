@@ -71,7 +71,8 @@ struct snapshot {
  * recomputes protection on some kernels), then the sysctls, then zoneinfo
  * again, repeating while it changed (live memory can grow meanwhile).
  * On error print one line naming the path and return an exit code
- * (EXIT_USAGE for malformed input, EXIT_SYSTEM for I/O); else EXIT_OK.
+ * (EXIT_USAGE for malformed input, EXIT_SYSTEM for I/O), *s left empty;
+ * else EXIT_OK.
  */
 int snapshot_read(const struct cli_ctx *ctx, struct snapshot *s);
 
