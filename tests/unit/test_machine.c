@@ -262,6 +262,45 @@ static void test_arm64_16k_boot_figures_are_the_5_percent_cap(void **state)
 	}
 }
 
+/* 16 GiB on 2 nodes booted with 827296: (51706 pages << 4), the cap again */
+static void test_arm64_16k_16g_on_two_nodes_is_the_cap_of_both_nodes(void **state)
+{
+	struct wm_profile p;
+	struct wm_zone z[10];
+	struct wm_machine m = { .zones = z, .nzones = 10, .page_size = 16384,
+				.pageblock_pages = 2048 };
+	struct wm_sysctl s;
+	struct wm_mfk mfk;
+	struct wm_zone_wm w[10];
+	unsigned long v, free_buffers;
+	int j, hits = 0;
+
+	profile("6.12.117", &p);
+	for (v = 515000; v < 535000; v += 5) {
+		five_zones(z, 258000, 0, 258000);
+		five_zones(z + 5, 0, 0, v);
+		for (j = 5; j < 10; j++)
+			z[j].node = 1;
+		m.nzones = 5;	/* the defaults are per node */
+		defaults(&p, &m, &s);
+		m.nzones = 10;
+		assert_int_equal(wm_boot_min_free_kbytes(&p, &m, &s, WM_THP_MADVISE, &mfk, NULL), WM_OK);
+		s.min_free_kbytes = mfk.sqrt_kb;
+		s.have |= WM_HAVE_MFK;
+		assert_int_equal(wm_setup_wmarks(&p, &m, &s, w, NULL), WM_OK);
+		for (free_buffers = 0, j = 0; j < 10; j++)
+			if (z[j].type <= WM_ZONE_NORMAL)
+				free_buffers += z[j].managed - w[j].high;
+		if (free_buffers < 1034120 || free_buffers > 1034139)
+			continue;
+		/* three populated lowmem zones: 2048 x 3 x 11 pages is above the cap */
+		assert_int_equal(mfk.thp_zones, 3);
+		assert_int_equal(mfk.value, 827296);
+		hits++;
+	}
+	assert_true(hits > 0);
+}
+
 static void test_ppc64le_64k_uses_the_32_page_pageblock_it_reports(void **state)
 {
 	struct wm_profile p;
@@ -451,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_arm64_16k_after_wsf_120_matches_the_kernel),
 		cmocka_unit_test(test_arm64_16k_4g_boot_gives_202272_with_thp_and_8045_without),
 		cmocka_unit_test(test_arm64_16k_boot_figures_are_the_5_percent_cap),
+		cmocka_unit_test(test_arm64_16k_16g_on_two_nodes_is_the_cap_of_both_nodes),
 		cmocka_unit_test(test_ppc64le_64k_uses_the_32_page_pageblock_it_reports),
 		cmocka_unit_test(test_layout_puts_back_zones_a_pre_4_12_kernel_did_not_print),
 		cmocka_unit_test(test_layout_before_3_8_uses_present_pages),
