@@ -476,19 +476,10 @@ static int read_from(struct apply *a, const char *cmd, const char *file)
 	char *buf;
 	int line = 0, r, rc;
 	enum wm_knob k;
-	FILE *f = fopen(file, "re");
 
-	if (!f)
-		return cli_err(EXIT_SYSTEM, cmd, "%s: %s", file, strerror(errno));
-	buf = malloc(65536);
-	len = buf ? fread(buf, 1, 65535, f) : 0;
-	if (!buf || ferror(f)) {
-		fclose(f);
-		free(buf);
-		return cli_err(EXIT_SYSTEM, cmd, "%s: read error", file);
-	}
-	fclose(f);
-	buf[len] = '\0';
+	/* all of it or nothing: a value cut at a buffer's end is a wrong value */
+	if ((r = read_path(file, READ_MAX, &buf, &len)))
+		return read_error(cmd, file, READ_MAX, r);
 	while ((r = sc_conf_next(buf, len, &pos, &line, &l)) != 0) {
 		snprintf(origin, sizeof(origin), "%.40s:%d", file, l.line);
 		if (r < 0) {

@@ -41,38 +41,72 @@ int root_path(const char *root, const char *rel, char *out, size_t n)
 	return len < 0 || (size_t)len >= n ? -1 : 0;
 }
 
-int read_rooted(const char *root, const char *rel, char **buf, size_t *len)
+/*
+ * Open path for reading without waiting for anything: O_NONBLOCK keeps a
+ * FIFO's open from waiting for a writer (and makes a procfs file that
+ * would wait, such as kmsg, fail with EAGAIN), O_NOCTTY keeps a terminal
+ * from becoming ours.  Return the fd of a regular file, with *st, or
+ * -errno: -EISDIR for a directory, -ENXIO for any other kind.
+ */
+static int open_input(const char *path, struct stat *st)
 {
-	char path[4096];
-	size_t cap = 1 << 16, used = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	if (S_ISREG(st->st_mode))
+		return fd;
+	close(fd);
+	return S_ISDIR(st->st_mode) ? -EISDIR : -ENXIO;
+}
+
+/*
+ * Read fd (a regular file, *st) to its end into a NUL-terminated malloc'd
+ * buffer, at most max bytes.  A capture's size is known up front; procfs
+ * and sysfs files say 0 or 4096 whatever they hold, so the cap is checked
+ * while reading too.  Large reads: every read(2) of zoneinfo walks all
+ * zones again.
+ */
+static int read_fd(int fd, const struct stat *st, size_t max, char **buf, size_t *len)
+{
+	size_t cap = 1 << 16, used = 0, room;
 	char *b, *nb;
 	ssize_t r;
-	int fd, err;
+	int err;
 
 	*buf = NULL;
 	*len = 0;
-	if (root_path(root, rel, path, sizeof(path)))
-		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	if (st->st_size < 0 || (uint64_t)st->st_size > max)
+		return -EFBIG;
+	if ((size_t)st->st_size + 4096 > cap)
+		cap = (size_t)st->st_size + 4096;
+	if (cap > max + 2)
+		cap = max + 2;		/* max bytes, one more to see it is past, NUL */
 	b = malloc(cap);
-	if (!b) {
-		close(fd);
+	if (!b)
 		return -ENOMEM;
-	}
-	/* Large reads: every read(2) of zoneinfo walks all zones again. */
 	for (;;) {
-		if (cap - used < 4096) {
-			nb = realloc(b, cap * 2);
+		if (cap - used < 4096 && cap < max + 2) {
+			size_t ncap = cap * 2 < max + 2 ? cap * 2 : max + 2;
+
+			nb = realloc(b, ncap);
 			if (!nb) {
 				err = -ENOMEM;
 				goto fail;
 			}
 			b = nb;
-			cap *= 2;
+			cap = ncap;
 		}
-		r = read(fd, b + used, cap - used - 1);
+		room = cap - used - 1;
+		if (room == 0)
+			break;		/* used is max + 1 */
+		r = read(fd, b + used, room);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -83,15 +117,89 @@ int read_rooted(const char *root, const char *rel, char **buf, size_t *len)
 			break;
 		used += (size_t)r;
 	}
-	close(fd);
+	if (used > max) {
+		err = -EFBIG;
+		goto fail;
+	}
 	b[used] = 0;
 	*buf = b;
 	*len = used;
 	return 0;
 fail:
-	close(fd);
 	free(b);
 	return err;
+}
+
+int read_path(const char *path, size_t max, char **buf, size_t *len)
+{
+	struct stat st;
+	int fd, err;
+
+	*buf = NULL;
+	*len = 0;
+	fd = open_input(path, &st);
+	if (fd < 0)
+		return fd;
+	err = read_fd(fd, &st, max, buf, len);
+	close(fd);
+	return err;
+}
+
+static size_t rooted_max(const char *rel)
+{
+	if (strcmp(rel, P_ZONEINFO) == 0 || strcmp(rel, P_PAGETYPEINFO) == 0)
+		return READ_MAX_ZONES;
+	return READ_MAX;
+}
+
+int read_rooted(const char *root, const char *rel, char **buf, size_t *len)
+{
+	char path[4096];
+
+	*buf = NULL;
+	*len = 0;
+	if (root_path(root, rel, path, sizeof(path)))
+		return -ENAMETOOLONG;
+	return read_path(path, rooted_max(rel), buf, len);
+}
+
+/* What a file that is not regular is, for the message (stat follows the
+ * symlink that usually put it there). */
+static const char *file_kind(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return NULL;
+	if (S_ISFIFO(st.st_mode))
+		return "a FIFO";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket";
+	if (S_ISCHR(st.st_mode))
+		return "a character device";
+	if (S_ISBLK(st.st_mode))
+		return "a block device";
+	return NULL;
+}
+
+int read_error(const char *context, const char *path, size_t max, int err)
+{
+	const char *kind;
+
+	switch (err) {
+	case -EISDIR:
+		return cli_err(EXIT_SYSTEM, context, "%s: is a directory, not a file", path);
+	case -ENXIO:
+		kind = file_kind(path);
+		if (kind)
+			return cli_err(EXIT_SYSTEM, context, "%s: is %s, not a regular file",
+				       path, kind);
+		break;		/* a regular file now: ENXIO from the device itself */
+	case -EFBIG:
+		return cli_err(EXIT_USAGE, context, "%s: too large (over %zu MiB)",
+			       path, max >> 20);
+	}
+	return cli_err(EXIT_SYSTEM, context, "%s: %s", path, strerror(-err));
 }
 
 static int io_error(const struct snapshot *s, const char *rel, int err)
@@ -99,7 +207,7 @@ static int io_error(const struct snapshot *s, const char *rel, int err)
 	char path[4096];
 
 	root_path(s->root, rel, path, sizeof(path));
-	return cli_err(EXIT_SYSTEM, path, "%s", strerror(-err));
+	return read_error(NULL, path, rooted_max(rel), err);
 }
 
 static int parse_error(const struct snapshot *s, const char *rel,
@@ -111,6 +219,21 @@ static int parse_error(const struct snapshot *s, const char *rel,
 	if (d->line > 0)
 		return cli_err(EXIT_USAGE, NULL, "%s:%d: %s", path, d->line, d->msg);
 	return cli_err(EXIT_USAGE, NULL, "%s: %s", path, d->msg);
+}
+
+/*
+ * An optional file: absent, or not readable by this user (pagetypeinfo is
+ * root-only from 5.5), leaves *buf NULL and is EXIT_OK; one that is there
+ * but is no input (a FIFO, a directory, too large, a symlink loop) is
+ * refused like a required one, naming its path.
+ */
+static int read_optional(const struct snapshot *s, const char *rel, char **buf, size_t *len)
+{
+	int err = read_rooted(s->root, rel, buf, len);
+
+	if (err == -ENOENT || err == -EACCES || err == -EPERM)
+		return EXIT_OK;
+	return err ? io_error(s, rel, err) : EXIT_OK;
 }
 
 /* A value the kernel cannot hold: FILE: what is wrong, exit 2. */
@@ -183,19 +306,23 @@ static int read_sysctls(struct snapshot *s)
  * A Debian release string hides the stable sublevel ("6.1.0-18-amd64");
  * the kernel's version string has it ("... Debian 6.1.76-1 ...").
  */
-static void debian_sublevel(struct snapshot *s, struct wm_kver *k)
+static int debian_sublevel(struct snapshot *s, struct wm_kver *k)
 {
 	char *buf, *p;
 	size_t len;
 	unsigned ma, mi, sub;
+	int rc;
 
-	if (k->sub != 0 || read_rooted(s->root, P_KVERSION, &buf, &len))
-		return;
+	if (k->sub != 0)
+		return EXIT_OK;
+	if ((rc = read_optional(s, P_KVERSION, &buf, &len)) || !buf)
+		return rc;
 	p = strstr(buf, "Debian ");
 	if (p && sscanf(p + 7, "%u.%u.%u", &ma, &mi, &sub) == 3 &&
 	    ma == k->major && mi == k->minor)
 		k->sub = sub;
 	free(buf);
+	return EXIT_OK;
 }
 
 static int read_kernel(const struct cli_ctx *ctx, struct snapshot *s)
@@ -224,7 +351,8 @@ static int read_kernel(const struct cli_ctx *ctx, struct snapshot *s)
 	} else if (s->osrelease[0]) {
 		if (wm_kver_parse(s->osrelease, &k, &d))
 			return parse_error(s, P_OSRELEASE, &d);
-		debian_sublevel(s, &k);
+		if ((rc = debian_sublevel(s, &k)))
+			return rc;
 		s->kernel_known = true;
 	} else {
 		wm_profile_default(&s->prof);
@@ -234,22 +362,23 @@ static int read_kernel(const struct cli_ctx *ctx, struct snapshot *s)
 	return EXIT_OK;
 }
 
-static void read_thp(struct snapshot *s)
+static int read_thp(struct snapshot *s)
 {
 	char *buf, word[32];
 	size_t len;
 	enum wm_thp thp;
+	int rc;
 
 	s->thp = WM_THP_UNSUPPORTED;
-	if (read_rooted(s->root, P_THP, &buf, &len))
-		return;
+	if ((rc = read_optional(s, P_THP, &buf, &len)) || !buf)
+		return rc;
 	if (pf_parse_thp(buf, len, &thp, NULL) == WM_OK)
 		s->thp = thp;
 	free(buf);
 	/* 6.11+: the PMD-size control decides unless it says "inherit". */
-	if (read_rooted(s->root, "sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled",
-			&buf, &len))
-		return;
+	if ((rc = read_optional(s, "sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled",
+				&buf, &len)) || !buf)
+		return rc;
 	if (pf_parse_choice(buf, len, word, sizeof(word), NULL) == WM_OK &&
 	    s->prof.kver.major * 100 + s->prof.kver.minor >= 611) {
 		if (strcmp(word, "always") == 0)
@@ -260,6 +389,7 @@ static void read_thp(struct snapshot *s)
 			s->thp = WM_THP_NEVER;
 	}
 	free(buf);
+	return EXIT_OK;
 }
 
 /* The fields a recompute changes: sizes, watermarks and protection. */
@@ -285,7 +415,8 @@ static bool same_zones(const struct zi_info *a, const struct zi_info *b)
  * A captured zoneinfo is a regular file, possibly tens of MiB for a big
  * NUMA machine: map it (page cache pages, no copy, no fault per page)
  * when its last page leaves room for the terminating NUL the kernel's
- * zero fill provides.  /proc files have no size and are read.
+ * zero fill provides.  /proc files have no size and are read.  One open,
+ * with read_path()'s checks and READ_MAX_ZONES as the limit either way.
  */
 static int load_zoneinfo(const char *root, char **text, size_t *len, bool *mapped)
 {
@@ -293,15 +424,17 @@ static int load_zoneinfo(const char *root, char **text, size_t *len, bool *mappe
 	struct stat st;
 	long pg = sysconf(_SC_PAGESIZE);
 	void *p;
-	int fd;
+	int fd, err;
 
 	*mapped = false;
+	*text = NULL;
+	*len = 0;
 	if (root_path(root, P_ZONEINFO, path, sizeof(path)))
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_input(path, &st);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && pg > 0 &&
+		return fd;
+	if (st.st_size > 0 && (uint64_t)st.st_size <= READ_MAX_ZONES && pg > 0 &&
 	    st.st_size % pg != 0) {
 		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (p != MAP_FAILED) {
@@ -312,8 +445,9 @@ static int load_zoneinfo(const char *root, char **text, size_t *len, bool *mappe
 			return 0;
 		}
 	}
+	err = read_fd(fd, &st, READ_MAX_ZONES, text, len);
 	close(fd);
-	return read_rooted(root, P_ZONEINFO, text, len);
+	return err;
 }
 
 static void unload_zoneinfo(char *text, size_t len, bool mapped)
@@ -341,21 +475,25 @@ static int read_zoneinfo(struct snapshot *s, char **text, size_t *len,
 	return EXIT_OK;
 }
 
-/* MemTotal in kB from the root's meminfo, or 0 when it cannot be read. */
-static uint64_t read_memtotal(const struct snapshot *s)
+/*
+ * MemTotal in kB from the root's meminfo into *total, 0 when it is absent
+ * or says nothing usable; an exit code (a meminfo that is no input).
+ */
+static int read_memtotal(const struct snapshot *s, uint64_t *total)
 {
 	struct pf_kv mi = { 0 };
-	uint64_t total = 0;
 	char *buf;
 	size_t len;
+	int rc;
 
-	if (read_rooted(s->root, P_MEMINFO, &buf, &len))
-		return 0;
-	if (pf_parse_meminfo(buf, len, &mi, NULL) != WM_OK || !pf_kv_get(&mi, "MemTotal", &total))
-		total = 0;
+	*total = 0;
+	if ((rc = read_optional(s, P_MEMINFO, &buf, &len)) || !buf)
+		return rc;
+	if (pf_parse_meminfo(buf, len, &mi, NULL) != WM_OK || !pf_kv_get(&mi, "MemTotal", total))
+		*total = 0;
 	pf_kv_free(&mi);
 	free(buf);
-	return total;
+	return EXIT_OK;
 }
 
 /*
@@ -381,10 +519,12 @@ static int read_geometry(struct snapshot *s)
 	} else {
 		for (i = 0; i < s->layout.nzones; i++)
 			managed += s->layout.zones[i].managed;
-		memtotal = read_memtotal(s);
+		if ((rc = read_memtotal(s, &memtotal)))
+			return rc;
 	}
-	rc = read_rooted(s->root, P_PAGETYPEINFO, &buf, &len);
-	if (rc == 0) {
+	if ((rc = read_optional(s, P_PAGETYPEINFO, &buf, &len)))
+		return rc;
+	if (buf) {
 		rc = wm_parse_pagetypeinfo(buf, len, &order, &pb, &d);
 		free(buf);
 		if (rc == WM_EPARSE)
@@ -468,7 +608,8 @@ static int read_all(const struct cli_ctx *ctx, struct snapshot *s)
 			return cli_err(EXIT_SYSTEM, P_ZONEINFO,
 				       "zones kept changing while being read (%d tries)", s->rereads);
 	}
-	read_thp(s);
+	if ((rc = read_thp(s)))
+		return rc;
 	return build_zones(s);
 }
 
