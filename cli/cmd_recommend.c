@@ -26,6 +26,7 @@
 #include "../calc/procfs.h"
 #include "../calc/recommend.h"
 #include "commands.h"
+#include "explain.h"
 #include "opts.h"
 #include "report.h"
 #include "snapshot.h"
@@ -56,33 +57,29 @@ struct rzone {
 	long extra, target_low, need_wsf;	/* extra_free_kbytes mode */
 };
 
-enum runit { RU_PAGES, RU_COUNT, RU_BOOL };
-
-/* One zone field: text header, JSON key, unit; printed by both formats. */
-struct rfield {
-	const char *header;
-	const char *json;
-	enum runit unit;
-	size_t off;
-	unsigned modes;		/* bit per enum mode; 0 = every mode */
+/* Which zone columns a mode shows: rcols(). */
+enum {
+	RC_USABLE = 1u << 0,	/* burst and measured modes: the zones used */
+	RC_EXTRA = 1u << 1,	/* extra_free_kbytes mode: the targets */
 };
 
-#define RF(h, j, u, member, modes) { h, j, u, offsetof(struct rzone, member), modes }
-#define MB(m) (1u << (m))
+/* One zone field, a long of struct rzone, in MiB in the text table. */
+#define RF(h, j, u, member, nd) \
+	{ .header = h, .json = j, .unit = u, .off = offsetof(struct rzone, member), .need = nd }
 
-static const struct rfield rfields[] = {
-	RF("managed", "managed", RU_PAGES, managed, 0),
-	RF("used", "usable", RU_BOOL, usable, MB(M_BURST) | MB(M_SAMPLE) | MB(M_VMSTAT)),
-	RF("floor", "wsf_floor", RU_COUNT, wsf_floor, 0),
-	RF("gap now", "gap_now", RU_PAGES, gap_now, 0),
-	RF("gap after", "gap_after", RU_PAGES, gap_after, 0),
-	RF("wake now", "low_now", RU_PAGES, low_now, 0),
-	RF("wake after", "low_after", RU_PAGES, low_after, 0),
-	RF("stop now", "high_now", RU_PAGES, high_now, 0),
-	RF("stop after", "high_after", RU_PAGES, high_after, 0),
-	RF("extra", "extra", RU_PAGES, extra, MB(M_EXTRA)),
-	RF("wake target", "target_low", RU_PAGES, target_low, MB(M_EXTRA)),
-	RF("needs wsf", "need_wsf", RU_COUNT, need_wsf, MB(M_EXTRA)),
+static const struct fmt_field rfields[] = {
+	RF("managed", "managed", FMT_PAGES, managed, 0),
+	RF("used", "usable", FMT_BOOL, usable, RC_USABLE),
+	RF("floor", "wsf_floor", FMT_WSF, wsf_floor, 0),
+	RF("gap now", "gap_now", FMT_PAGES, gap_now, 0),
+	RF("gap after", "gap_after", FMT_PAGES, gap_after, 0),
+	RF("wake now", "low_now", FMT_PAGES, low_now, 0),
+	RF("wake after", "low_after", FMT_PAGES, low_after, 0),
+	RF("stop now", "high_now", FMT_PAGES, high_now, 0),
+	RF("stop after", "high_after", FMT_PAGES, high_after, 0),
+	RF("extra", "extra", FMT_PAGES, extra, RC_EXTRA),
+	RF("wake target", "target_low", FMT_PAGES, target_low, RC_EXTRA),
+	RF("needs wsf", "need_wsf", FMT_WSF, need_wsf, RC_EXTRA),
 };
 
 #define NRFIELDS (sizeof(rfields) / sizeof(rfields[0]))
@@ -689,26 +686,18 @@ static void sqrt_reason(struct rec *r)
 
 /* ---- output ----------------------------------------------------------- */
 
-static long rval(const struct rzone *z, const struct rfield *f)
+static unsigned rcols(const struct rec *r)
 {
-	return *(const long *)((const char *)z + f->off);
-}
-
-static bool rwanted(const struct rec *r, const struct rfield *f)
-{
-	return !f->modes || (f->modes & MB(r->mode));
-}
-
-static void rcell(char *buf, size_t n, const struct rfield *f, long v, unsigned ps)
-{
-	if (v == RV_NONE || (f->unit == RU_COUNT && v < 0))
-		snprintf(buf, n, "-");
-	else if (f->unit == RU_BOOL)
-		snprintf(buf, n, "%s", v ? "yes" : "no");
-	else if (f->unit == RU_PAGES)
-		fmt_mib(buf, n, v, ps);
-	else
-		snprintf(buf, n, "%ld", v);
+	switch (r->mode) {
+	case M_EXTRA:
+		return RC_EXTRA;
+	case M_BURST:
+	case M_SAMPLE:
+	case M_VMSTAT:
+		return RC_USABLE;
+	default:
+		return 0;
+	}
 }
 
 static size_t build_rows(const struct rec *r, struct rzone *rows)
@@ -854,15 +843,16 @@ static cJSON *json_script(const struct rec *r)
 
 static int print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 {
-	cJSON *doc = cJSON_CreateObject(), *o, *a, *zs;
+	cJSON *doc, *o, *a, *zs;
 	unsigned ps = r->s.m.page_size;
 	char line[128];
-	size_t i, k;
+	size_t i;
 	int j;
 
-	cJSON_AddStringToObject(doc, "source", r->s.live ? "live" : "capture");
-	cJSON_AddStringToObject(doc, "kernel", r->s.osrelease[0] ? r->s.osrelease : "");
-	cJSON_AddNumberToObject(doc, "page_size", ps);
+	doc = explain_json_head(&(struct explain_head){
+		.source = r->s.live ? "live" : "capture",
+		.kernel = r->s.osrelease[0] ? r->s.osrelease : "",
+		.m = &r->s.m, .page_size_only = true });
 	cJSON_AddStringToObject(doc, "mode", mode_names[r->mode]);
 	o = cJSON_AddObjectToObject(doc, "recommended");
 	if (r->mode == M_EXTRA && r->knob)
@@ -898,33 +888,11 @@ static int print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 
 		cJSON_AddNumberToObject(zo, "node", rows[i].node);
 		cJSON_AddStringToObject(zo, "zone", rows[i].zone);
-		for (k = 0; k < NRFIELDS; k++) {
-			const struct rfield *f = &rfields[k];
-			long v = rval(&rows[i], f);
-
-			if (!rwanted(r, f))
-				continue;
-			if (f->unit == RU_BOOL)
-				cJSON_AddBoolToObject(zo, f->json, v != 0);
-			else
-				json_add_long(zo, f->json, (f->unit == RU_COUNT && v < 0) ? RV_NONE : v);
-		}
+		fmt_json_fields(zo, rfields, NRFIELDS, rcols(r), &rows[i]);
 		cJSON_AddItemToArray(zs, zo);
 	}
-	o = cJSON_AddObjectToObject(doc, "reserve");
-	cJSON_AddNumberToObject(o, "totalreserve_pages_now", (double)r->rv.total_now);
-	cJSON_AddNumberToObject(o, "totalreserve_pages_after", (double)r->rv.total_after);
-	if (r->rv.have_meminfo) {
-		cJSON_AddNumberToObject(o, "mem_available_kb_now", (double)r->rv.avail_now * (ps / 1024));
-		cJSON_AddNumberToObject(o, "mem_available_kb_after", (double)r->rv.avail_after * (ps / 1024));
-		cJSON_AddNumberToObject(o, "mem_available_change_kb",
-					(double)(r->rv.avail_after - r->rv.avail_now) * (ps / 1024));
-	} else {
-		cJSON_AddNullToObject(o, "mem_available_kb_now");
-		cJSON_AddNullToObject(o, "mem_available_kb_after");
-		cJSON_AddNullToObject(o, "mem_available_change_kb");
-	}
-	json_add_long(o, "hugetlb_kb", r->rv.hugetlb_kb < 0 ? RV_NONE : r->rv.hugetlb_kb);
+	cJSON_AddItemToObject(doc, "reserve", explain_json_reserve(&r->rv, ps,
+								 RESERVE_CHANGE | RESERVE_HUGETLB));
 	if (r->mode == M_EXTRA) {
 		o = cJSON_AddObjectToObject(doc, "extra_free_kbytes");
 		cJSON_AddNumberToObject(o, "kbytes", (double)r->extra_kb);
@@ -994,27 +962,13 @@ static void print_text(struct rec *r, const struct rzone *rows, size_t nrows)
 
 	printf("\nZones (MiB; wake = low, kswapd starts; stop = high, kswapd sleeps; floor = "
 	       "smallest wsf that moves the gap):\n");
-	for (k = 0; k < NRFIELDS; k++) {
-		width[k] = (int)strlen(rfields[k].header);
-		for (i = 0; i < nrows; i++) {
-			rcell(buf, sizeof(buf), &rfields[k], rval(&rows[i], &rfields[k]), ps);
-			if ((int)strlen(buf) > width[k])
-				width[k] = (int)strlen(buf);
-		}
-	}
+	fmt_widths(rfields, NRFIELDS, rows, sizeof(*rows), nrows, ps, width);
 	printf("%-4s %-8s", "node", "zone");
-	for (k = 0; k < NRFIELDS; k++)
-		if (rwanted(r, &rfields[k]))
-			printf(" %*s", width[k], rfields[k].header);
+	fmt_text_header(stdout, rfields, NRFIELDS, width, rcols(r), ps);
 	putchar('\n');
 	for (i = 0; i < nrows; i++) {
 		printf("%-4d %-8s", rows[i].node, rows[i].zone);
-		for (k = 0; k < NRFIELDS; k++) {
-			if (!rwanted(r, &rfields[k]))
-				continue;
-			rcell(buf, sizeof(buf), &rfields[k], rval(&rows[i], &rfields[k]), ps);
-			printf(" %*s", width[k], buf);
-		}
+		fmt_text_cells(stdout, rfields, NRFIELDS, width, rcols(r), ps, &rows[i]);
 		putchar('\n');
 	}
 
@@ -1024,21 +978,7 @@ static void print_text(struct rec *r, const struct rzone *rows, size_t nrows)
 	if (r->mode != M_EXTRA && r->ans.gap_needed)
 		printf(", %.1f MiB needed", mib(r->ans.gap_needed, ps));
 	printf(" (%.1f MiB at wsf 1).\n", mib(r->ans.gap_floor, ps));
-	printf("Reserved (totalreserve_pages): %.1f MiB now, %.1f MiB after (%+.1f MiB)\n",
-	       mib(r->rv.total_now, ps), mib(r->rv.total_after, ps),
-	       ((double)r->rv.total_after - (double)r->rv.total_now) * ps / 1048576.0);
-	if (r->rv.have_meminfo)
-		printf("MemAvailable: %ld MiB now, %ld MiB after (%+ld MiB)\n",
-		       r->rv.avail_now * (long)(ps / 1024) / 1024,
-		       r->rv.avail_after * (long)(ps / 1024) / 1024,
-		       (r->rv.avail_after - r->rv.avail_now) * (long)(ps / 1024) / 1024);
-	else
-		puts("MemAvailable: not computed (no proc/meminfo under the root)");
-	if (r->rv.hugetlb_kb >= 0)
-		printf("HugeTLB: %.1f MiB in the pool, counted in managed pages (so in wsf's "
-		       "share) but never reclaimable\n", (double)r->rv.hugetlb_kb / 1024.0);
-	else
-		puts("HugeTLB: unknown (no proc/meminfo under the root)");
+	explain_text_reserve(stdout, &r->rv, ps, RESERVE_HUGETLB);
 	apply_line(r, line, sizeof(line));
 	printf("Apply with: %s\n", line);
 }

@@ -38,6 +38,8 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "explain.h"
+#include "fmt.h"
 #include "taskstats.h"
 
 /* ---- what is shown ------------------------------------------------- */
@@ -67,59 +69,70 @@ struct view {
 	uint64_t run_ns;		/* of which it ran (sum_exec_runtime) */
 };
 
-enum unit { U_COUNT, U_NS, U_SHARE };
-
-struct field_desc {
-	const char *head;	/* text header */
-	const char *key;	/* JSON key */
-	enum unit unit;
-	int width;
-	/* Set *v; return false when there is no value (JSON null, text "-"). */
-	bool (*get)(const struct view *w, int k, double *v);
+/* A row of fields[]: one kind of delay in one task's view. */
+struct kview {
+	const struct view *w;
+	int k;			/* TS_* */
 };
 
-static bool get_count(const struct view *w, int k, double *v)
+static const struct ts_delay *kd(const void *row)
 {
-	*v = (double)w->d[k].count;
+	const struct kview *r = row;
+
+	return &r->w->d[r->k];
+}
+
+static bool get_count(const void *row, double *v)
+{
+	*v = (double)kd(row)->count;
 	return true;
 }
 
-static bool get_total(const struct view *w, int k, double *v)
+static bool get_total(const void *row, double *v)
 {
-	*v = (double)w->d[k].total_ns;
+	*v = (double)kd(row)->total_ns;
 	return true;
 }
 
-static bool get_avg(const struct view *w, int k, double *v)
+static bool get_avg(const void *row, double *v)
 {
-	if (!w->d[k].count)
+	const struct ts_delay *d = kd(row);
+
+	if (!d->count)
 		return false;
-	*v = (double)w->d[k].total_ns / (double)w->d[k].count;
+	*v = (double)d->total_ns / (double)d->count;
 	return true;
 }
 
-static bool get_max(const struct view *w, int k, double *v)
+static bool get_max(const void *row, double *v)
 {
-	if (!w->minmax)
+	const struct kview *r = row;
+
+	if (!r->w->minmax)
 		return false;
-	*v = (double)w->d[k].max_ns;
+	*v = (double)kd(r)->max_ns;
 	return true;
 }
 
-static bool get_share(const struct view *w, int k, double *v)
+static bool get_share(const void *row, double *v)
 {
-	if (!w->wall_ns)
+	const struct kview *r = row;
+
+	if (!r->w->wall_ns)
 		return false;
-	*v = (double)w->d[k].total_ns / (double)w->wall_ns;
+	*v = (double)kd(r)->total_ns / (double)r->w->wall_ns;
 	return true;
 }
 
-static const struct field_desc fields[] = {
-	{ "COUNT", "count", U_COUNT, 9, get_count },
-	{ "TOTAL", "total_ns", U_NS, 10, get_total },
-	{ "AVG", "avg_ns", U_NS, 10, get_avg },
-	{ "MAX", "max_ns", U_NS, 10, get_max },	/* lifetime maximum */
-	{ "WALL%", "wall_share", U_SHARE, 8, get_share },
+/* What is shown of each kind: text header, JSON key, unit, text width. */
+#define SF(h, j, u, g, wd) { .header = h, .json = j, .unit = u, .get = g, .width = wd }
+
+static const struct fmt_field fields[] = {
+	SF("COUNT", "count", FMT_COUNT, get_count, 9),
+	SF("TOTAL", "total_ns", FMT_NS, get_total, 10),
+	SF("AVG", "avg_ns", FMT_NS, get_avg, 10),
+	SF("MAX", "max_ns", FMT_NS, get_max, 10),	/* lifetime maximum */
+	SF("WALL%", "wall_share", FMT_SHARE, get_share, 8),
 };
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
@@ -268,47 +281,6 @@ static void make_view(const struct task *e, struct view *w)
 
 /* ---- output ---------------------------------------------------------------- */
 
-static void fmt_ns(char *buf, size_t n, double ns)
-{
-	if (ns < 1e3)
-		snprintf(buf, n, "%.0fns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, n, "%.1fus", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, n, "%.2fms", ns / 1e6);
-	else
-		snprintf(buf, n, "%.3fs", ns / 1e9);
-}
-
-static void fmt_value(char *buf, size_t n, enum unit u, bool valid, double v)
-{
-	if (!valid)
-		snprintf(buf, n, "-");
-	else if (u == U_COUNT)
-		snprintf(buf, n, "%.0f", v);
-	else if (u == U_NS)
-		fmt_ns(buf, n, v);
-	else
-		snprintf(buf, n, "%.2f%%", v * 100);
-}
-
-/* cJSON holds doubles: integers past 2^53 go out as strings. */
-static void json_add_value(cJSON *o, const char *key, enum unit u, bool valid,
-			   double v)
-{
-	char s[32];
-
-	if (!valid)
-		cJSON_AddNullToObject(o, key);
-	else if (u != U_SHARE && v >= 9007199254740992.0) {
-		snprintf(s, sizeof(s), "%.0f", v);
-		cJSON_AddStringToObject(o, key, s);
-	} else if (u == U_SHARE)
-		cJSON_AddNumberToObject(o, key, v);
-	else
-		cJSON_AddNumberToObject(o, key, (double)(uint64_t)v);
-}
-
 struct window {
 	bool on;
 	double seconds;		/* as measured */
@@ -335,8 +307,7 @@ static const char *state_of(const struct task *e)
 
 static void print_text(const struct report *r)
 {
-	char buf[32];
-	size_t i, f;
+	size_t i;
 	int k;
 
 	if (r->win.on) {
@@ -349,8 +320,7 @@ static void print_text(const struct report *r)
 	}
 	printf("%-8s %-8s %-16s %-6s %-10s", "PID", "TGID", "COMM", "STATE",
 	       "KIND");
-	for (f = 0; f < NFIELDS; f++)
-		printf(" %*s", fields[f].width, fields[f].head);
+	fmt_text_header(stdout, fields, NFIELDS, NULL, 0, 0);
 	putchar('\n');
 
 	for (i = 0; i < r->nrows; i++) {
@@ -368,13 +338,8 @@ static void print_text(const struct report *r)
 			printf("%-8s %-8s %-16s %-6s %-10s", any ? "" : id,
 			       any ? "" : tgid, any ? "" : e->last.comm,
 			       any ? "" : state_of(e), kinds[k].label);
-			for (f = 0; f < NFIELDS; f++) {
-				double v = 0;
-				bool ok = fields[f].get(&w, k, &v);
-
-				fmt_value(buf, sizeof(buf), fields[f].unit, ok, v);
-				printf(" %*s", fields[f].width, buf);
-			}
+			fmt_text_cells(stdout, fields, NFIELDS, NULL, 0, 0,
+				       &(struct kview){ &w, k });
 			putchar('\n');
 			any = true;
 		}
@@ -388,7 +353,6 @@ static cJSON *json_task(const struct task *e)
 {
 	cJSON *o = cJSON_CreateObject(), *ds, *d;
 	struct view w;
-	size_t f;
 	int k;
 
 	make_view(e, &w);
@@ -400,8 +364,10 @@ static cJSON *json_task(const struct task *e)
 	cJSON_AddStringToObject(o, "scope", e->group ? "group" : "task");
 	cJSON_AddStringToObject(o, "state", state_of(e));
 	cJSON_AddBoolToObject(o, "since_window_start", e->have_first);
-	json_add_value(o, "wall_ns", U_NS, w.wall_ns > 0, (double)w.wall_ns);
-	json_add_value(o, "cpu_run_ns", U_NS, true, (double)w.run_ns);
+	fmt_json_value(o, "wall_ns", FMT_NS,
+		       (struct fmt_val){ .ok = w.wall_ns > 0, .x = (double)w.wall_ns });
+	fmt_json_value(o, "cpu_run_ns", FMT_NS,
+		       (struct fmt_val){ .ok = true, .x = (double)w.run_ns });
 	ds = cJSON_AddObjectToObject(o, "delays");
 	for (k = 0; k < TS_NKINDS; k++) {
 		if (!(w.have & (1u << k))) {
@@ -409,23 +375,18 @@ static cJSON *json_task(const struct task *e)
 			continue;
 		}
 		d = cJSON_AddObjectToObject(ds, kinds[k].key);
-		for (f = 0; f < NFIELDS; f++) {
-			double v = 0;
-			bool ok = fields[f].get(&w, k, &v);
-
-			json_add_value(d, fields[f].key, fields[f].unit, ok, v);
-		}
+		fmt_json_fields(d, fields, NFIELDS, 0, &(struct kview){ &w, k });
 	}
 	return o;
 }
 
 static int print_json(const struct report *r)
 {
-	cJSON *doc = cJSON_CreateObject(), *arr, *wo;
+	cJSON *doc, *arr, *wo;
 	char *s;
 	size_t i;
 
-	cJSON_AddStringToObject(doc, "source", "live");
+	doc = explain_json_head(&(struct explain_head){ .source = "live" });
 	if (r->version)
 		cJSON_AddNumberToObject(doc, "taskstats_version", r->version);
 	else

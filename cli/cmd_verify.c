@@ -120,14 +120,13 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 
 static int report_json(const struct snapshot *s, const struct wm_verify *a, const char *kernel)
 {
-	cJSON *doc = cJSON_CreateObject(), *zones, *arr;
+	cJSON *doc, *zones, *arr;
 	size_t i;
 	int j;
 
-	cJSON_AddStringToObject(doc, "source", s->live ? "live" : "capture");
-	cJSON_AddStringToObject(doc, "kernel", kernel);
-	explain_json_geometry(doc, &s->m, &s->geo);
-	cJSON_AddItemToObject(doc, "sysctl", report_json_sysctl(&a->sc));
+	doc = explain_json_head(&(struct explain_head){
+		.source = s->live ? "live" : "capture", .kernel = kernel,
+		.m = &s->m, .geo = &s->geo, .sysctl = &a->sc });
 	zones = cJSON_AddArrayToObject(doc, "zones");
 	for (i = 0; i < a->nzones; i++) {
 		const struct wm_zone_wm *w = &a->w[i];
@@ -178,9 +177,9 @@ static int cannot_verify(const struct cli_ctx *ctx, const struct snapshot *s, in
 		cli_err(EXIT_CHECK, "verify", "cannot verify: %s", why);
 
 	if (ctx->format == FMT_JSON) {
-		cJSON *doc = cJSON_CreateObject();
+		cJSON *doc = explain_json_head(&(struct explain_head){
+			.source = s->live ? "live" : "capture" });
 
-		cJSON_AddStringToObject(doc, "source", s->live ? "live" : "capture");
 		cJSON_AddBoolToObject(doc, "match", 0);
 		cJSON_AddStringToObject(doc, "verdict", "cannot-verify");
 		cJSON_AddStringToObject(doc, "reason", why);

@@ -54,9 +54,6 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	size_t i, n;
 	int c, rc;
 	struct wm_reserve rv;
-	unsigned long res_now, res_after, low_now, low_after, pb;
-	bool have_mi;
-	long avail_now, avail_after;
 
 	optind = 0;
 	opterr = 0;
@@ -99,22 +96,14 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 
 	snapshot_reserve(&s, after, &rv);
-	res_now = rv.total_now;
-	res_after = rv.total_after;
-	low_now = rv.low_now;
-	low_after = rv.low_after;
-	have_mi = rv.have_meminfo;
-	avail_now = rv.avail_now;
-	avail_after = rv.avail_after;
-	pb = s.m.page_size / 1024;	/* KiB per page */
 
 	if (ctx->format == FMT_JSON) {
-		cJSON *doc = cJSON_CreateObject(), *zones, *r;
+		cJSON *doc, *zones;
 
-		cJSON_AddStringToObject(doc, "source", s.live ? "live" : "capture");
-		cJSON_AddStringToObject(doc, "kernel", s.osrelease[0] ? s.osrelease : "");
-		explain_json_geometry(doc, &s.m, &s.geo);
-		cJSON_AddItemToObject(doc, "sysctl", report_json_sysctl(&sc));
+		doc = explain_json_head(&(struct explain_head){
+			.source = s.live ? "live" : "capture",
+			.kernel = s.osrelease[0] ? s.osrelease : "",
+			.m = &s.m, .geo = &s.geo, .sysctl = &sc });
 		cJSON_AddItemToObject(doc, "sysctl_now", report_json_sysctl(&s.sysctl));
 		cJSON_AddBoolToObject(doc, "watermarks_recomputed", recompute);
 		zones = cJSON_AddArrayToObject(doc, "zones");
@@ -147,18 +136,8 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 			cJSON_AddItemToObject(zo, "now", no);
 			cJSON_AddItemToArray(zones, zo);
 		}
-		r = cJSON_AddObjectToObject(doc, "reserve");
-		cJSON_AddNumberToObject(r, "totalreserve_pages_now", (double)res_now);
-		cJSON_AddNumberToObject(r, "totalreserve_pages_after", (double)res_after);
-		cJSON_AddNumberToObject(r, "low_sum_pages_now", (double)low_now);
-		cJSON_AddNumberToObject(r, "low_sum_pages_after", (double)low_after);
-		if (have_mi) {
-			cJSON_AddNumberToObject(r, "mem_available_kb_now", (double)avail_now * pb);
-			cJSON_AddNumberToObject(r, "mem_available_kb_after", (double)avail_after * pb);
-		} else {
-			cJSON_AddNullToObject(r, "mem_available_kb_now");
-			cJSON_AddNullToObject(r, "mem_available_kb_after");
-		}
+		cJSON_AddItemToObject(doc, "reserve",
+				      explain_json_reserve(&rv, s.m.page_size, RESERVE_LOW_SUM));
 		rc = report_json_print(doc);
 		goto out;
 	}
@@ -187,16 +166,8 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 		       z->node, z->name, z->min, z->low, z->high, a->wm.min + a->boost,
 		       a->wm.low + a->boost, a->wm.high + a->boost, hs, g0, g1);
 	}
-	printf("\nReserved (totalreserve_pages): %.1f MiB now, %.1f MiB after (%+.1f MiB)\n",
-	       (double)res_now * s.m.page_size / 1048576.0,
-	       (double)res_after * s.m.page_size / 1048576.0,
-	       ((double)res_after - (double)res_now) * s.m.page_size / 1048576.0);
-	if (have_mi)
-		printf("MemAvailable: %ld MiB now, %ld MiB after (%+ld MiB)\n",
-		       avail_now * (long)pb / 1024, avail_after * (long)pb / 1024,
-		       (avail_after - avail_now) * (long)pb / 1024);
-	else
-		puts("MemAvailable: not computed (no proc/meminfo under the root)");
+	putchar('\n');
+	explain_text_reserve(stdout, &rv, s.m.page_size, 0);
 	if ((ch.set & WM_HAVE_LRR) || sc.nlrr)
 		puts("Protection is recomputed whenever lowmem_reserve_ratio is read or written.");
 	rc = EXIT_OK;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * explain.c - the report every watermark command prints: header lines
- * saying where the numbers come from, then the zone table.
+ * saying where the numbers come from, then the zone table; and the JSON
+ * header and reserve block that other commands share.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,78 @@ void explain_json_geometry(cJSON *doc, const struct wm_machine *m, const struct 
 		cJSON_AddStringToObject(doc, "pageblock_source", wm_geo_from_name(g->pageblock_from));
 }
 
+cJSON *explain_json_head(const struct explain_head *h)
+{
+	cJSON *doc = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(doc, "source", h->source);
+	if (h->kernel)
+		cJSON_AddStringToObject(doc, "kernel", h->kernel);
+	if (h->m && h->page_size_only)
+		cJSON_AddNumberToObject(doc, "page_size", h->m->page_size);
+	else if (h->m)
+		explain_json_geometry(doc, h->m, h->geo);
+	if (h->sysctl)
+		cJSON_AddItemToObject(doc, "sysctl", report_json_sysctl(h->sysctl));
+	return doc;
+}
+
+static double reserve_mib(unsigned long pages, unsigned page_size)
+{
+	return (double)pages * page_size / 1048576.0;
+}
+
+void explain_text_reserve(FILE *f, const struct wm_reserve *rv, unsigned page_size,
+			  unsigned parts)
+{
+	long kbpp = (long)(page_size / 1024);
+
+	fprintf(f, "Reserved (totalreserve_pages): %.1f MiB now, %.1f MiB after (%+.1f MiB)\n",
+		reserve_mib(rv->total_now, page_size), reserve_mib(rv->total_after, page_size),
+		((double)rv->total_after - (double)rv->total_now) * page_size / 1048576.0);
+	if (rv->have_meminfo)
+		fprintf(f, "MemAvailable: %ld MiB now, %ld MiB after (%+ld MiB)\n",
+			rv->avail_now * kbpp / 1024, rv->avail_after * kbpp / 1024,
+			(rv->avail_after - rv->avail_now) * kbpp / 1024);
+	else
+		fputs("MemAvailable: not computed (no proc/meminfo under the root)\n", f);
+	if (!(parts & RESERVE_HUGETLB))
+		return;
+	if (rv->hugetlb_kb >= 0)
+		fprintf(f, "HugeTLB: %.1f MiB in the pool, counted in managed pages (so in wsf's "
+			"share) but never reclaimable\n", (double)rv->hugetlb_kb / 1024.0);
+	else
+		fputs("HugeTLB: unknown (no proc/meminfo under the root)\n", f);
+}
+
+cJSON *explain_json_reserve(const struct wm_reserve *rv, unsigned page_size, unsigned parts)
+{
+	cJSON *o = cJSON_CreateObject();
+	unsigned kbpp = page_size / 1024;
+
+	cJSON_AddNumberToObject(o, "totalreserve_pages_now", (double)rv->total_now);
+	cJSON_AddNumberToObject(o, "totalreserve_pages_after", (double)rv->total_after);
+	if (parts & RESERVE_LOW_SUM) {
+		cJSON_AddNumberToObject(o, "low_sum_pages_now", (double)rv->low_now);
+		cJSON_AddNumberToObject(o, "low_sum_pages_after", (double)rv->low_after);
+	}
+	if (rv->have_meminfo) {
+		cJSON_AddNumberToObject(o, "mem_available_kb_now", (double)rv->avail_now * kbpp);
+		cJSON_AddNumberToObject(o, "mem_available_kb_after", (double)rv->avail_after * kbpp);
+		if (parts & RESERVE_CHANGE)
+			cJSON_AddNumberToObject(o, "mem_available_change_kb",
+						(double)(rv->avail_after - rv->avail_now) * kbpp);
+	} else {
+		cJSON_AddNullToObject(o, "mem_available_kb_now");
+		cJSON_AddNullToObject(o, "mem_available_kb_after");
+		if (parts & RESERVE_CHANGE)
+			cJSON_AddNullToObject(o, "mem_available_change_kb");
+	}
+	if (parts & RESERVE_HUGETLB)
+		json_add_long(o, "hugetlb_kb", rv->hugetlb_kb < 0 ? RV_NONE : rv->hugetlb_kb);
+	return o;
+}
+
 static void text_header(FILE *f, const struct explain *ex)
 {
 	const struct wm_sysctl *s = ex->sysctl;
@@ -187,12 +260,11 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 		report_prom(stdout, rows, n, ex->cols, ex->machine->page_size);
 		break;
 	case FMT_JSON: {
-		cJSON *doc = cJSON_CreateObject(), *mo, *it;
+		cJSON *doc, *mo, *it;
 
-		cJSON_AddStringToObject(doc, "source", ex->source);
-		cJSON_AddStringToObject(doc, "kernel", explain_kernel(ex, kb, sizeof(kb)));
-		explain_json_geometry(doc, ex->machine, ex->geo);
-		cJSON_AddItemToObject(doc, "sysctl", report_json_sysctl(ex->sysctl));
+		doc = explain_json_head(&(struct explain_head){
+			.source = ex->source, .kernel = explain_kernel(ex, kb, sizeof(kb)),
+			.m = ex->machine, .geo = ex->geo, .sysctl = ex->sysctl });
 		if (ex->mfk_known) {
 			mo = cJSON_AddObjectToObject(doc, "min_free_kbytes");
 			cJSON_AddNumberToObject(mo, "value", (double)ex->mfk.value);

@@ -3,11 +3,14 @@
  * explain.h - print a computed or read machine: where min_free_kbytes
  * came from, the sysctls, the zone table, protection and what the
  * watermark_scale_factor does per zone.  Shared by calc, show and whatif.
+ * Also the pieces other commands print the same way: the JSON document
+ * header (every command) and the reserve block (whatif, recommend).
  */
 #ifndef WMARK_EXPLAIN_H
 #define WMARK_EXPLAIN_H
 
 #include "../calc/machine.h"
+#include "../calc/reserve.h"
 #include "cli.h"
 #include "report.h"
 
@@ -45,6 +48,42 @@ const char *explain_geometry(const struct wm_geometry *g);
 
 /* page_size, pageblock_pages and, with g, where they came from, into doc. */
 void explain_json_geometry(cJSON *doc, const struct wm_machine *m, const struct wm_geometry *g);
+
+/* What a command's JSON document starts with; NULL members are left out. */
+struct explain_head {
+	const char *source;		/* "calc", "live" or "capture" */
+	const char *kernel;		/* the "kernel" string, or NULL */
+	const struct wm_machine *m;	/* page_size and pageblock_pages, or NULL */
+	const struct wm_geometry *geo;	/* with m: where they came from, or NULL */
+	bool page_size_only;		/* with m: page_size alone (recommend) */
+	const struct wm_sysctl *sysctl;	/* the "sysctl" object, or NULL */
+};
+
+/*
+ * Return a new JSON object holding the header of h, in this order:
+ * source, kernel, page_size, page_size_source, pageblock_pages,
+ * pageblock_source (explain_json_geometry), sysctl (report_json_sysctl).
+ * The command adds its own keys after them.
+ */
+cJSON *explain_json_head(const struct explain_head *h);
+
+/* The optional lines and keys of the reserve block. */
+enum {
+	RESERVE_LOW_SUM = 1u << 0,	/* JSON: the sums of the low watermarks (whatif) */
+	RESERVE_CHANGE = 1u << 1,	/* JSON: mem_available_change_kb (recommend) */
+	RESERVE_HUGETLB = 1u << 2,	/* the HugeTLB pool (recommend) */
+};
+
+/*
+ * Print what a change takes from memory (totalreserve_pages, then
+ * MemAvailable, now and after; the parts of RESERVE_* asked for) as text
+ * lines on f.
+ */
+void explain_text_reserve(FILE *f, const struct wm_reserve *rv, unsigned page_size,
+			  unsigned parts);
+
+/* The same as the JSON "reserve" object (null where meminfo is missing). */
+cJSON *explain_json_reserve(const struct wm_reserve *rv, unsigned page_size, unsigned parts);
 
 /* Build rows from the model results of ex (caller frees). */
 struct zrow *explain_rows(const struct explain *ex);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * report.c - the zone field table and its three printers.
+ * report.c - the zone field table and its three printers (text, JSON,
+ * Prometheus), through the shared readers of fmt.c.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -9,64 +10,43 @@
 
 #include "report.h"
 
-enum unit { U_PAGES, U_COUNT, U_WSF };
+/* A zone field: a long of struct zrow; need = COL_* bits; fl = FMT_F_*. */
+#define F(h, j, pr, hlp, u, member, nd, fl) \
+	{ .header = h, .json = j, .prom = pr, .help = hlp, .unit = u, \
+	  .off = offsetof(struct zrow, member), .need = nd, .flags = fl }
 
-struct field {
-	const char *header;	/* text column header */
-	const char *json;	/* JSON key */
-	const char *prom;	/* Prometheus family, NULL if not exported */
-	const char *help;
-	enum unit unit;
-	size_t off;		/* offset of a long in struct zrow */
-	unsigned need;		/* COL_* bits all required, 0 = always */
-	bool mib;		/* also shown in the MiB table */
-};
-
-#define F(h, j, pr, help, u, member, need, mib) \
-	{ h, j, pr, help, u, offsetof(struct zrow, member), need, mib }
-
-static const struct field fields[] = {
+static const struct fmt_field fields[] = {
 	F("managed", "managed", "managed_pages", "Pages the buddy allocator manages in the zone",
-	  U_PAGES, managed, 0, true),
+	  FMT_PAGES, managed, 0, 0),
 	F("present", "present", "present_pages", "Physical pages present in the zone",
-	  U_PAGES, present, COL_SIZES, false),
+	  FMT_PAGES, present, COL_SIZES, FMT_F_NO_MIB),
 	F("spanned", "spanned", "spanned_pages", "Pages the zone spans, holes included",
-	  U_PAGES, spanned, COL_SIZES, false),
+	  FMT_PAGES, spanned, COL_SIZES, FMT_F_NO_MIB),
 	F("free", "free", "free_pages", "Free pages in the zone",
-	  U_PAGES, free, COL_LIVE, true),
+	  FMT_PAGES, free, COL_LIVE, 0),
 	F("boost", "boost", "boost_pages", "Current watermark boost",
-	  U_PAGES, boost, COL_BOOST, false),
+	  FMT_PAGES, boost, COL_BOOST, FMT_F_NO_MIB),
 	F("min", "min", "min_pages", "Min watermark: below it only atomic and reclaim allocations succeed",
-	  U_PAGES, min, 0, true),
+	  FMT_PAGES, min, 0, 0),
 	F("low", "low", "low_pages", "Low watermark: kswapd wakes below it",
-	  U_PAGES, low, 0, true),
+	  FMT_PAGES, low, 0, 0),
 	F("high", "high", "high_pages", "High watermark: kswapd sleeps again above it",
-	  U_PAGES, high, COL_DEFAULT, true),
+	  FMT_PAGES, high, COL_DEFAULT, 0),
 	F("promo", "promo", "promo_pages", "Promo watermark (NUMA tiering, 5.18+)",
-	  U_PAGES, promo, COL_DEFAULT | COL_PROMO, false),
+	  FMT_PAGES, promo, COL_DEFAULT | COL_PROMO, FMT_F_NO_MIB),
 	F("gap", "gap", "gap_pages", "Distance min->low (= low->high) from min_free_kbytes and watermark_scale_factor",
-	  U_PAGES, gap, 0, true),
+	  FMT_PAGES, gap, 0, 0),
 	F("high_sqrt", "high_sqrt", "high_sqrt_pages", "High watermark under the 2018 RFC sqrt-clamped formula",
-	  U_PAGES, high_sqrt, COL_SQRT, true),
+	  FMT_PAGES, high_sqrt, COL_SQRT, 0),
 	F("gap_sqrt", "gap_sqrt", "gap_sqrt_pages", "Distance low->high under the 2018 RFC formula",
-	  U_PAGES, gap_sqrt, COL_SQRT, true),
+	  FMT_PAGES, gap_sqrt, COL_SQRT, 0),
 	F("wsf_floor", "wsf_floor", "wsf_floor", "Smallest watermark_scale_factor that changes the gap",
-	  U_WSF, wsf_floor, 0, false),
+	  FMT_WSF, wsf_floor, 0, FMT_F_NO_MIB),
 	F("wsf_eff", "wsf_effective", "wsf_effective", "The largest watermark_scale_factor whose term fits in the gap: the scale factor the gap amounts to",
-	  U_WSF, wsf_effective, 0, false),
+	  FMT_WSF, wsf_effective, 0, FMT_F_NO_MIB),
 };
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
-
-static long fval(const struct zrow *r, const struct field *f)
-{
-	return *(const long *)((const char *)r + f->off);
-}
-
-static bool wanted(const struct field *f, unsigned cols)
-{
-	return (f->need & cols) == f->need;
-}
 
 const char *zrow_state(const struct zi_zone *z)
 {
@@ -143,58 +123,22 @@ void zrow_from_model(struct zrow *r, int node, const char *zone,
 	r->state = NULL;
 }
 
-const char *fmt_mib(char *buf, size_t n, long pages, unsigned page_size)
-{
-	if (pages == RV_NONE)
-		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, "%.1f", (double)pages * page_size / (1024.0 * 1024.0));
-	return buf;
-}
-
-static void cell(char *buf, size_t n, const struct field *f, long v,
-		 bool in_mib, unsigned page_size)
-{
-	if (v == RV_NONE || (f->unit == U_WSF && v < 0))
-		snprintf(buf, n, "-");
-	else if (in_mib && f->unit == U_PAGES)
-		fmt_mib(buf, n, v, page_size);
-	else
-		snprintf(buf, n, "%ld", v);
-}
-
 static void text_block(FILE *f, const struct zrow *rows, size_t n,
 		       unsigned cols, unsigned page_size, bool in_mib)
 {
+	unsigned mib_ps = in_mib ? page_size : 0;
 	int width[NFIELDS];
-	char buf[32];
-	size_t i, k;
+	size_t i;
 
-	for (k = 0; k < NFIELDS; k++) {
-		width[k] = (int)strlen(fields[k].header);
-		for (i = 0; i < n; i++) {
-			cell(buf, sizeof(buf), &fields[k], fval(&rows[i], &fields[k]),
-			     in_mib, page_size);
-			if ((int)strlen(buf) > width[k])
-				width[k] = (int)strlen(buf);
-		}
-	}
+	fmt_widths(fields, NFIELDS, rows, sizeof(*rows), n, mib_ps, width);
 	fprintf(f, "%-4s %-8s", "node", "zone");
-	for (k = 0; k < NFIELDS; k++)
-		if (wanted(&fields[k], cols) && (!in_mib || fields[k].mib))
-			fprintf(f, " %*s", width[k], fields[k].header);
+	fmt_text_header(f, fields, NFIELDS, width, cols, mib_ps);
 	if (!in_mib && (cols & COL_LIVE))
 		fputs("  free stands", f);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%-4d %-8s", rows[i].node, rows[i].zone);
-		for (k = 0; k < NFIELDS; k++) {
-			if (!wanted(&fields[k], cols) || (in_mib && !fields[k].mib))
-				continue;
-			cell(buf, sizeof(buf), &fields[k], fval(&rows[i], &fields[k]),
-			     in_mib, page_size);
-			fprintf(f, " %*s", width[k], buf);
-		}
+		fmt_text_cells(f, fields, NFIELDS, width, cols, mib_ps, &rows[i]);
 		if (!in_mib && (cols & COL_LIVE) && rows[i].state)
 			fprintf(f, "  %s", rows[i].state);
 		fputc('\n', f);
@@ -210,39 +154,10 @@ void report_text_table(FILE *f, const struct zrow *rows, size_t n,
 	text_block(f, rows, n, cols, page_size, true);
 }
 
-cJSON *json_long(long v)
-{
-	char b[24];
-
-	/* a double holds every integer below 2^53; past that, the digits */
-	if (v > -(1L << 53) && v < (1L << 53))
-		return cJSON_CreateNumber((double)v);
-	snprintf(b, sizeof(b), "%ld", v);
-	return cJSON_CreateRaw(b);
-}
-
-cJSON *json_counter(uint64_t v)
-{
-	char b[24];
-
-	if (v < (1ull << 53))
-		return cJSON_CreateNumber((double)v);
-	snprintf(b, sizeof(b), "%llu", (unsigned long long)v);
-	return cJSON_CreateString(b);
-}
-
-void json_add_long(cJSON *o, const char *key, long v)
-{
-	if (v == RV_NONE)
-		cJSON_AddNullToObject(o, key);
-	else
-		cJSON_AddItemToObject(o, key, json_long(v));
-}
-
 cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols)
 {
 	cJSON *arr = cJSON_CreateArray();
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		cJSON *o = cJSON_CreateObject(), *prot;
@@ -250,17 +165,8 @@ cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols)
 
 		cJSON_AddNumberToObject(o, "node", rows[i].node);
 		cJSON_AddStringToObject(o, "zone", rows[i].zone);
-		for (k = 0; k < NFIELDS; k++) {
-			const struct field *fd = &fields[k];
-			long v = fval(&rows[i], fd);
-
-			/* promo is null, not absent, on kernels without it */
-			if (!wanted(fd, cols | COL_PROMO))
-				continue;
-			if (fd->unit == U_WSF && v < 0)
-				v = RV_NONE;
-			json_add_long(o, fd->json, v);
-		}
+		/* promo is null, not absent, on kernels without it */
+		fmt_json_fields(o, fields, NFIELDS, cols | COL_PROMO, &rows[i]);
 		prot = cJSON_AddArrayToObject(o, "protection");
 		for (j = 0; j < rows[i].nprot; j++)
 			cJSON_AddItemToArray(prot, json_long(rows[i].protection[j]));
@@ -277,19 +183,20 @@ void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
 	size_t i, k;
 
 	for (k = 0; k < NFIELDS; k++) {
-		const struct field *fd = &fields[k];
+		const struct fmt_field *fd = &fields[k];
 
-		if (!fd->prom || !wanted(fd, cols))
+		if (!fd->prom || !fmt_shown(fd, cols, 0))
 			continue;
 		fprintf(f, "# HELP wmark_zone_%s %s.\n", fd->prom, fd->help);
 		fprintf(f, "# TYPE wmark_zone_%s gauge\n", fd->prom);
 		for (i = 0; i < n; i++) {
-			long v = fval(&rows[i], fd);
+			/* every exported field is a long (FMT_PAGES, FMT_WSF) */
+			struct fmt_val v = fmt_value(fd, &rows[i]);
 
-			if (v == RV_NONE || (fd->unit == U_WSF && v < 0))
+			if (!v.ok)
 				continue;
 			fprintf(f, "wmark_zone_%s{node=\"%d\",zone=\"%s\"} %ld\n",
-				fd->prom, rows[i].node, rows[i].zone, v);
+				fd->prom, rows[i].node, rows[i].zone, v.n);
 		}
 	}
 	fputs("# HELP wmark_page_size_bytes Page size the page counts are in.\n"

@@ -2,9 +2,10 @@
 /*
  * report.h - per-zone tables in text, JSON and Prometheus form.
  *
- * Every field is one row of a descriptor table (report.c): its text
- * header, JSON key, Prometheus name, unit and help.  The three printers
- * read the same rows, so a new field is one line, never three printers.
+ * Every field is one row of a descriptor table (report.c, struct
+ * fmt_field of fmt.h): its text header, JSON key, Prometheus name, unit
+ * and help.  The three printers read the same rows, so a new field is one
+ * line, never three printers.
  */
 #ifndef WMARK_REPORT_H
 #define WMARK_REPORT_H
@@ -17,8 +18,7 @@
 #include "../calc/wmark.h"
 #include "../calc/zoneinfo.h"
 #include "cli.h"
-
-#define RV_NONE (-1L)	/* a value the source does not have: JSON null, text "-" */
+#include "fmt.h"
 
 /* One zone as a command reports it.  Page counts; RV_NONE where unknown. */
 struct zrow {
@@ -72,20 +72,5 @@ cJSON *report_json_sysctl(const struct wm_sysctl *s);
 
 /* Print a cJSON document on stdout with a newline; frees it. */
 int report_json_print(cJSON *doc);
-
-/*
- * A page count or other integer as a JSON number, exact: below 2^53 a
- * double, past it the digits themselves.
- */
-cJSON *json_long(long v);
-
-/* A raw 64-bit counter (vmstat): a number below 2^53, else a string (STYLE.md). */
-cJSON *json_counter(uint64_t v);
-
-/* Add a number (exact, json_long), or null when v == RV_NONE. */
-void json_add_long(cJSON *o, const char *key, long v);
-
-/* pages -> MiB with one decimal, into buf. */
-const char *fmt_mib(char *buf, size_t n, long pages, unsigned page_size);
 
 #endif /* WMARK_REPORT_H */

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fmt.c - the field descriptor's readers: a value, its text cell and its
+ * JSON form, each decided by the unit alone, and the JSON number helpers.
+ */
+#include <string.h>
+
+#include "fmt.h"
+
+bool fmt_shown(const struct fmt_field *f, unsigned cols, unsigned mib_ps)
+{
+	return (f->need & cols) == f->need && !(mib_ps && (f->flags & FMT_F_NO_MIB));
+}
+
+struct fmt_val fmt_value(const struct fmt_field *f, const void *row)
+{
+	struct fmt_val v = { 0 };
+
+	if (f->get) {
+		v.ok = f->get(row, &v.x);
+		/* a counter's double may not fit a long: convert only integer units */
+		if (v.ok && f->unit <= FMT_BOOL)
+			v.n = (long)v.x;
+		return v;
+	}
+	v.n = *(const long *)((const char *)row + f->off);
+	v.x = (double)v.n;
+	v.ok = v.n != RV_NONE && !(f->unit == FMT_WSF && v.n < 0);
+	return v;
+}
+
+static void fmt_ns(char *buf, size_t n, double ns)
+{
+	if (ns < 1e3)
+		snprintf(buf, n, "%.0fns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, n, "%.1fus", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, n, "%.2fms", ns / 1e6);
+	else
+		snprintf(buf, n, "%.3fs", ns / 1e9);
+}
+
+void fmt_cell(char *buf, size_t n, const struct fmt_field *f, const void *row,
+	      unsigned mib_ps)
+{
+	struct fmt_val v = fmt_value(f, row);
+
+	if (!v.ok) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	switch (f->unit) {
+	case FMT_PAGES:
+		if (mib_ps) {
+			fmt_mib(buf, n, v.n, mib_ps);
+			break;
+		}
+		/* fall through */
+	case FMT_WSF:
+		snprintf(buf, n, "%ld", v.n);
+		break;
+	case FMT_BOOL:
+		snprintf(buf, n, "%s", v.n ? "yes" : "no");
+		break;
+	case FMT_COUNT:
+		snprintf(buf, n, "%.0f", v.x);
+		break;
+	case FMT_NS:
+		fmt_ns(buf, n, v.x);
+		break;
+	case FMT_SHARE:
+		snprintf(buf, n, "%.2f%%", v.x * 100);
+		break;
+	}
+}
+
+void fmt_widths(const struct fmt_field *fs, size_t nf, const void *rows, size_t stride,
+		size_t n, unsigned mib_ps, int *width)
+{
+	char buf[32];
+	size_t i, k;
+
+	for (k = 0; k < nf; k++) {
+		width[k] = fs[k].width;
+		if (width[k])
+			continue;
+		width[k] = (int)strlen(fs[k].header);
+		for (i = 0; i < n; i++) {
+			fmt_cell(buf, sizeof(buf), &fs[k], (const char *)rows + i * stride, mib_ps);
+			if ((int)strlen(buf) > width[k])
+				width[k] = (int)strlen(buf);
+		}
+	}
+}
+
+void fmt_text_header(FILE *f, const struct fmt_field *fs, size_t nf, const int *width,
+		     unsigned cols, unsigned mib_ps)
+{
+	size_t k;
+
+	for (k = 0; k < nf; k++)
+		if (fmt_shown(&fs[k], cols, mib_ps))
+			fprintf(f, " %*s", width ? width[k] : fs[k].width, fs[k].header);
+}
+
+void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *width,
+		    unsigned cols, unsigned mib_ps, const void *row)
+{
+	char buf[32];
+	size_t k;
+
+	for (k = 0; k < nf; k++) {
+		if (!fmt_shown(&fs[k], cols, mib_ps))
+			continue;
+		fmt_cell(buf, sizeof(buf), &fs[k], row, mib_ps);
+		fprintf(f, " %*s", width ? width[k] : fs[k].width, buf);
+	}
+}
+
+void fmt_json_value(cJSON *o, const char *key, enum fmt_unit u, struct fmt_val v)
+{
+	char s[32];
+
+	if (!v.ok) {
+		cJSON_AddNullToObject(o, key);
+		return;
+	}
+	switch (u) {
+	case FMT_PAGES:
+	case FMT_WSF:
+		cJSON_AddItemToObject(o, key, json_long(v.n));
+		break;
+	case FMT_BOOL:
+		cJSON_AddBoolToObject(o, key, v.n != 0);
+		break;
+	case FMT_COUNT:
+	case FMT_NS:
+		/* a 64-bit counter held as a double: past 2^53 its digits, as a string */
+		if (v.x >= 9007199254740992.0) {
+			snprintf(s, sizeof(s), "%.0f", v.x);
+			cJSON_AddStringToObject(o, key, s);
+		} else {
+			cJSON_AddItemToObject(o, key, json_counter((uint64_t)v.x));
+		}
+		break;
+	case FMT_SHARE:
+		cJSON_AddNumberToObject(o, key, v.x);
+		break;
+	}
+}
+
+void fmt_json_fields(cJSON *o, const struct fmt_field *fs, size_t nf, unsigned cols,
+		     const void *row)
+{
+	size_t k;
+
+	for (k = 0; k < nf; k++)
+		if (fmt_shown(&fs[k], cols, 0))
+			fmt_json_value(o, fs[k].json, fs[k].unit, fmt_value(&fs[k], row));
+}
+
+cJSON *json_long(long v)
+{
+	char b[24];
+
+	/* a double holds every integer below 2^53; past that, the digits */
+	if ((long long)v > -(1LL << 53) && (long long)v < (1LL << 53))
+		return cJSON_CreateNumber((double)v);
+	snprintf(b, sizeof(b), "%ld", v);
+	return cJSON_CreateRaw(b);
+}
+
+cJSON *json_counter(uint64_t v)
+{
+	char b[24];
+
+	if (v < (1ull << 53))
+		return cJSON_CreateNumber((double)v);
+	snprintf(b, sizeof(b), "%llu", (unsigned long long)v);
+	return cJSON_CreateString(b);
+}
+
+void json_add_long(cJSON *o, const char *key, long v)
+{
+	if (v == RV_NONE)
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddItemToObject(o, key, json_long(v));
+}
+
+const char *fmt_mib(char *buf, size_t n, long pages, unsigned page_size)
+{
+	if (pages == RV_NONE)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.1f", (double)pages * page_size / (1024.0 * 1024.0));
+	return buf;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fmt.h - one field descriptor for every table wmark prints.
+ *
+ * A table is an array of struct fmt_field, one row per column: text
+ * header, JSON key, Prometheus name and help, unit, and where the value
+ * is (an offset into the table's row struct, or a getter).  The unit
+ * alone decides how a value looks: one text cell formatter and one JSON
+ * emitter per unit, shared by every table (report.c's zones, recommend's
+ * zones, stalls' delays), so a new column is one row, never two printers.
+ */
+#ifndef WMARK_FMT_H
+#define WMARK_FMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#define RV_NONE (-1L)	/* a value the source does not have: JSON null, text "-" */
+
+/* Units whose value is a long (fmt_val.n) come first, through FMT_BOOL. */
+enum fmt_unit {
+	FMT_PAGES,	/* a page count: "%ld", or MiB in a table shown in MiB */
+	FMT_WSF,	/* a watermark_scale_factor: "%ld"; any v < 0 is no value */
+	FMT_BOOL,	/* 0 or 1: text "no"/"yes", JSON false/true */
+	FMT_COUNT,	/* an event count held as a double: "%.0f" */
+	FMT_NS,		/* nanoseconds: "950ns", "1.5us", "2.25ms", "1.000s" */
+	FMT_SHARE,	/* a fraction: text "12.34%", JSON the fraction itself */
+};
+
+/* A field's value in one row. */
+struct fmt_val {
+	bool ok;	/* false: none (text "-", JSON null, no Prometheus sample) */
+	long n;		/* FMT_PAGES, FMT_WSF, FMT_BOOL */
+	double x;	/* FMT_COUNT, FMT_NS, FMT_SHARE */
+};
+
+enum {
+	FMT_F_NO_MIB = 1u << 0,	/* left out of a table shown in MiB */
+};
+
+struct fmt_field {
+	const char *header;	/* text column header */
+	const char *json;	/* JSON key */
+	const char *prom;	/* Prometheus family, NULL if not exported */
+	const char *help;	/* Prometheus HELP text, with prom */
+	enum fmt_unit unit;
+	size_t off;		/* without get: offset of a long in the row struct */
+	/* Or set *v from row; return false when there is no value. */
+	bool (*get)(const void *row, double *v);
+	unsigned need;		/* the table's column bits, all required; 0 = always */
+	unsigned flags;		/* FMT_F_* */
+	int width;		/* text column width; 0: the widest cell or header */
+};
+
+/*
+ * Return whether f is a column of a table that has the column bits cols,
+ * shown in MiB when mib_ps (the page size) is not 0.
+ */
+bool fmt_shown(const struct fmt_field *f, unsigned cols, unsigned mib_ps);
+
+/*
+ * Return f's value in row.  A long at f->off is no value when it is
+ * RV_NONE (for FMT_WSF, when it is below 0); a getter says so itself.
+ */
+struct fmt_val fmt_value(const struct fmt_field *f, const void *row);
+
+/*
+ * Put f's text cell of row into buf (n bytes): "-" when there is no
+ * value; page counts in MiB at page size mib_ps, or in pages when mib_ps
+ * is 0.
+ */
+void fmt_cell(char *buf, size_t n, const struct fmt_field *f, const void *row,
+	      unsigned mib_ps);
+
+/*
+ * Fill width[nf] for the table fs[nf] over n rows (stride bytes apart from
+ * rows): a field's own width, else the widest of its header and cells.
+ */
+void fmt_widths(const struct fmt_field *fs, size_t nf, const void *rows, size_t stride,
+		size_t n, unsigned mib_ps, int *width);
+
+/*
+ * Print " header" for each field of fs[nf] shown (fmt_shown), right
+ * aligned to width[] (NULL: each field's own width).  No newline.
+ */
+void fmt_text_header(FILE *f, const struct fmt_field *fs, size_t nf, const int *width,
+		     unsigned cols, unsigned mib_ps);
+
+/* Print " cell" for each field shown, as fmt_text_header.  No newline. */
+void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *width,
+		    unsigned cols, unsigned mib_ps, const void *row);
+
+/* Add v under key to o as unit u prints in JSON: null when !v.ok. */
+void fmt_json_value(cJSON *o, const char *key, enum fmt_unit u, struct fmt_val v);
+
+/* Add each field of fs[nf] a table with column bits cols has, from row, to o. */
+void fmt_json_fields(cJSON *o, const struct fmt_field *fs, size_t nf, unsigned cols,
+		     const void *row);
+
+/*
+ * A page count or other integer as a JSON number, exact: below 2^53 a
+ * double, past it the digits themselves.
+ */
+cJSON *json_long(long v);
+
+/* A raw 64-bit counter (vmstat): a number below 2^53, else a string (STYLE.md). */
+cJSON *json_counter(uint64_t v);
+
+/* Add a number (exact, json_long), or null when v == RV_NONE. */
+void json_add_long(cJSON *o, const char *key, long v);
+
+/* pages -> MiB with one decimal, into buf ("-" for RV_NONE). */
+const char *fmt_mib(char *buf, size_t n, long pages, unsigned page_size);
+
+#endif /* WMARK_FMT_H */
