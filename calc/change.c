@@ -78,26 +78,31 @@ static int out_of_range(const struct wm_profile *p, enum wm_knob k, long v, long
 		       wm_knob_name(k), v, p->kver.major, p->kver.minor, lo, hi);
 }
 
-int wm_knob_check_range(const struct wm_profile *p, enum wm_knob k, long v,
-			struct wm_diag *diag)
+/* v against the range (clean: the part that reads back as written) of knob k. */
+static int check_in(const struct wm_profile *p, enum wm_knob k, long v, bool clean,
+		    struct wm_diag *diag)
 {
 	long lo, hi;
 
 	if ((unsigned)k >= WM_NKNOBS)
 		return wm_fail(diag, WM_EINVAL, 0, NULL, "unknown knob");
-	wm_knob_range(p, k, &lo, &hi);
+	if (clean)
+		wm_knob_clean_range(p, k, &lo, &hi);
+	else
+		wm_knob_range(p, k, &lo, &hi);
 	return v >= lo && v <= hi ? WM_OK : out_of_range(p, k, v, lo, hi, diag);
+}
+
+int wm_knob_check_range(const struct wm_profile *p, enum wm_knob k, long v,
+			struct wm_diag *diag)
+{
+	return check_in(p, k, v, false, diag);
 }
 
 int wm_knob_check_clean(const struct wm_profile *p, enum wm_knob k, long v,
 			struct wm_diag *diag)
 {
-	long lo, hi;
-
-	if ((unsigned)k >= WM_NKNOBS)
-		return wm_fail(diag, WM_EINVAL, 0, NULL, "unknown knob");
-	wm_knob_clean_range(p, k, &lo, &hi);
-	return v >= lo && v <= hi ? WM_OK : out_of_range(p, k, v, lo, hi, diag);
+	return check_in(p, k, v, true, diag);
 }
 
 int wm_knob_check(const struct wm_profile *p, enum wm_knob k, long v,

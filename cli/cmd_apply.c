@@ -163,9 +163,7 @@ static void value_str(const struct sc_value *v, char *buf, size_t n)
  */
 static const struct zi_zone *zi_of(const struct snapshot *s, size_t i)
 {
-	long k = s->zone_map ? s->zone_map[i] : (long)i;
-
-	return k >= 0 && (size_t)k < s->zi.nzones ? &s->zi.zones[k] : NULL;
+	return wm_layout_zone(&s->layout, &s->zi, i);
 }
 
 /* ---- reading the knobs ------------------------------------------------ */
