@@ -5,6 +5,7 @@
  * totals per node.
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,40 +25,61 @@ static void show_usage(void)
 	      stdout);
 }
 
+/* A node's sums of its zones' page counts. */
+struct node_row {
+	long managed, free, min, low, high;
+};
+
+#define N(name) \
+	{ .header = #name, .json = #name, .unit = FMT_PAGES, \
+	  .off = offsetof(struct node_row, name) }
+
+static const struct fmt_field node_fields[] = {
+	N(managed), N(free), N(min), N(low), N(high),
+};
+
+#define NNODE_FIELDS (sizeof(node_fields) / sizeof(node_fields[0]))
+
+/* Add a zone's count to a node's sum; a zone without the value adds 0. */
+static void node_add(long *sum, long v)
+{
+	/* zi_parse() bounds every count and the machine's total, so no wrap */
+	if (v > 0)
+		*sum = (long)((unsigned long)*sum + (unsigned long)v);
+}
+
 /*
- * Per node: sums of managed, free and the watermarks.  zi_parse() refuses
- * node numbers that go down, so each node's rows are together: one pass.
+ * Per node: sums of managed, free and the watermarks, as text lines to f
+ * or JSON objects into arr.  zi_parse() refuses node numbers that go
+ * down, so each node's rows are together: one pass.
  */
 static void node_totals(const struct zrow *rows, size_t n, cJSON *arr, FILE *f)
 {
-	int node;
 	size_t i, k;
 
 	if (f)
 		fputs("\nPer node (pages):\n", f);
 	for (i = 0; i < n; i = k) {
-		long managed = 0, free_ = 0, min = 0, low = 0, high = 0;
+		struct node_row t = { 0 };
+		int node = rows[i].node;
 
-		node = rows[i].node;
 		for (k = i; k < n && rows[k].node == node; k++) {
-			managed += rows[k].managed > 0 ? rows[k].managed : 0;
-			free_ += rows[k].free > 0 ? rows[k].free : 0;
-			min += rows[k].min > 0 ? rows[k].min : 0;
-			low += rows[k].low > 0 ? rows[k].low : 0;
-			high += rows[k].high > 0 ? rows[k].high : 0;
+			node_add(&t.managed, rows[k].managed);
+			node_add(&t.free, rows[k].free);
+			node_add(&t.min, rows[k].min);
+			node_add(&t.low, rows[k].low);
+			node_add(&t.high, rows[k].high);
 		}
-		if (f)
-			fprintf(f, "node %d: managed %ld, free %ld, min %ld, low %ld, high %ld\n",
-				node, managed, free_, min, low, high);
+		if (f) {
+			fprintf(f, "node %d: ", node);
+			fmt_text_record(f, node_fields, NNODE_FIELDS, 0, &t);
+			fputc('\n', f);
+		}
 		if (arr) {
 			cJSON *o = cJSON_CreateObject();
 
 			cJSON_AddNumberToObject(o, "node", node);
-			cJSON_AddItemToObject(o, "managed", json_long((long)managed));
-			cJSON_AddItemToObject(o, "free", json_long((long)free_));
-			cJSON_AddItemToObject(o, "min", json_long((long)min));
-			cJSON_AddItemToObject(o, "low", json_long((long)low));
-			cJSON_AddItemToObject(o, "high", json_long((long)high));
+			fmt_json_fields(o, node_fields, NNODE_FIELDS, 0, &t);
 			cJSON_AddItemToArray(arr, o);
 		}
 	}

@@ -4,6 +4,7 @@
  * what the kernel printed, as text or JSON.
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,39 @@ static void verify_usage(void)
 	      "  -h, --help                 this help\n", stdout);
 }
 
+/* A zone's four watermarks as zoneinfo prints them (boost included). */
+struct wm4 {
+	long min, low, high, promo;
+};
+
+#define V(name) \
+	{ .header = #name, .json = #name, .unit = FMT_PAGES, .off = offsetof(struct wm4, name) }
+
+/* The watermarks verify compares, in zoneinfo's order. */
+static const struct fmt_field wm4_fields[] = { V(min), V(low), V(high), V(promo) };
+
+#define NWM4 (sizeof(wm4_fields) / sizeof(wm4_fields[0]))
+
+/* The model's watermarks of zone i, as the kernel would print them. */
+static struct wm4 wm4_model(const struct wm_verify *a, size_t i)
+{
+	const struct wm_zone_wm *w = &a->w[i];
+	long b = a->boost[i];
+
+	return (struct wm4){ (long)w->min + b, (long)w->low + b, (long)w->high + b,
+			     a->pr[i].has_promo ? (long)w->promo + b : RV_NONE };
+}
+
+/* What the kernel printed for zone i. */
+static struct wm4 wm4_printed(const struct wm_verify *a, size_t i)
+{
+	const struct wm_printed *pr = &a->pr[i];
+	long b = a->boost[i];
+
+	return (struct wm4){ (long)pr->min + b, (long)pr->low + b, (long)pr->high + b,
+			     pr->has_promo ? (long)pr->promo + b : RV_NONE };
+}
+
 static void print_list(const long *v, int n)
 {
 	int j;
@@ -51,7 +85,6 @@ static const char *zname(const struct snapshot *s, size_t i)
 
 static void report_text(const struct snapshot *s, const struct wm_verify *a, const char *kernel)
 {
-	static const char *const fld[] = { "min", "low", "high", "promo" };
 	size_t i, n = a->nzones;
 	int j;
 
@@ -69,7 +102,6 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 	for (i = 0; i < n; i++) {
 		const struct wm_printed *pr = &a->pr[i];
 		const struct wm_zone_wm *w = &a->w[i];
-		unsigned long b = (unsigned long)a->boost[i];
 
 		if (s->zone_map[i] < 0)
 			continue;
@@ -80,13 +112,17 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 		}
 		puts("differs:");
 		if (a->bad_wm[i]) {
-			unsigned long e[4] = { w->min, w->low, w->high, w->promo };
-			unsigned long g[4] = { pr->min, pr->low, pr->high, pr->promo };
+			struct wm4 e = wm4_model(a, i), g = wm4_printed(a, i);
+			size_t k;
 
-			for (j = 0; j < (pr->has_promo ? 4 : 3); j++)
-				if (e[j] != g[j])
-					printf("    %-10s kernel %lu, model %lu (%+ld)\n", fld[j], g[j] + b,
-					       e[j] + b, (long)g[j] - (long)e[j]);
+			for (k = 0; k < NWM4; k++) {
+				struct fmt_val ve = fmt_value(&wm4_fields[k], &e);
+				struct fmt_val vg = fmt_value(&wm4_fields[k], &g);
+
+				if (vg.ok && ve.n != vg.n)
+					printf("    %-10s kernel %ld, model %ld (%+ld)\n",
+					       wm4_fields[k].header, vg.n, ve.n, vg.n - ve.n);
+			}
 		}
 		if (a->bad_prot[i]) {
 			printf("    %-10s kernel ", "protection");
@@ -130,7 +166,8 @@ static int report_json(const struct snapshot *s, const struct wm_verify *a, cons
 	zones = cJSON_AddArrayToObject(doc, "zones");
 	for (i = 0; i < a->nzones; i++) {
 		const struct wm_zone_wm *w = &a->w[i];
-		long b = a->boost[i], k = s->zone_map[i];
+		long k = s->zone_map[i];
+		struct wm4 e = wm4_model(a, i);
 		struct zrow r;
 		cJSON *zo, *ex, *pa;
 
@@ -141,10 +178,7 @@ static int report_json(const struct snapshot *s, const struct wm_verify *a, cons
 		zo = cJSON_DetachItemFromArray(arr, 0);
 		cJSON_Delete(arr);
 		ex = cJSON_AddObjectToObject(zo, "expected");
-		json_add_long(ex, "min", (long)w->min + b);
-		json_add_long(ex, "low", (long)w->low + b);
-		json_add_long(ex, "high", (long)w->high + b);
-		json_add_long(ex, "promo", a->pr[i].has_promo ? (long)w->promo + b : RV_NONE);
+		fmt_json_fields(ex, wm4_fields, NWM4, 0, &e);
 		if (a->prot_known) {
 			pa = cJSON_AddArrayToObject(ex, "protection");
 			for (j = 0; j < a->pr[i].nprot && j < WM_MAX_ZONES; j++)

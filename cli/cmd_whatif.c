@@ -11,6 +11,7 @@
  * recomputes nothing.
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,49 @@
 #include "explain.h"
 #include "snapshot.h"
 #include "opts.h"
+
+/* A zone of the table: now as zoneinfo printed it, after as the model predicts. */
+struct wrow {
+	long min_now, low_now, high_now;
+	long min, low, high, high_sqrt;
+	double gap_now_mib, gap_mib;
+};
+
+static bool get_gap_now(const void *row, double *v)
+{
+	*v = ((const struct wrow *)row)->gap_now_mib;
+	return true;
+}
+
+static bool get_gap(const void *row, double *v)
+{
+	*v = ((const struct wrow *)row)->gap_mib;
+	return true;
+}
+
+#define W(h, member, fl, nd) \
+	{ .header = h, .json = #member, .unit = FMT_PAGES, \
+	  .off = offsetof(struct wrow, member), .need = nd, .flags = fl, .width = 9 }
+
+static const struct fmt_field wfields[] = {
+	W("min now", min_now, 0, 0),
+	W("low now", low_now, 0, 0),
+	W("high now", high_now, 0, 0),
+	W("min", min, FMT_F_GROUP, 0),
+	W("low", low, 0, 0),
+	W("high", high, 0, 0),
+	W("high sqrt", high_sqrt, 0, COL_SQRT),
+	{ .header = "gap now", .json = "gap_now_mib", .unit = FMT_MIB, .get = get_gap_now,
+	  .flags = FMT_F_GROUP, .width = 9 },
+	{ .header = "gap", .json = "gap_mib", .unit = FMT_MIB, .get = get_gap, .width = 9 },
+};
+
+#define NWFIELDS (sizeof(wfields) / sizeof(wfields[0]))
+
+static double mib(long pages, unsigned page_size)
+{
+	return (double)pages * page_size / (1024.0 * 1024.0);
+}
 
 static void whatif_usage(void)
 {
@@ -147,24 +191,29 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	       s.sysctl.min_free_kbytes, s.sysctl.wsf, sc.min_free_kbytes, sc.wsf);
 	if (!recompute)
 		puts("This change recomputes no watermark: they stay as they are.");
-	printf("\n%-4s %-8s %9s %9s %9s   %9s %9s %9s %9s   %9s %9s\n", "node", "zone",
-	       "min now", "low now", "high now", "min", "low", "high",
-	       (cols & COL_SQRT) ? "high sqrt" : "", "gap now", "gap");
+	printf("\n%-4s %-8s", "node", "zone");
+	fmt_text_header(stdout, wfields, NWFIELDS, NULL, cols, 0);
+	putchar('\n');
 	for (i = 0; i < n; i++) {
 		const struct zi_zone *z;
 		const struct wm_predicted *a = &after[i];
-		char g0[16], g1[16], hs[16] = "";
+		long b;
+		struct wrow r;
 
 		if (!a->shown)
 			continue;
 		z = &s.zi.zones[s.zone_map[i]];
-		fmt_mib(g0, sizeof(g0), (long)(z->low - z->min), s.m.page_size);
-		fmt_mib(g1, sizeof(g1), (long)(a->wm.low - a->wm.min), s.m.page_size);
-		if (cols & COL_SQRT)
-			snprintf(hs, sizeof(hs), "%lu", a->wm.high_sqrt + a->boost);
-		printf("%-4d %-8s %9lu %9lu %9lu   %9lu %9lu %9lu %9s   %8sM %8sM\n",
-		       z->node, z->name, z->min, z->low, z->high, a->wm.min + a->boost,
-		       a->wm.low + a->boost, a->wm.high + a->boost, hs, g0, g1);
+		b = (long)a->boost;
+		r = (struct wrow){
+			.min_now = (long)z->min, .low_now = (long)z->low, .high_now = (long)z->high,
+			.min = (long)a->wm.min + b, .low = (long)a->wm.low + b,
+			.high = (long)a->wm.high + b, .high_sqrt = (long)a->wm.high_sqrt + b,
+			.gap_now_mib = mib((long)(z->low - z->min), s.m.page_size),
+			.gap_mib = mib((long)(a->wm.low - a->wm.min), s.m.page_size),
+		};
+		printf("%-4d %-8s", z->node, z->name);
+		fmt_text_cells(stdout, wfields, NWFIELDS, NULL, cols, 0, &r);
+		putchar('\n');
 	}
 	putchar('\n');
 	explain_text_reserve(stdout, &rv, s.m.page_size, 0);

@@ -72,7 +72,16 @@ void fmt_cell(char *buf, size_t n, const struct fmt_field *f, const void *row,
 	case FMT_SHARE:
 		snprintf(buf, n, "%.2f%%", v.x * 100);
 		break;
+	case FMT_MIB:
+		snprintf(buf, n, "%.1fM", v.x);
+		break;
 	}
+}
+
+/* The blanks before a column. */
+static const char *fmt_sep(const struct fmt_field *f)
+{
+	return (f->flags & FMT_F_GROUP) ? "   " : " ";
 }
 
 void fmt_widths(const struct fmt_field *fs, size_t nf, const void *rows, size_t stride,
@@ -101,7 +110,8 @@ void fmt_text_header(FILE *f, const struct fmt_field *fs, size_t nf, const int *
 
 	for (k = 0; k < nf; k++)
 		if (fmt_shown(&fs[k], cols, mib_ps))
-			fprintf(f, " %*s", width ? width[k] : fs[k].width, fs[k].header);
+			fprintf(f, "%s%*s", fmt_sep(&fs[k]), width ? width[k] : fs[k].width,
+				fs[k].header);
 }
 
 void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *width,
@@ -114,7 +124,23 @@ void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *w
 		if (!fmt_shown(&fs[k], cols, mib_ps))
 			continue;
 		fmt_cell(buf, sizeof(buf), &fs[k], row, mib_ps);
-		fprintf(f, " %*s", width ? width[k] : fs[k].width, buf);
+		fprintf(f, "%s%*s", fmt_sep(&fs[k]), width ? width[k] : fs[k].width, buf);
+	}
+}
+
+void fmt_text_record(FILE *f, const struct fmt_field *fs, size_t nf, unsigned cols,
+		     const void *row)
+{
+	char buf[32];
+	const char *sep = "";
+	size_t k;
+
+	for (k = 0; k < nf; k++) {
+		if (!fmt_shown(&fs[k], cols, 0))
+			continue;
+		fmt_cell(buf, sizeof(buf), &fs[k], row, 0);
+		fprintf(f, "%s%s %s", sep, fs[k].header, buf);
+		sep = ", ";
 	}
 }
 
@@ -145,6 +171,7 @@ void fmt_json_value(cJSON *o, const char *key, enum fmt_unit u, struct fmt_val v
 		}
 		break;
 	case FMT_SHARE:
+	case FMT_MIB:
 		cJSON_AddNumberToObject(o, key, v.x);
 		break;
 	}

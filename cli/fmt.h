@@ -29,17 +29,19 @@ enum fmt_unit {
 	FMT_COUNT,	/* an event count held as a double: "%.0f" */
 	FMT_NS,		/* nanoseconds: "950ns", "1.5us", "2.25ms", "1.000s" */
 	FMT_SHARE,	/* a fraction: text "12.34%", JSON the fraction itself */
+	FMT_MIB,	/* MiB held as a double: text "12.5M", JSON the number */
 };
 
 /* A field's value in one row. */
 struct fmt_val {
 	bool ok;	/* false: none (text "-", JSON null, no Prometheus sample) */
 	long n;		/* FMT_PAGES, FMT_WSF, FMT_BOOL */
-	double x;	/* FMT_COUNT, FMT_NS, FMT_SHARE */
+	double x;	/* FMT_COUNT, FMT_NS, FMT_SHARE, FMT_MIB */
 };
 
 enum {
 	FMT_F_NO_MIB = 1u << 0,	/* left out of a table shown in MiB */
+	FMT_F_GROUP = 1u << 1,	/* starts a group of columns: three blanks before it */
 };
 
 struct fmt_field {
@@ -93,6 +95,13 @@ void fmt_text_header(FILE *f, const struct fmt_field *fs, size_t nf, const int *
 /* Print " cell" for each field shown, as fmt_text_header.  No newline. */
 void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *width,
 		    unsigned cols, unsigned mib_ps, const void *row);
+
+/*
+ * Print the fields of fs[nf] shown (fmt_shown) as one record: "header
+ * cell" pairs joined by ", ", cells in pages.  No newline.
+ */
+void fmt_text_record(FILE *f, const struct fmt_field *fs, size_t nf, unsigned cols,
+		     const void *row);
 
 /* Add v under key to o as unit u prints in JSON: null when !v.ok. */
 void fmt_json_value(cJSON *o, const char *key, enum fmt_unit u, struct fmt_val v);

@@ -1,0 +1,1 @@
+--root data/machines/vm-6.18-firecracker-A whatif --min-free-kbytes 135168 --formula default
