@@ -103,8 +103,8 @@ examples: $(EXAMPLE_BIN)
 # Build dependencies from Debian's packages: what `make`, `make run` and
 # `make check` need.  Only missing packages are installed, and only as root.
 BUILD_PKGS := gcc make pkg-config libcjson-dev libnl-3-dev libnl-genl-3-dev
-TEST_PKGS  := libcmocka-dev mandoc clang python3 qemu-system-x86 \
-	busybox-static cpio xz-utils zstd prometheus \
+TEST_PKGS  := libcmocka-dev mandoc clang python3 qemu-system-x86 qemu-system-arm qemu-system-ppc \
+	busybox-static cpio xz-utils zstd curl debian-archive-keyring prometheus \
 	gcc-arm-linux-gnueabihf libc6-dev-i386 lib32gcc-12-dev qemu-user
 
 deps:

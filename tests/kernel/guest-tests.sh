@@ -30,13 +30,7 @@ diag() { [ -n "$*" ] || return 0; echo "$*" | sed "s/^/# /"; }
 info() { echo "WMARK-INFO $*"; }
 # check COND-STATUS WHAT: ok when the status is 0.
 check() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi; }
-
-# send NAME DIR: a directory to the host as a gzipped tar in base64.
-send() {
-	echo "WMARK-FILE $1"
-	tar -C "$2" -cf - . | gzip -c | base64
-	echo "WMARK-FILE-END"
-}
+. $T/guest-lib.sh
 
 # Every fork costs ~50 ms under TCG, so one awk reads all the files.
 # awk reads a whole sysctl in one read(); busybox's read builtin would not.
@@ -73,26 +67,6 @@ lap() {
 	lap_now=$(cut -d' ' -f1 /proc/uptime)
 	info "section_$1=$(awk -v a="$lap_t" -v b="$lap_now" 'BEGIN { printf "%.2f", b - a }')"
 	lap_t=$lap_now
-}
-
-# snap DIR: the machine as a root tree (DESIGN.md), zoneinfo first.
-snap() {
-	mkdir -p "$1"/proc/sys/vm "$1"/proc/sys/kernel "$1"/proc/pressure \
-		"$1"/sys/kernel/mm/transparent_hugepage
-	cat /proc/zoneinfo >"$1"/proc/zoneinfo
-	for f in min_free_kbytes watermark_scale_factor watermark_boost_factor \
-		lowmem_reserve_ratio extra_free_kbytes percpu_pagelist_high_fraction; do
-		[ -e $V/$f ] && cat $V/$f >"$1"/proc/sys/vm/$f
-	done
-	cat /proc/sys/kernel/osrelease >"$1"/proc/sys/kernel/osrelease
-	for f in meminfo vmstat buddyinfo pagetypeinfo cmdline pressure/memory; do
-		[ -e /proc/$f ] && cat /proc/$f >"$1"/proc/$f
-	done
-	for f in enabled defrag; do
-		[ -e /sys/kernel/mm/transparent_hugepage/$f ] &&
-			cat /sys/kernel/mm/transparent_hugepage/$f \
-				>"$1"/sys/kernel/mm/transparent_hugepage/$f
-	done
 }
 
 # ---------------------------------------------------------------------

@@ -3,7 +3,8 @@
 #
 # Mounts proc, sysfs, devtmpfs, cgroup2 and tmpfs, runs one test script and
 # powers the machine off.  The script's stdout and stderr go to the second
-# serial port (/dev/ttyS1), between two marker lines the host looks for:
+# serial port (/dev/ttyS1; the console on machines with one, kernel
+# messages turned down), between two marker lines the host looks for:
 #
 #   WMARK-BEGIN <entry>
 #   ... whatever the script prints ...
@@ -14,6 +15,9 @@
 #                       /tests/guest-tests.sh); "probe" only reports back,
 #                       for checking that a boot completes
 #   wmark.entry=NAME    name of the matrix entry, echoed in WMARK-BEGIN
+#   wmark.out=console   the results go to the console: machines with one
+#                       serial port (arm64 virt, ppc64 pseries), whose
+#                       kernels still have ttyS1 devices without hardware
 # Every wmark.KEY=VALUE is also exported to the script as WMARK_KEY=VALUE.
 # With panic=-1 and qemu's -no-reboot, an /init that dies still ends qemu.
 
@@ -39,6 +43,7 @@ done
 
 t_init=$(cut -d' ' -f1 /proc/uptime)
 script=/tests/guest-tests.sh
+[ -x /bin/wmark ] || script=/tests/guest-dump.sh
 entry=unnamed
 for arg in $(cat /proc/cmdline); do
 	case $arg in
@@ -58,7 +63,12 @@ done
 
 # Raw mode: no CR added before LF, nothing echoed back.
 out=/dev/ttyS1
-[ -c "$out" ] || out=/dev/console
+if [ "${WMARK_OUT:-}" = console ] || [ ! -c "$out" ]; then
+	# One console for both (arm64 virt's ttyAMA0, ppc64 pseries' hvc0):
+	# only emergencies may interrupt the framed output.
+	out=/dev/console
+	echo 1 >/proc/sys/kernel/printk
+fi
 stty -F "$out" raw -echo 2>/dev/null
 
 {

@@ -2,7 +2,12 @@
 # Build the test initramfs: busybox (static), wmark with the shared
 # libraries it needs and their loader, our /init and the guest tests.
 #
-# usage: tests/kernel/mkinitramfs.sh WMARK OUTPUT.cpio.gz [RELEASE_DIR...]
+# usage: tests/kernel/mkinitramfs.sh [--busybox BUSYBOX] WMARK|- OUTPUT.cpio.gz [RELEASE_DIR...]
+#
+# BUSYBOX is a static busybox for the guest's architecture (default the
+# host's own); WMARK "-" builds an image without wmark, whose guests run
+# guest-dump.sh.  A foreign busybox cannot run here: /init installs its
+# applet links itself (busybox --install -s).
 #
 # Each RELEASE_DIR is a kernel in the cache (fetch-kernels.sh): its
 # modules/*.ko go to /lib/modules/RELEASE/, which /init loads when that
@@ -17,19 +22,25 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 
-[ $# -ge 2 ] || die "usage: mkinitramfs.sh WMARK OUTPUT.cpio.gz [RELEASE_DIR...]"
+busybox=
+if [ "${1:-}" = --busybox ]; then
+	busybox=$2
+	shift 2
+fi
+[ $# -ge 2 ] || die "usage: mkinitramfs.sh [--busybox BUSYBOX] WMARK|- OUTPUT.cpio.gz [RELEASE_DIR...]"
 wmark=$1 out=$2
 shift 2
-[ -x "$wmark" ] || die "$wmark is not an executable"
+[ "$wmark" = - ] || [ -x "$wmark" ] || die "$wmark is not an executable"
 
-busybox=
-for b in /bin/busybox /usr/bin/busybox; do
-	if [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1; then
-		busybox=$b
-		break
-	fi
-done
-[ -n "$busybox" ] || die "no static busybox (Debian package busybox-static)"
+if [ -z "$busybox" ]; then
+	for b in /bin/busybox /usr/bin/busybox; do
+		if [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1; then
+			busybox=$b
+			break
+		fi
+	done
+fi
+[ -n "$busybox" ] && [ -f "$busybox" ] || die "no static busybox (Debian package busybox-static)"
 command -v cpio >/dev/null || die "no cpio"
 
 stage=$(mktemp -d "$out.stage.XXXXXX")
@@ -37,13 +48,13 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,run,tests,etc}
 
 install -m 755 "$busybox" "$stage/bin/busybox"
-install -m 755 "$wmark" "$stage/bin/wmark"
+[ "$wmark" = - ] || install -m 755 "$wmark" "$stage/bin/wmark"
 install -m 755 "$here/init.sh" "$stage/init"
 install -m 644 "$here"/guest-*.sh "$here"/*.awk "$stage/tests/"
 
 # Libraries and the loader, as ldd resolves them on this host.  A static
 # wmark makes ldd fail ("not a dynamic executable"): nothing to copy.
-if ldd "$wmark" >"$stage/ldd.txt" 2>/dev/null; then
+if [ "$wmark" != - ] && ldd "$wmark" >"$stage/ldd.txt" 2>/dev/null; then
 	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' \
 		"$stage/ldd.txt" | sort -u | while read -r lib; do
 		mkdir -p "$stage$(dirname "$lib")"

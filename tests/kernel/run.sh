@@ -119,25 +119,49 @@ say "results in ${run#"$top"/}"
 # ---------------------------------------------------------------------
 # Kernels.
 flavours=$(echo "$plan" | awk '{ print $2 }' | sort -u)
+# Guests of another architecture (arm64:6.12-16k) need its busybox too.
+archs=$(echo "$flavours" | awk -F: 'NF > 1 { print $1 }' | sort -u)
 # shellcheck disable=SC2086
-"$here/fetch-kernels.sh" $flavours >"$run/kernels.txt" 2>"$run/fetch.log"
+"$here/fetch-kernels.sh" $flavours $(for a in $archs; do echo "busybox:$a"; done) \
+	>"$run/kernels.txt" 2>"$run/fetch.log"
 while read -r line; do say "kernel $line"; done <"$run/kernels.txt"
 kernel_of() {	# flavour -> "release path" or "- reason"
 	awk -v f="$1" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }' "$run/kernels.txt"
 }
 
 # ---------------------------------------------------------------------
-# The initramfs, with this wmark.
-initrd=$run/initramfs.cpio.gz
-# shellcheck disable=SC2046
-if ! "$here/mkinitramfs.sh" "$wmark" "$initrd" \
-	$(awk '$2 != "-" { sub(/\/vmlinuz$/, "", $3); print $3 }' "$run/kernels.txt") \
-	2>"$run/mkinitramfs.log"; then
-	not_ok "the test initramfs builds"
-	diag "$(cat "$run/mkinitramfs.log")"
-	exit 1
-fi
-say "initramfs $(du -k "$initrd" | cut -f1) KiB"
+# The initramfs of each architecture: amd64 with this wmark; arm64 with
+# the static arm64 build when there is one (make static-arm64; else, like
+# ppc64el, none: those guests run guest-dump.sh and the host checks what
+# they send).
+arch_of() {	# flavour -> amd64, arm64, ppc64el
+	case $1 in *:*) echo "${1%%:*}" ;; *) echo amd64 ;; esac
+}
+wmark_arm64=${WMARK_ARM64:-$top/build/static-arm64/wmark}
+initrd_of() { echo "$run/initramfs-$1.cpio.gz"; }
+for a in amd64 $archs; do
+	[ "$a" = amd64 ] || [ -n "$(kernel_of "busybox:$a")" ] || continue
+	bb=() w=$wmark
+	if [ "$a" != amd64 ]; then
+		k=$(kernel_of "busybox:$a")
+		[ "${k%% *}" = - ] && continue
+		bb=(--busybox "${k##* }")
+		w=-
+		[ "$a" = arm64 ] && [ -x "$wmark_arm64" ] && w=$wmark_arm64
+	fi
+	# shellcheck disable=SC2046
+	if ! "$here/mkinitramfs.sh" "${bb[@]}" "$w" "$(initrd_of "$a")" \
+		$(awk -v a="$a" '$2 != "-" && $1 !~ /^busybox:/ {
+			f = $1; arch = (index(f, ":") ? substr(f, 1, index(f, ":") - 1) : "amd64")
+			if (arch == a) { sub(/\/vmlinuz$/, "", $3); print $3 } }' "$run/kernels.txt") \
+		2>>"$run/mkinitramfs.log"; then
+		not_ok "the $a test initramfs builds"
+		diag "$(cat "$run/mkinitramfs.log")"
+		exit 1
+	fi
+	say "initramfs $a $(du -k "$(initrd_of "$a")" | cut -f1) KiB${w:+ (wmark: ${w#"$top"/})}"
+done
+initrd=$(initrd_of amd64)
 
 # ---------------------------------------------------------------------
 # One boot.  boot DIR KERNEL ACCEL MEM NODES ARGS: fills DIR with
@@ -151,14 +175,30 @@ mib() {	# 256M, 4G -> MiB
 }
 
 boot() {
-	local dir=$1 kernel=$2 accel=$3 mem=$4 nodes=$5 args=$6 t0 rc
-	local size per i cpu
+	local dir=$1 kernel=$2 accel=$3 mem=$4 nodes=$5 args=$6 arch=${7:-amd64} t0 rc
+	local size per i cpu console=ttyS0 out one=
 	size=$(mib "$mem")
 	mkdir -p "$dir"
 	rm -f "$dir"/*.log "$dir"/rc "$dir"/wall "$dir"/rss_kib
 	[ "$accel" = tcg ] && accel=tcg,thread=multi
-	local cmd=("$qemu" -nodefaults -nographic -no-reboot -monitor none
-		-accel "$accel" -cpu max -smp 2 -m "${size}M")
+	local cmd
+	case $arch in
+	arm64)
+		# pauth-impdef: the cheap pointer-authentication hash halves TCG boots
+		cmd=(qemu-system-aarch64 -M virt -nodefaults -nographic -no-reboot -monitor none
+			-accel tcg,thread=multi -cpu max,pauth-impdef=on -smp 2 -m "${size}M")
+		console=ttyAMA0 one=1
+		;;
+	ppc64el)
+		cmd=(qemu-system-ppc64 -M pseries -nodefaults -nographic -no-reboot -monitor none
+			-accel tcg,thread=multi -cpu power9 -smp 2 -m "${size}M")
+		console=hvc0 one=1
+		;;
+	*)
+		cmd=("$qemu" -nodefaults -nographic -no-reboot -monitor none
+			-accel "$accel" -cpu max -smp 2 -m "${size}M")
+		;;
+	esac
 	if [ "$nodes" -le 1 ]; then
 		# reserve=off: RAM is mapped without swap reservation and only
 		# touched pages cost the host anything (a 140G guest ~3 GiB).
@@ -174,9 +214,24 @@ boot() {
 				-numa "node,nodeid=$i,memdev=m$i$cpu")
 		done
 	fi
-	cmd+=(-kernel "$kernel" -initrd "$initrd"
-		-append "console=ttyS0 quiet panic=-1 $args"
-		-serial "file:$dir/console.log" -serial "file:$dir/data.log")
+	cmd+=(-kernel "$kernel" -initrd "$(initrd_of "$arch")"
+		-append "console=$console quiet panic=-1${one:+ wmark.out=console} $args")
+	case $arch in
+	arm64)
+		# one UART: the data share the console (init.sh turns printk down)
+		cmd+=(-serial "file:$dir/console.log")
+		out=console.log
+		;;
+	ppc64el)
+		cmd+=(-chardev "file,id=con,path=$dir/console.log" -device "spapr-vty,chardev=con")
+		out=console.log
+		;;
+	*)
+		cmd+=(-serial "file:$dir/console.log" -serial "file:$dir/data.log")
+		out=data.log
+		;;
+	esac
+	[ "$out" = data.log ] || ln -sf console.log "$dir/data.log"
 	printf '%q ' "${cmd[@]}" >"$dir/cmdline.txt"
 	echo >>"$dir/cmdline.txt"
 	t0=$(now)
@@ -237,16 +292,35 @@ diag "accelerator: $accel, matrix: $matrix_set, boots at once: $jobs, wmark: ${w
 
 # ---------------------------------------------------------------------
 # Boot every entry, $jobs at a time; results are read afterwards, in order.
+# Why an entry's architecture cannot boot here, or nothing.
+cannot_boot() {	# arch
+	local q
+	case $1 in
+	arm64) q=qemu-system-aarch64 ;;
+	ppc64el) q=qemu-system-ppc64 ;;
+	*) return 1 ;;
+	esac
+	if ! command -v $q >/dev/null 2>&1; then
+		echo "no $q here (Debian package qemu-system-${q#qemu-system-}; qemu-system-arm for aarch64)"
+	elif [ ! -f "$(initrd_of "$1")" ]; then
+		echo "no busybox-static:$1 could be had for its initramfs"
+	else
+		return 1
+	fi
+}
+
 running=0
 while read -r name flavour mem nodes args; do
 	k=$(kernel_of "$flavour")
 	[ -z "$k" ] || [ "${k%% *}" = - ] && continue
+	cannot_boot "$(arch_of "$flavour")" >/dev/null && continue
 	dir=$run/$name
 	(
 		t0=$(now)
 		say "$name: booting ${k%% *}, $mem, $nodes node(s) $args"
 		if boot "$dir" "${k#* }" "$accel" "$mem" "$nodes" \
-			"${guest_script}wmark.entry=$name wmark.nodes=$nodes $args"; then
+			"${guest_script}wmark.entry=$name wmark.nodes=$nodes $args" \
+			"$(arch_of "$flavour")"; then
 			say "$name: done in $(cat "$dir/wall")s"
 		else
 			say "$name: no results (qemu exit $(cat "$dir/rc"), $(cat "$dir/wall")s)"
@@ -297,6 +371,74 @@ verdict_of() {	# verdict_of ROOT: "rc verdict" of wmark -j verify there
 		awk '$1 == "verdict" { print $2; exit }')"
 }
 
+json_key() {	# json_key ROOT KEY: a top-level value of wmark -j verify there
+	"$wmark" --root "$1" -j verify 2>/dev/null | awk -f "$here/json-flat.awk" |
+		awk -v k="$2" '$1 == k { print $2; exit }'
+}
+
+# The option whatif takes for a knob.
+knob_opt() {
+	case $1 in
+	watermark_scale_factor) echo --wsf ;;
+	min_free_kbytes) echo --min-free-kbytes ;;
+	watermark_boost_factor) echo --boost-factor ;;
+	lowmem_reserve_ratio) echo --lowmem-reserve-ratio ;;
+	*) echo "--$1" ;;
+	esac
+}
+
+# dump_checks DIR NAME RELEASE: the host's checks of a guest that ran
+# guest-dump.sh (no wmark inside): states s0 (boot) to sN, one per write.
+dump_checks() {
+	local dir=$1 name=$2 rel=$3 steps i step knob val wrc opt ps pb want_ps src ptb vrc vv
+	steps=$(info_get "$dir" steps)
+	if [ -z "$steps" ] || [ ! -s "$dir/s0/proc/zoneinfo" ]; then
+		not_ok "[$name] the guest's states reached the host"
+		return
+	fi
+	ok "[$name] the guest's $((steps + 1)) states reached the host ($(cat "$dir/s0/proc/sys/kernel/osrelease"))"
+	case $rel in
+	*-16k) want_ps=16384 ;;
+	*-64k) want_ps=65536 ;;
+	*) want_ps=4096 ;;
+	esac
+	ps=$(json_key "$dir/s0" page_size) src=$(json_key "$dir/s0" page_size_source)
+	[ "$ps" = "$want_ps" ] && [ "$src" != assumed ]
+	check $? "[$name] wmark reads the page size of the capture: $ps ($src; the kernel's is $want_ps)"
+	pb=$(json_key "$dir/s0" pageblock_pages)
+	ptb=$(awk '/^Pages per block:/ { print $4; exit }' "$dir/s0/proc/pagetypeinfo" 2>/dev/null)
+	[ -n "$pb" ] && [ "$pb" = "$ptb" ]
+	check $? "[$name] wmark's pageblock is the kernel's: $pb pages (pagetypeinfo: ${ptb:-none}; $(json_key "$dir/s0" pageblock_source))"
+	read -r vrc vv <<<"$(verdict_of "$dir/s0")"
+	{ [ "$vrc" = 0 ] && [ "${vv:-}" = exact ]; } || { [ "$vrc" = 1 ] && [ "${vv:-}" = stale ]; }
+	check $? "[$name] verify --root of the boot state: exact or stale (exit $vrc, ${vv:-no verdict})"
+	for ((i = 1; i <= steps; i++)); do
+		step=$(info_get "$dir" "step$i")
+		knob=${step%%:*} val=${step#*:} wrc=${val##*:} val=${val%:*} val=${val//_/ }
+		opt=$(knob_opt "$knob")
+		[ "$wrc" = 0 ]
+		check $? "[$name] the kernel takes $knob = $val (write exit $wrc)"
+		if ! "$wmark" --root "$dir/s$((i - 1))" -j whatif "$opt" "$val" >"$dir/whatif$i.json" \
+			2>"$dir/whatif$i.err"; then
+			not_ok "[$name] whatif $opt '$val' from the state before it exits 0"
+			diag "$(head -3 "$dir/whatif$i.err")"
+			continue
+		fi
+		awk -f "$here/json-flat.awk" "$dir/whatif$i.json" | awk -f "$here/json-zones.awk" \
+			>"$dir/pred$i.txt"
+		awk -f "$here/zoneinfo-norm.awk" "$dir/s$i/proc/zoneinfo" >"$dir/act$i.txt"
+		awk -f "$here/wm-compare.awk" "$dir/pred$i.txt" "$dir/act$i.txt" >"$dir/cmp$i.txt"
+		check $? "[$name] after $knob = $val zoneinfo's min/low/high/promo/protection equal whatif's from the state before"
+		diag "$(sort "$dir/cmp$i.txt" | head -10)"
+	done
+	read -r vrc vv <<<"$(verdict_of "$dir/s$steps")"
+	[ "$vrc" = 0 ] && [ "${vv:-}" = exact ]
+	check $? "[$name] verify --root of the state after the last write: exact (exit $vrc, ${vv:-no verdict})"
+	calc_check "$dir" "$rel" "s$steps"
+	check $? "[$name] calc from the managed pages, sysctls and page geometry alone gives the kernel's numbers after the last write"
+	diag "$(head -10 "$dir/calc-diff.txt")"
+}
+
 host_has_verify=0 host_has_calc=0
 "$wmark" help 2>/dev/null | grep -q '^  verify ' && host_has_verify=1
 "$wmark" help 2>/dev/null | grep -q '^  calc ' && host_has_calc=1
@@ -304,12 +446,16 @@ host_has_verify=0 host_has_calc=0
 # calc_check DIR RELEASE: wmark calc, given only DIR/fresh's managed pages
 # and sysctls, must print the kernel's own numbers (no stale ones there:
 # the guest refreshed them).  Differences go to DIR/calc-diff.txt.
+# With a third argument the capture's name (default fresh); the page size
+# and pageblock are the ones wmark reads from that capture.
 calc_check() {
-	local dir=$1 rel=$2 v=$1/fresh/proc/sys/vm args rc
-	awk -f "$here/zoneinfo-norm.awk" "$dir/fresh/proc/zoneinfo" >"$dir/fresh-zones.txt"
-	mapfile -t args < <(awk '$3 == "managed" {
-		print "--zone"; printf "%s:%s=%.0f\n", $1, $2, $4 * 4096 }' "$dir/fresh-zones.txt")
-	"$wmark" --kernel "$rel" -j calc "${args[@]}" \
+	local dir=$1 rel=$2 cap=${3:-fresh} v=$1/${3:-fresh}/proc/sys/vm args rc ps pb
+	awk -f "$here/zoneinfo-norm.awk" "$dir/$cap/proc/zoneinfo" >"$dir/fresh-zones.txt"
+	ps=$(json_key "$dir/$cap" page_size) pb=$(json_key "$dir/$cap" pageblock_pages)
+	mapfile -t args < <(awk -v ps="${ps:-4096}" '$3 == "managed" {
+		print "--zone"; printf "%s:%s=%.0f\n", $1, $2, $4 * ps }' "$dir/fresh-zones.txt")
+	"$wmark" --kernel "$rel" -j calc "${args[@]}" --page-size "${ps:-4096}" \
+		--pageblock-pages "${pb:-512}" \
 		--min-free-kbytes "$(cat "$v/min_free_kbytes")" \
 		--wsf "$(cat "$v/watermark_scale_factor")" \
 		--boost-factor "$(cat "$v/watermark_boost_factor")" \
@@ -329,6 +475,10 @@ while read -r name flavour mem nodes args; do
 	k=$(kernel_of "$flavour")
 	if [ -z "$k" ] || [ "${k%% *}" = - ]; then
 		skip "[$name] guest tests" "no $flavour kernel: ${k#- }"
+		continue
+	fi
+	if why=$(cannot_boot "$(arch_of "$flavour")"); then
+		skip "[$name] guest tests" "$why"
 		continue
 	fi
 	dir=$run/$name
@@ -371,6 +521,10 @@ while read -r name flavour mem nodes args; do
 	[ "$grc" = 0 ]
 	check $? "[$name] the guest finishes its tests ($what) in ${wall}s (exit $grc)"
 	[ "${WMARK_KERNEL_SCRIPT:-}" = probe ] && continue
+	if [ -n "$(info_get "$dir" steps)" ]; then
+		dump_checks "$dir" "$name" "$rel"
+		continue
+	fi
 	# Lazy guest RAM: a big guest must not cost the host its size.
 	if [ -n "$rss" ] && [ "$(mib "$mem")" -ge 30720 ]; then
 		[ $((rss / 1024)) -lt $(($(mib "$mem") / 4)) ]
