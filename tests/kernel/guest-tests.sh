@@ -141,6 +141,17 @@ if has show; then
 	check $? "show -j gives the kernel's managed/min/low/high/promo/protection (exit $rc)"
 	[ $rc -ne 0 ] && diag "$(head -5 /tmp/show.err)"
 	diag "$(sort /tmp/cmp.txt | head -20)"
+	# the live page size and pageblock: sysconf and pagetypeinfo
+	case $(uname -r) in
+	*-16k) want_ps=16384 ;;
+	*-64k) want_ps=65536 ;;
+	*) want_ps=4096 ;;
+	esac
+	ps=$(json_get page_size /tmp/show.json)
+	pb=$(json_get pageblock_pages /tmp/show.json)
+	ptb=$(awk '/^Pages per block:/ { print $4; exit }' /proc/pagetypeinfo)
+	[ "$ps" = "$want_ps" ] && [ "$pb" = "$ptb" ]
+	check $? "show -j has this kernel's page size $ps (the release says $want_ps) and pageblock $pb pages (pagetypeinfo: $ptb)"
 else
 	skip "show -j gives the kernel's zoneinfo numbers" "show not built"
 fi
@@ -291,7 +302,11 @@ apply_step watermark_scale_factor 120 --wsf 120
 apply_step min_free_kbytes 32768 --min-free-kbytes 32768
 apply_step watermark_scale_factor 1000 --wsf 1000
 apply_step watermark_boost_factor 0 --boost-factor 0
-apply_step lowmem_reserve_ratio "64 64 16 0 0" --lowmem-reserve-ratio "64 64 16 0 0"
+# as many entries as this kernel has: 5 on x86-64 and arm64 from 6.x, 4 on
+# 5.10 arm64 (no ZONE_DEVICE)
+lrr=$(awk '{ split("64 64 16 0 0 0", w, " "); s = ""
+	for (i = 1; i <= NF; i++) s = s (i > 1 ? " " : "") w[i]; print s }' $V/lowmem_reserve_ratio)
+apply_step lowmem_reserve_ratio "$lrr" --lowmem-reserve-ratio "$lrr"
 
 if has rollback && [ -n "$applied" ]; then
 	if [ $use_state = 1 ]; then
