@@ -496,7 +496,7 @@ void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 
 	for (i = 0; i < m->nzones; i++) {
 		struct wm_printed *w = &pr[i];
-		unsigned long gap, b;
+		unsigned long gap, b, t;
 
 		if (boost_out)
 			boost_out[i] = 0;
@@ -511,11 +511,17 @@ void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 		}
 		if (wm_zone_capped(p, m->zones[i].type) || (w->min >> 2) <= gap)
 			continue;
-		for (b = pb; b <= w->min; b += pb)
-			if (((w->min - b) >> 2) <= gap)
-				break;
-		if (b > w->min)
-			continue;
+		/*
+		 * The fewest whole pageblocks b with (min - b) / 4 <= gap, i.e.
+		 * b >= min - 4 * gap - 3 (here min >= 4 * gap + 4): a division,
+		 * not a walk of min / pageblock steps, so a zone of any size
+		 * takes no longer than a small one.
+		 */
+		t = w->min - 4 * gap - 3;
+		b = t / pb + (t % pb != 0);
+		if (b > w->min / pb)
+			continue;	/* more than min itself */
+		b *= pb;
 		w->min -= b;
 		w->low -= b;
 		w->high -= b;

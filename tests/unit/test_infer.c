@@ -666,6 +666,60 @@ static void test_unboost_does_nothing_where_zoneinfo_prints_the_boost(void **sta
 	assert_int_equal(out[1], 0);
 }
 
+/* One zone's boost as whole pageblocks found by walking them: the rule itself. */
+static unsigned long unboost_by_walking(unsigned long min, unsigned long gap, unsigned long pb)
+{
+	unsigned long b;
+
+	for (b = pb; b <= min; b += pb)
+		if (((min - b) >> 2) <= gap)
+			return b;
+	return 0;
+}
+
+static void test_unboost_takes_what_walking_the_pageblocks_takes(void **state)
+{
+	static const unsigned long pbs[] = { 1, 3, 32, 512, 2048 };
+	unsigned long min, gap;
+	size_t k;
+
+	for (k = 0; k < sizeof(pbs) / sizeof(pbs[0]); k++) {
+		for (min = 0; min < 3000; min += 7) {
+			for (gap = 0; gap < min / 4 && gap < 800; gap += 13) {
+				const unsigned long w[4] = { min, min + gap, min + 2 * gap, 0 };
+				long out[NZ];
+				struct vm v;
+
+				vm_init(&v, "5.10.218", snap_a);
+				v.m.pageblock_pages = pbs[k];
+				print_wm(&v.pr[1], w, false);
+				wm_unboost(&v.p, &v.m, v.pr, out);
+				assert_int_equal(out[1], unboost_by_walking(min, gap, pbs[k]));
+			}
+		}
+	}
+}
+
+static void test_unboost_of_a_2_to_52_page_min_takes_no_walk(void **state)
+{
+	/*
+	 * min 2^52 with a gap of 1000: (2^52 - b) / 4 <= 1000 needs b >=
+	 * 2^52 - 4003, i.e. 2^43 - 7 pageblocks of 512; walking them one
+	 * by one took hours.
+	 */
+	const unsigned long min = 1ul << 52;
+	const unsigned long w[4] = { min, min + 1000, min + 2000, 0 };
+	long out[NZ];
+	struct vm v;
+
+	vm_init(&v, "5.10.218", snap_a);
+	print_wm(&v.pr[1], w, false);
+	wm_unboost(&v.p, &v.m, v.pr, out);
+	assert_int_equal(out[1], min - 7 * 512);
+	assert_int_equal(v.pr[1].min, 7 * 512);
+	assert_int_equal(v.pr[1].low, 7 * 512 + 1000);
+}
+
 static void test_unboost_finds_a_boost_frozen_into_low_and_high_on_5_4(void **state)
 {
 	/* 5.0-5.7: low = min + boost + gap, high = min + boost + 2 * gap */
@@ -717,6 +771,8 @@ int main(void)
 		cmocka_unit_test(test_unboost_leaves_a_boost_that_a_wide_gap_hides),
 		cmocka_unit_test(test_unboost_does_nothing_where_zoneinfo_prints_the_boost),
 		cmocka_unit_test(test_unboost_finds_a_boost_frozen_into_low_and_high_on_5_4),
+		cmocka_unit_test(test_unboost_takes_what_walking_the_pageblocks_takes),
+		cmocka_unit_test(test_unboost_of_a_2_to_52_page_min_takes_no_walk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
