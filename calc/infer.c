@@ -65,12 +65,37 @@ static bool shape_ok(const struct wm_profile *p, const struct wm_printed *w)
 	return !w->has_promo || (w->promo >= w->high && w->promo - w->high == gap);
 }
 
+/*
+ * The counts whose gap (low - min) comes out as printed, whatever L is:
+ * [*a, *b]; false when no count gives it.
+ */
+static bool gap_interval(const struct wm_profile *p, const struct wm_sysctl *s,
+			 const struct wm_printed *w, uint64_t *a, uint64_t *b)
+{
+	uint64_t mn = w->min, gap = w->low - w->min, q = mn >> 2;
+
+	*a = 0;
+	*b = UINT64_MAX;
+	if (!p->wsf)
+		return gap == q && w->high - w->min == (mn >> 1);
+	if (gap == q) {
+		/* the wsf term did not beat the floor */
+		*b = ((q + 1) * 10000 - 1) / (uint64_t)s->wsf;
+	} else if (gap > q) {
+		*a = (gap * 10000 + (uint64_t)s->wsf - 1) / (uint64_t)s->wsf;
+		*b = ((gap + 1) * 10000 - 1) / (uint64_t)s->wsf;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 /* Narrow [*lo, *hi] to the counts whose min and gap come out as printed. */
 static bool lowmem_interval(const struct wm_profile *p, const struct wm_sysctl *s,
 			    uint64_t P, uint64_t L, const struct wm_printed *w,
 			    unsigned long *lo, unsigned long *hi)
 {
-	uint64_t mn = w->min, gap = w->low - w->min, q = mn >> 2, a, b;
+	uint64_t mn = w->min, a, b, ga, gb;
 
 	if (P == 0) {
 		if (mn != 0)
@@ -82,26 +107,12 @@ static bool lowmem_interval(const struct wm_profile *p, const struct wm_sysctl *
 		a = mul_div_up(mn, L, P);
 		b = mul_div_up(mn + 1, L, P) - 1;
 	}
-	if (!p->wsf) {
-		if (gap != q || w->high - w->min != (mn >> 1))
-			return false;
-	} else if (gap == q) {
-		/* the wsf term did not beat the floor */
-		uint64_t top = ((q + 1) * 10000 - 1) / (uint64_t)s->wsf;
-
-		if (top < b)
-			b = top;
-	} else if (gap > q) {
-		uint64_t lo2 = (gap * 10000 + (uint64_t)s->wsf - 1) / (uint64_t)s->wsf;
-		uint64_t hi2 = ((gap + 1) * 10000 - 1) / (uint64_t)s->wsf;
-
-		if (lo2 > a)
-			a = lo2;
-		if (hi2 < b)
-			b = hi2;
-	} else {
+	if (!gap_interval(p, s, w, &ga, &gb))
 		return false;
-	}
+	if (ga > a)
+		a = ga;
+	if (gb < b)
+		b = gb;
 	/* narrowed in 64 bits: on a 32-bit build a may not fit a long */
 	if (a < *lo)
 		a = *lo;
@@ -133,110 +144,456 @@ static bool watermarks_match(const struct wm_profile *p, const struct wm_machine
 	return true;
 }
 
+/*
+ * The search below visits L (the lowmem total) nearest today's first, as
+ * a walk L, L+1, L-1, L+2, ... would, but jumps over every L that the
+ * intervals above already rule out, so its work does not grow with the
+ * size of the window: a 64 TiB machine takes as long as a 4 GiB one.
+ * The jumps only ever pass over L at which the walk would have found
+ * nothing, so the counts found are the walk's.  STALE_STEPS bounds the
+ * L (and capped-zone counts) that are tried one by one all the same.
+ */
+#define STALE_STEPS (1L << 22)
+
+/* min(floor(a * b / d), UINT64_MAX), for d > 0. */
+static uint64_t mul_div_sat(uint64_t a, uint64_t b, uint64_t d)
+{
+	uint64_t q = a / d, r;
+
+	if (b && q > UINT64_MAX / b)
+		return UINT64_MAX;
+	q *= b;
+	r = wm_mul_div(a % d, b, d, NULL);	/* < b: no wrap */
+	return q > UINT64_MAX - r ? UINT64_MAX : q + r;
+}
+
+/* Up to two intervals of L: a zone's L outside all of them never fits. */
+struct lset {
+	int n;
+	uint64_t lo[2], hi[2];
+};
+
+struct stale {
+	const struct wm_profile *p;
+	const struct wm_machine *m;
+	const struct wm_sysctl *s;
+	const struct wm_printed *pr;
+	size_t n;
+	uint64_t P;			/* pages_min */
+	bool exact_shape;		/* no wrap, no extra share: see plain() */
+	unsigned long wlo[64], whi[64];	/* each zone's window */
+	bool pinned[64];		/* lowmem, printed, not empty: lowmem_interval() */
+	size_t npinned;
+	uint64_t r0, r1;		/* sums of min and min + 1 over pinned zones */
+	struct lset cap[64];		/* capped zones: the L their printed values allow */
+	struct wm_zone zones[64];
+	struct wm_zone_wm w[64];
+	struct wm_machine mm;
+	long steps;			/* left of STALE_STEPS */
+};
+
+/*
+ * Whether each zone's watermarks are a function of its own count and L
+ * alone, nondecreasing in the count: true without an extra_free share
+ * (which brings in the total of all zones) and when P * count cannot wrap
+ * in the model's u64 product (nor pass an unsigned long).
+ */
+static bool plain(const struct stale *st, uint64_t pages_extra)
+{
+	unsigned long top = 0;
+	size_t i;
+
+	for (i = 0; i < st->n; i++)
+		if (st->whi[i] > top)
+			top = st->whi[i];
+	return pages_extra == 0 && (st->P == 0 || top <= ULONG_MAX / st->P);
+}
+
+/*
+ * The L at which capped zone i (min clamp(count / 1024, 32, 128), gap
+ * max(floor(P * count / L) / 4, floor(count * wsf / 10000))) can print
+ * what it printed, as a superset; false when no L can.  With the counts
+ * [v1, v2] that give the printed min and a wsf term at most the gap g:
+ * either floor(P v / L) is in [4g, 4g + 3] for some such v, or the wsf
+ * term is g (v >= v3) and floor(P v / L) <= 4g + 3.
+ */
+static bool capped_lset(const struct stale *st, size_t i, struct lset *out)
+{
+	const struct wm_printed *w = &st->pr[i];
+	uint64_t v1 = st->wlo[i], v2 = st->whi[i], g, vw, v3, c;
+
+	out->n = 1;
+	out->lo[0] = 0;
+	out->hi[0] = UINT64_MAX;
+	if (!st->p->wsf || st->P == 0)
+		return true;	/* not narrowed: tried L by L */
+	if (w->has_promo && !st->p->promo)
+		return false;	/* printed a promo the model has not */
+	if (w->min < WM_SWAP_CLUSTER_MAX || w->min > 128)
+		return false;
+	if (w->min > WM_SWAP_CLUSTER_MAX && v1 < (uint64_t)w->min * 1024)
+		v1 = (uint64_t)w->min * 1024;
+	if (w->min < 128 && v2 > (uint64_t)w->min * 1024 + 1023)
+		v2 = (uint64_t)w->min * 1024 + 1023;
+	g = w->low - w->min;
+	vw = ((g + 1) * 10000 - 1) / (uint64_t)st->s->wsf;
+	if (v2 > vw)
+		v2 = vw;
+	if (v1 > v2)
+		return false;
+	c = 4 * g + 4;
+	out->lo[0] = mul_div_sat(v1, st->P, c) + 1;
+	out->hi[0] = g ? mul_div_sat(v2, st->P, 4 * g) : UINT64_MAX;
+	v3 = (g * 10000 + (uint64_t)st->s->wsf - 1) / (uint64_t)st->s->wsf;
+	if (v3 < v1)
+		v3 = v1;
+	if (v3 <= v2) {
+		out->lo[1] = mul_div_sat(v3, st->P, c) + 1;
+		out->hi[1] = UINT64_MAX;
+		out->n = 2;
+	}
+	return true;
+}
+
+/* The nearest L' >= L (up) or <= L (down) in ls; false if none. */
+static bool lset_next(const struct lset *ls, uint64_t L, bool up, uint64_t *next)
+{
+	bool any = false;
+	int k;
+
+	for (k = 0; k < ls->n; k++) {
+		uint64_t c;
+
+		if (ls->lo[k] > ls->hi[k])
+			continue;
+		if (L >= ls->lo[k] && L <= ls->hi[k])
+			c = L;
+		else if (up ? ls->lo[k] > L : ls->hi[k] < L)
+			c = up ? ls->lo[k] : ls->hi[k];
+		else
+			continue;
+		if (!any || (up ? c < *next : c > *next))
+			*next = c;
+		any = true;
+	}
+	return any;
+}
+
+static bool zone_matches(const struct wm_printed *pr, const struct wm_zone_wm *w)
+{
+	return !pr->shown || !pr->has_wm ||
+	       (w->min == pr->min && w->low == pr->low && w->high == pr->high &&
+		(!pr->has_promo || w->promo == pr->promo));
+}
+
+static bool zone_reaches(const struct wm_printed *pr, const struct wm_zone_wm *w)
+{
+	return w->min >= pr->min && w->low >= pr->low && w->high >= pr->high &&
+	       (!pr->has_promo || w->promo >= pr->promo);
+}
+
+/*
+ * Capped zone i: the smallest count in its window at which every zone
+ * prints what it printed, as trying them upward from the window's bottom
+ * finds; with plain() watermarks it is found by bisection.
+ */
+static bool fit_capped(struct stale *st, size_t i)
+{
+	unsigned long lo = st->wlo[i], hi = st->whi[i], v;
+
+	if (st->exact_shape) {
+		st->zones[i].managed = hi;
+		if (wm_setup_wmarks(st->p, &st->mm, st->s, st->w, NULL) ||
+		    !zone_reaches(&st->pr[i], &st->w[i]))
+			return false;
+		while (lo < hi) {
+			unsigned long mid = lo + (hi - lo) / 2;
+
+			st->steps--;
+			st->zones[i].managed = mid;
+			if (wm_setup_wmarks(st->p, &st->mm, st->s, st->w, NULL))
+				return false;
+			if (zone_reaches(&st->pr[i], &st->w[i]))
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		st->zones[i].managed = lo;
+		return watermarks_match(st->p, &st->mm, st->s, st->pr, st->w);
+	}
+	for (v = lo;; v++) {	/* whi may be ULONG_MAX */
+		if (--st->steps < 0)
+			return false;
+		st->zones[i].managed = v;
+		if (watermarks_match(st->p, &st->mm, st->s, st->pr, st->w))
+			return true;
+		if (v == hi)
+			return false;
+	}
+}
+
+/*
+ * The intervals of every zone at L, as the walk computes them: false when
+ * some pinned zone has none.  *sumlo and *sumhi add up the lowmem ones.
+ */
+static bool intervals_at(const struct stale *st, uint64_t L, unsigned long *lo,
+			 unsigned long *hi, uint64_t *sumlo, uint64_t *sumhi)
+{
+	size_t i;
+
+	*sumlo = *sumhi = 0;
+	for (i = 0; i < st->n; i++) {
+		lo[i] = st->wlo[i];
+		hi[i] = st->whi[i];
+		if (wm_zone_capped(st->p, st->zones[i].type))
+			continue;
+		if (st->pinned[i] &&
+		    !lowmem_interval(st->p, st->s, st->P, L, &st->pr[i], &lo[i], &hi[i]))
+			return false;
+		*sumlo += lo[i];
+		*sumhi += hi[i];
+	}
+	return true;
+}
+
+/*
+ * Try L as the walk does: 1 when counts summing to L reproduce every
+ * printed number (managed_out filled), 0 when not, -1 when no L can
+ * (a lowmem zone that its interval does not explain).
+ */
+static int try_at(struct stale *st, uint64_t L, const unsigned long *lo,
+		  const unsigned long *hi, unsigned long *managed_out)
+{
+	const struct wm_profile *p = st->p;
+	struct wm_zone *zones = st->zones;
+	uint64_t sum = 0;
+	size_t i, n = st->n;
+
+	/* Each zone as near today's count as its interval allows... */
+	for (i = 0; i < n; i++) {
+		unsigned long cur = st->m->zones[i].managed;
+
+		zones[i].managed = cur < lo[i] ? lo[i] : cur > hi[i] ? hi[i] : cur;
+		if (!wm_zone_capped(p, zones[i].type))
+			sum += zones[i].managed;
+	}
+	/* ...then moved within it until they add up to L. */
+	for (i = 0; i < n && sum != L; i++) {
+		uint64_t room;
+
+		if (wm_zone_capped(p, zones[i].type))
+			continue;
+		if (sum < L) {
+			room = hi[i] - zones[i].managed;
+			room = room < L - sum ? room : L - sum;
+			zones[i].managed += (unsigned long)room;
+			sum += room;
+		} else {
+			room = zones[i].managed - lo[i];
+			room = room < sum - L ? room : sum - L;
+			zones[i].managed -= (unsigned long)room;
+			sum -= room;
+		}
+	}
+	if (st->exact_shape) {
+		/* a lowmem zone's values depend on L only through its interval */
+		if (wm_setup_wmarks(p, &st->mm, st->s, st->w, NULL))
+			return -1;
+		for (i = 0; i < n; i++)
+			if (!wm_zone_capped(p, zones[i].type) &&
+			    !zone_matches(&st->pr[i], &st->w[i]))
+				return -1;
+	}
+	/* Capped zones take no part in L: each takes its lowest fitting count. */
+	for (i = 0; i < n; i++)
+		if (wm_zone_capped(p, zones[i].type) && st->pr[i].shown && st->pr[i].has_wm &&
+		    !fit_capped(st, i))
+			return 0;
+	if (!watermarks_match(p, &st->mm, st->s, st->pr, st->w))
+		return 0;
+	for (i = 0; i < n; i++)
+		managed_out[i] = zones[i].managed;
+	return 1;
+}
+
+/*
+ * The L in [from, to] nearest `from` (upward when up, else downward) at
+ * which try_at() succeeds: 1 (counts in managed_out, L in *found), 0 none
+ * in the range, -1 none at all.
+ */
+static int search(struct stale *st, uint64_t from, uint64_t to, bool up,
+		  unsigned long *managed_out, uint64_t *found)
+{
+	uint64_t L = from, np = st->npinned;
+
+	while (up ? L <= to : L >= to) {
+		unsigned long lo[64], hi[64];
+		uint64_t sumlo, sumhi, next = L, k, d;
+		size_t i;
+		int rc;
+
+		if (--st->steps < 0)
+			return -1;
+		if (!intervals_at(st, L, lo, hi, &sumlo, &sumhi)) {
+			next = up ? L + 1 : L - 1;	/* only below L = P */
+		} else if (up ? sumlo > L : sumhi < L) {
+			/* the sums only grow with L: the first L that could fit */
+			next = up ? sumlo : sumhi;
+		} else if (sumlo > L || sumhi < L) {
+			/*
+			 * Going the other way the sum can catch up by at most
+			 * ceil(c * d / P) per zone in d steps (c: its min, or
+			 * min + 1), i.e. less than d * c / P + 1.
+			 */
+			uint64_t c = up ? st->r1 : st->r0;
+
+			k = up ? L - sumhi : sumlo - L;
+			if (st->P == 0)
+				return 0;	/* the sums do not move with L */
+			if (c <= st->P) {
+				if (k > np)
+					return 0;
+				d = 1;
+			} else {
+				d = k > np ? mul_div_sat(k - np, st->P, c - st->P) + 1 : 1;
+			}
+			if (up ? d > UINT64_MAX - L : d > L)
+				return 0;
+			next = up ? L + d : L - d;
+		} else {
+			for (i = 0; i < st->n && next == L; i++)
+				if (st->cap[i].n && !lset_next(&st->cap[i], L, up, &next))
+					return 0;
+			if (next == L) {
+				rc = try_at(st, L, lo, hi, managed_out);
+				if (rc) {
+					*found = L;
+					return rc;
+				}
+				next = up ? L + 1 : L - 1;
+			}
+		}
+		if (up ? next < L || next == UINT64_MAX : next > L)
+			return 0;
+		if (!up && L == 0)
+			return 0;
+		L = next;
+	}
+	return 0;
+}
+
 int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 			const struct wm_sysctl *s, const struct wm_printed *pr,
 			unsigned permille, unsigned long floor,
 			unsigned long *managed_out)
 {
-	struct wm_zone zones[64];
-	struct wm_zone_wm w[64];
-	struct wm_machine mm = *m;
-	unsigned long wlo[64], whi[64];
-	uint64_t P, Llo = 0, Lhi = 0, Lcur = 0, L;
+	struct stale st;
+	uint64_t Llo = 0, Lhi = 0, Lcur = 0, A = 1, B = UINT64_MAX, span;
+	uint64_t up_lo, up_hi, dn_lo, dn_hi, pages_extra = 0, L = 0, Ld;
+	unsigned long out_up[64];
 	size_t i, n = m->nzones;
+	int rc, found = 0;
 
 	if (n > 64 || s->min_free_kbytes < 0 || (p->wsf && s->wsf < 1))
 		return 0;
-	P = (uint64_t)s->min_free_kbytes >> (wm_page_shift(m) - 10);
+	memset(&st, 0, sizeof(st));
+	st.p = p;
+	st.m = m;
+	st.s = s;
+	st.pr = pr;
+	st.n = n;
+	st.steps = STALE_STEPS;
+	st.P = (uint64_t)s->min_free_kbytes >> (wm_page_shift(m) - 10);
+	if (s->extra_free_kbytes > 0)
+		pages_extra = (uint64_t)s->extra_free_kbytes >> (wm_page_shift(m) - 10);
+	st.mm = *m;
+	st.mm.zones = st.zones;
 	for (i = 0; i < n; i++) {
-		zones[i] = m->zones[i];
-		zones[i].boost_at_setup = 0;
-		window(m->zones[i].managed, permille, floor, &wlo[i], &whi[i]);
-		if (whi[i] > m->zones[i].present && m->zones[i].present >= m->zones[i].managed)
-			whi[i] = m->zones[i].present;	/* managed never exceeds present */
-		if (pr[i].shown && pr[i].has_wm && !shape_ok(p, &pr[i]))
+		const struct wm_printed *w = &pr[i];
+
+		st.zones[i] = m->zones[i];
+		st.zones[i].boost_at_setup = 0;
+		window(m->zones[i].managed, permille, floor, &st.wlo[i], &st.whi[i]);
+		if (st.whi[i] > m->zones[i].present && m->zones[i].present >= m->zones[i].managed)
+			st.whi[i] = m->zones[i].present;	/* managed never exceeds present */
+		if (w->shown && w->has_wm && !shape_ok(p, w))
 			return 0;
-		if (!wm_zone_capped(p, zones[i].type)) {
-			Llo += wlo[i];
-			Lhi += whi[i];
-			Lcur += m->zones[i].managed;
-		}
+		if (wm_zone_capped(p, st.zones[i].type))
+			continue;
+		if (Lhi + st.whi[i] < Lhi)
+			return 0;	/* windows past 2^64 pages: no machine's */
+		Llo += st.wlo[i];
+		Lhi += st.whi[i];
+		Lcur += m->zones[i].managed;
+		st.pinned[i] = w->shown && w->has_wm && m->zones[i].managed;
 	}
-	mm.zones = zones;
+	st.exact_shape = plain(&st, pages_extra);
 
-	/* L nearest today's first: the smallest move that explains it all. */
-	for (uint64_t step = 0; step <= Lhi - Llo; step++) {
-		unsigned long lo[64], hi[64];
-		uint64_t sumlo = 0, sumhi = 0, sum = 0;
-		bool ok = true;
+	/*
+	 * A pinned zone's interval at L is [max(K, ceil(mn L / P)),
+	 * min(H, ceil((mn + 1) L / P) - 1)], with [K, H] its window narrowed
+	 * by the gap: not empty only for L in [floor(K P / (mn + 1)) + 1,
+	 * floor(H P / mn)].
+	 */
+	for (i = 0; i < n; i++) {
+		uint64_t mn = pr[i].min, K, H;
 
-		if (step % 2 == 0 ? Lcur < step / 2 : Lcur + (step + 1) / 2 > Lhi)
+		if (!st.pinned[i])
 			continue;
-		L = step % 2 == 0 ? Lcur - step / 2 : Lcur + (step + 1) / 2;
-		if (L < Llo || L > Lhi || L == 0)
+		if (!gap_interval(p, s, &pr[i], &K, &H) || (st.P == 0 && mn != 0))
+			return 0;	/* at no L */
+		K = K > st.wlo[i] ? K : st.wlo[i];
+		H = H < st.whi[i] ? H : st.whi[i];
+		if (K > H)
+			return 0;
+		st.npinned++;
+		st.r0 += mn;
+		st.r1 += mn + 1;
+		if (st.P == 0)
 			continue;
-		for (i = 0; i < n && ok; i++) {
-			lo[i] = wlo[i];
-			hi[i] = whi[i];
-			if (wm_zone_capped(p, zones[i].type))
-				continue;
-			if (pr[i].shown && pr[i].has_wm && m->zones[i].managed)
-				ok = lowmem_interval(p, s, P, L, &pr[i], &lo[i], &hi[i]);
-			sumlo += lo[i];
-			sumhi += hi[i];
-		}
-		if (!ok || L < sumlo || L > sumhi)
-			continue;
-		/* Each zone as near today's count as its interval allows... */
-		for (i = 0; i < n; i++) {
-			unsigned long cur = m->zones[i].managed;
+		if (mul_div_sat(K, st.P, mn + 1) + 1 > A)
+			A = mul_div_sat(K, st.P, mn + 1) + 1;
+		if (mn && mul_div_sat(H, st.P, mn) < B)
+			B = mul_div_sat(H, st.P, mn);
+	}
+	for (i = 0; i < n; i++)
+		if (st.exact_shape && wm_zone_capped(p, st.zones[i].type) && pr[i].shown &&
+		    pr[i].has_wm && !capped_lset(&st, i, &st.cap[i]))
+			return 0;
 
-			zones[i].managed = cur < lo[i] ? lo[i] : cur > hi[i] ? hi[i] : cur;
-			if (!wm_zone_capped(p, zones[i].type))
-				sum += zones[i].managed;
-		}
-		/* ...then moved within it until they add up to L. */
-		for (i = 0; i < n && sum != L; i++) {
-			uint64_t room;
-
-			if (wm_zone_capped(p, zones[i].type))
-				continue;
-			if (sum < L) {
-				room = hi[i] - zones[i].managed;
-				room = room < L - sum ? room : L - sum;
-				zones[i].managed += (unsigned long)room;
-				sum += room;
-			} else {
-				room = zones[i].managed - lo[i];
-				room = room < sum - L ? room : sum - L;
-				zones[i].managed -= (unsigned long)room;
-				sum -= room;
-			}
-		}
-		/* Capped zones take no part in L: try each count in their window. */
-		for (i = 0; i < n && ok; i++) {
-			unsigned long v;
-
-			if (!wm_zone_capped(p, zones[i].type) || !pr[i].shown || !pr[i].has_wm)
-				continue;
-			ok = false;
-			for (v = wlo[i];; v++) {	/* whi may be ULONG_MAX */
-				zones[i].managed = v;
-				if (watermarks_match(p, &mm, s, pr, w)) {
-					ok = true;
-					break;
-				}
-				if (v == whi[i])
-					break;
-			}
-		}
-		if (ok && watermarks_match(p, &mm, s, pr, w)) {
-			for (i = 0; i < n; i++)
-				managed_out[i] = zones[i].managed;
+	/*
+	 * The walk took Lhi - Llo steps, alternating up and down: up to
+	 * ceil(span / 2) above today's L, floor(span / 2) below, never 0.
+	 */
+	span = Lhi - Llo;
+	up_lo = Lcur > A ? Lcur : A;
+	up_hi = Lcur + (span - span / 2) < Lhi ? Lcur + (span - span / 2) : Lhi;
+	if (up_hi > B)
+		up_hi = B;
+	if (up_lo <= up_hi) {
+		rc = search(&st, up_lo, up_hi, true, out_up, &L);
+		if (rc < 0)
+			return 0;
+		found = rc;
+	}
+	/* Below today's L, only what is nearer than that (a tie goes up). */
+	dn_lo = Lcur - (span / 2 < Lcur ? span / 2 : Lcur);
+	dn_lo = dn_lo > Llo ? dn_lo : Llo;
+	dn_lo = dn_lo > A ? dn_lo : A;
+	if (found)
+		dn_lo = L == Lcur ? Lcur : dn_lo > Lcur - (L - Lcur) + 1 ? dn_lo :
+		      Lcur - (L - Lcur) + 1;
+	dn_hi = Lcur - 1 < B ? Lcur - 1 : B;
+	if (Lcur >= 1 && dn_lo <= dn_hi) {
+		rc = search(&st, dn_hi, dn_lo, false, managed_out, &Ld);
+		if (rc > 0)
 			return 1;
-		}
+		if (rc < 0 && !found)
+			return 0;
 	}
-	return 0;
+	if (found)
+		memcpy(managed_out, out_up, n * sizeof(*managed_out));
+	return found;
 }
 
 /* ---- protection ------------------------------------------------------ */
@@ -496,7 +853,7 @@ void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 
 	for (i = 0; i < m->nzones; i++) {
 		struct wm_printed *w = &pr[i];
-		unsigned long gap, b;
+		unsigned long gap, b, t;
 
 		if (boost_out)
 			boost_out[i] = 0;
@@ -511,11 +868,17 @@ void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 		}
 		if (wm_zone_capped(p, m->zones[i].type) || (w->min >> 2) <= gap)
 			continue;
-		for (b = pb; b <= w->min; b += pb)
-			if (((w->min - b) >> 2) <= gap)
-				break;
-		if (b > w->min)
-			continue;
+		/*
+		 * The fewest whole pageblocks b with (min - b) / 4 <= gap, i.e.
+		 * b >= min - 4 * gap - 3 (here min >= 4 * gap + 4): a division,
+		 * not a walk of min / pageblock steps, so a zone of any size
+		 * takes no longer than a small one.
+		 */
+		t = w->min - 4 * gap - 3;
+		b = t / pb + (t % pb != 0);
+		if (b > w->min / pb)
+			continue;	/* more than min itself */
+		b *= pb;
 		w->min -= b;
 		w->low -= b;
 		w->high -= b;

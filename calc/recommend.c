@@ -15,10 +15,13 @@
  * closed form, shell integer division, and a `grep "min"` that on 6.13+
  * also catches the per-cpu "high_min:" lines of /proc/zoneinfo.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "recommend.h"
+#include "zoneinfo.h"
 
 /* ---- zones an allocation can use -------------------------------------- */
 
@@ -187,6 +190,38 @@ out:
 
 /* ---- Android extra_free_kbytes ---------------------------------------- */
 
+/*
+ * __setup_per_zone_wmarks() gives a zone watermarks from its own counts
+ * and two sums over the others: lowmem_pages (every zone but HighMem and,
+ * from 6.6, Movable) and, for the extra_free share, vm_total_pages.  So
+ * the machine {zone i, one Normal zone holding the rest of lowmem} with
+ * m's vm_total_pages gives zone i what m gives it.  On that pair a step
+ * of zone i's search costs two zones, not all of them: the search over
+ * every zone is linear in zones, not quadratic.  False when the rest
+ * does not fit an unsigned long (a 32-bit build): then m itself is used.
+ */
+static bool stand_in(const struct wm_profile *p, const struct wm_machine *m,
+		     size_t i, uint64_t lowmem, uint64_t total,
+		     struct wm_zone pair[2], struct wm_machine *out)
+{
+	const struct wm_zone *z = &m->zones[i];
+	uint64_t rest = lowmem - (wm_zone_capped(p, z->type) ? 0 : z->managed);
+
+	if (rest > ULONG_MAX || total > ULONG_MAX)
+		return false;
+	pair[0] = *z;
+	memset(&pair[1], 0, sizeof(pair[1]));
+	pair[1].node = z->node;
+	pair[1].idx = z->idx + 1;
+	pair[1].type = WM_ZONE_NORMAL;
+	pair[1].managed = pair[1].present = (unsigned long)rest;
+	*out = *m;
+	out->zones = pair;
+	out->nzones = 2;
+	out->vm_total_pages = (unsigned long)total;
+	return true;
+}
+
 int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
 		      struct wm_rec_efk_zone *zones, struct wm_rec_answer *ans,
 		      struct wm_diag *diag)
@@ -194,6 +229,7 @@ int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
 	struct wm_profile p;
 	struct wm_zone_wm *w;
 	size_t i, n = in->m->nzones;
+	uint64_t lowmem = 0, total = in->m->vm_total_pages;
 	long wanted = 1;
 	int rc;
 
@@ -204,7 +240,7 @@ int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
 		return wm_fail(diag, WM_EINVAL, 0, "extra_free_kbytes",
 			       "%ld is outside 0..2147483647", extra_kb);
 	search_profile(in, &p);
-	w = calloc(n, sizeof(*w));
+	w = calloc(n > 2 ? n : 2, sizeof(*w));	/* the pair needs two */
 	if (!w)
 		return wm_fail(diag, WM_ENOMEM, 0, NULL, "out of memory");
 
@@ -216,18 +252,30 @@ int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
 		zones[i].target_low = w[i].low;
 		zones[i].need_wsf = -1;
 		ans->gap_needed += w[i].low - w[i].min;
+		if (!wm_zone_capped(&p, in->m->zones[i].type))
+			lowmem += in->m->zones[i].managed;
+		if (!in->m->vm_total_pages)
+			total += in->m->zones[i].managed;
 	}
 
 	/* Per zone, the smallest wsf reaching its target (no extra share). */
 	for (i = 0; i < n; i++) {
+		struct wm_zone pair[2];
+		struct wm_machine one;
+		struct wm_rec_input in1 = *in;
+		size_t k = i;
 		long lo = 1, hi = WM_REC_WSF_CEILING;
 
+		if (stand_in(&p, in->m, i, lowmem, total, pair, &one)) {
+			in1.m = &one;
+			k = 0;
+		}
 		while (lo <= hi) {
 			long mid = lo + (hi - lo) / 2;
 
-			if ((rc = model_at(in, &p, mid, 0, w, diag)))
+			if ((rc = model_at(&in1, &p, mid, 0, w, diag)))
 				goto out;
-			if (w[i].low >= zones[i].target_low) {
+			if (w[k].low >= zones[i].target_low) {
 				zones[i].need_wsf = mid;
 				hi = mid - 1;
 			} else {
@@ -329,6 +377,7 @@ int wm_rec_script(const char *zoneinfo, size_t len, const long *true_min,
 		  size_t ntrue, long base_wsf, long extra_kb, unsigned page_size,
 		  struct wm_rec_script *out, struct wm_diag *diag)
 {
+	const long cap = (long)(ZI_MAX_PAGES < LONG_MAX ? ZI_MAX_PAGES : LONG_MAX);
 	long managed[WM_REC_SCRIPT_MAX], mins[WM_REC_SCRIPT_MAX];
 	size_t nm = 0, nmin = 0, i;
 	const char *p = zoneinfo, *end = zoneinfo + len;
@@ -365,8 +414,16 @@ int wm_rec_script(const char *zoneinfo, size_t len, const long *true_min,
 	out->extra_pages = extra_kb / (long)(page_size / 1024);
 	out->nzones = nm;
 	out->nmin = nmin;
-	for (i = 0; i < nm; i++)
+	for (i = 0; i < nm; i++) {
+		/* 64 words of at most 2^52 each: on 64 bits the sum always fits */
+		if (managed[i] > cap || managed[i] < -cap ||
+		    (managed[i] > 0 && out->vm_total > LONG_MAX - managed[i]) ||
+		    (managed[i] < 0 && out->vm_total < LONG_MIN - managed[i]))
+			return wm_fail(diag, WM_ERANGE, 0, "managed",
+				       "managed %ld is not a page count (more than 2^52)",
+				       managed[i]);
 		out->vm_total += managed[i];
+	}
 	if (out->vm_total <= 0)
 		return wm_fail(diag, WM_EINVAL, 0, "managed", "the managed pages sum to 0");
 	/* bc -l: x = extra / (total / 10000) + 0.5, truncated: round half up */

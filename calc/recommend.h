@@ -146,8 +146,10 @@ struct wm_rec_script {
  * skipped, a bc division by zero (branch B with managed < 10000) leaving
  * that zone out, the maximum written unclamped.  true_min[0..ntrue)
  * (optional) are the zones' real min lines in file order, for
- * result_true and misread.  Return WM_OK or WM_EINVAL (no managed line,
- * vm_total 0, page size under 1 KiB).
+ * result_true and misread.  Return WM_OK, WM_EINVAL (no managed line,
+ * vm_total 0, page size under 1 KiB) or WM_ERANGE (a managed word above
+ * 2^52 pages, ZI_MAX_PAGES, in magnitude: no machine's, and the sum of
+ * such words could overflow).
  */
 int wm_rec_script(const char *zoneinfo, size_t len, const long *true_min,
 		  size_t ntrue, long base_wsf, long extra_kb, unsigned page_size,

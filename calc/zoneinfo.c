@@ -29,6 +29,19 @@
 /* Far above MAX_NUMNODES (1 << 10): bounds what callers size by nnodes. */
 #define ZI_MAX_NODE 65535
 
+/* ZI_MAX_PAGES, or less where a long is 32 bits. */
+#define PAGES_MAX ((long)(ZI_MAX_PAGES < LONG_MAX ? ZI_MAX_PAGES : LONG_MAX))
+
+/* The page-count fields of a zone, in the order of zi_state.total[]. */
+#define ZI_NCOUNTS 10
+static const size_t count_off[ZI_NCOUNTS] = {
+	offsetof(struct zi_zone, free), offsetof(struct zi_zone, boost),
+	offsetof(struct zi_zone, min), offsetof(struct zi_zone, low),
+	offsetof(struct zi_zone, high), offsetof(struct zi_zone, promo),
+	offsetof(struct zi_zone, spanned), offsetof(struct zi_zone, present),
+	offsetof(struct zi_zone, managed), offsetof(struct zi_zone, cma),
+};
+
 struct zi_state {
 	struct zi_info *zi;
 	struct wm_diag *diag;
@@ -36,6 +49,7 @@ struct zi_state {
 	size_t node_first;	/* index of the first zone of z's node */
 	int line;		/* 1-based number of the line being read */
 	int pcp_lines;		/* 1 while inside the zone's first pageset */
+	uint64_t total[ZI_NCOUNTS];	/* pages: each count over all zones so far */
 };
 
 static inline int is_blank(char c)
@@ -91,8 +105,8 @@ static int read_value(struct zi_state *st, const char *key, const char *p,
 	int rc;
 
 	p = skip_blanks(p, eol);
-	/* a page count: at most LONG_MAX, so no value can pass for "not printed" */
-	rc = scan_ulong(&p, eol, LONG_MAX, out);
+	/* a page count: no value can pass for "not printed" (ULONG_MAX) */
+	rc = scan_ulong(&p, eol, PAGES_MAX, out);
 	if (rc)
 		return bad_number(st, key, rc);
 	if (skip_blanks(p, eol) != eol)
@@ -228,6 +242,8 @@ static int parse_protection(struct zi_state *st, const char *p,
 	}
 	for (;;) {
 		rc = wm_scan_long(&p, eol, false, &v);
+		if (rc == 0 && (v > PAGES_MAX || v < -PAGES_MAX))
+			rc = -2;	/* lowmem_reserve is a page count too */
 		if (rc)
 			return bad_number(st, key, rc);
 		/* More entries than WM_MAX_ZONES: checked, not kept. */
@@ -314,12 +330,26 @@ static int zone_value(struct zi_state *st, const char *key, const char *p,
 	unsigned long v = 0;
 	int rc;
 
+	unsigned long *dst;
+	size_t f;
+
 	if (!st->z)
 		return no_zone(st, key);
 	rc = read_value(st, key, p, eol, &v);
 	if (rc)
 		return rc;
-	*(unsigned long *)((char *)st->z + off) = v;
+	dst = (unsigned long *)((char *)st->z + off);
+	for (f = 0; f < ZI_NCOUNTS && count_off[f] != off; f++)
+		;
+	if (f < ZI_NCOUNTS) {
+		/* a key printed twice in one zone: the last one counts */
+		st->total[f] += v - (uint64_t)*dst;
+		if (st->total[f] > ZI_MAX_PAGES)
+			return wm_fail(st->diag, WM_EPARSE, st->line, key,
+				       "'%s' of all zones adds up to more than 2^52 pages, "
+				       "more than a 64-bit machine can address", key);
+	}
+	*dst = v;
 	st->z->flags |= flag;
 	return WM_OK;
 }

@@ -11,6 +11,16 @@
 
 #include "wmark.h"
 
+/*
+ * The most pages a zone's count (free, boost, min, low, high, promo,
+ * spanned, present, managed, cma, a protection entry) may say, and the
+ * most any one of those counts may add up to over all zones: 2^64 bytes
+ * in 4 KiB pages.  A 64-bit kernel cannot have more, and with this bound
+ * every sum of them, and every product with a KiB-per-page factor, fits
+ * a long with room to spare.
+ */
+#define ZI_MAX_PAGES ((uint64_t)1 << 52)
+
 /* Which optional lines a zone had. */
 enum zi_has {
 	ZI_HAS_FREE = 1u << 0,
@@ -55,7 +65,9 @@ struct zi_info {
  * Parse buf[0..len) into *out (which zi_parse initialises; free it with
  * zi_free, also after an error).  Return WM_OK, WM_ENOMEM, or WM_EPARSE
  * with diag->line and diag->msg saying what is wrong.  A file with no
- * zone header at all is WM_EPARSE.
+ * zone header at all is WM_EPARSE, and so is a count above ZI_MAX_PAGES
+ * ("too large") or one whose sum over all zones passes it (the line of
+ * the value that does).
  */
 int zi_parse(const char *buf, size_t len, struct zi_info *out,
 	     struct wm_diag *diag);

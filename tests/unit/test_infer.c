@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "../../calc/infer.h"
+#include "../../calc/internal.h"
 #include "../../calc/wmark.h"
 
 #define STALE 10	/* permille: verify's "within 1%" */
@@ -330,6 +331,350 @@ static void test_stale_watermarks_moves_a_lone_zone_to_its_wsf_step_edge(void **
 	assert_int_equal(wm_stale_watermarks(&v.p, &v.m, &v.s, v.pr, STALE, 637, v.out), 0);
 	assert_int_equal(wm_stale_watermarks(&v.p, &v.m, &v.s, v.pr, STALE, 638, v.out), 1);
 	assert_int_equal(v.out[0], 64417);
+}
+
+/*
+ * The walk wm_stale_watermarks() replaces, kept here as its reference:
+ * every L in turn, nearest today's first, and every count of a capped
+ * zone in turn.  Exact, and linear in the size of the window.
+ */
+static uint64_t walk_up(uint64_t a, uint64_t b, uint64_t d)
+{
+	uint64_t r, q = wm_mul_div(a, b, d, &r);
+
+	return q + (r != 0);
+}
+
+static bool walk_interval(const struct wm_profile *p, const struct wm_sysctl *s, uint64_t P,
+			  uint64_t L, const struct wm_printed *w, unsigned long *lo,
+			  unsigned long *hi)
+{
+	uint64_t mn = w->min, gap = w->low - w->min, q = mn >> 2, a, b;
+
+	if (P == 0) {
+		if (mn != 0)
+			return false;
+		a = 0;
+		b = UINT64_MAX;
+	} else {
+		a = walk_up(mn, L, P);
+		b = walk_up(mn + 1, L, P) - 1;
+	}
+	if (!p->wsf) {
+		if (gap != q || w->high - w->min != (mn >> 1))
+			return false;
+	} else if (gap == q) {
+		uint64_t top = ((q + 1) * 10000 - 1) / (uint64_t)s->wsf;
+
+		if (top < b)
+			b = top;
+	} else if (gap > q) {
+		uint64_t lo2 = (gap * 10000 + (uint64_t)s->wsf - 1) / (uint64_t)s->wsf;
+		uint64_t hi2 = ((gap + 1) * 10000 - 1) / (uint64_t)s->wsf;
+
+		if (lo2 > a)
+			a = lo2;
+		if (hi2 < b)
+			b = hi2;
+	} else {
+		return false;
+	}
+	if (a < *lo)
+		a = *lo;
+	if (b > *hi)
+		b = *hi;
+	if (a > b)
+		return false;
+	*lo = (unsigned long)a;
+	*hi = (unsigned long)b;
+	return true;
+}
+
+static bool walk_matches(const struct wm_profile *p, const struct wm_machine *m,
+			 const struct wm_sysctl *s, const struct wm_printed *pr)
+{
+	struct wm_zone_wm w[8];
+	size_t i;
+
+	if (wm_setup_wmarks(p, m, s, w, NULL))
+		return false;
+	for (i = 0; i < m->nzones; i++)
+		if (pr[i].shown && pr[i].has_wm &&
+		    (w[i].min != pr[i].min || w[i].low != pr[i].low || w[i].high != pr[i].high ||
+		     (pr[i].has_promo && w[i].promo != pr[i].promo)))
+			return false;
+	return true;
+}
+
+static bool walk_shape(const struct wm_profile *p, const struct wm_printed *w)
+{
+	unsigned long gap;
+
+	if (w->low < w->min || w->high < w->low)
+		return false;
+	gap = w->low - w->min;
+	if (!p->wsf)
+		return true;
+	if (w->high - w->low != gap)
+		return false;
+	return !w->has_promo || (w->promo >= w->high && w->promo - w->high == gap);
+}
+
+static int stale_by_walking(const struct wm_profile *p, const struct wm_machine *m,
+			    const struct wm_sysctl *s, const struct wm_printed *pr,
+			    unsigned permille, unsigned long floor, unsigned long *out)
+{
+	struct wm_zone zones[8];
+	struct wm_machine mm = *m;
+	unsigned long wlo[8], whi[8];
+	uint64_t P, Llo = 0, Lhi = 0, Lcur = 0, L;
+	size_t i, n = m->nzones;
+	unsigned shift = 0;
+
+	while ((1u << shift) < m->page_size)
+		shift++;
+	P = (uint64_t)s->min_free_kbytes >> (shift - 10);
+	for (i = 0; i < n; i++) {
+		unsigned long cur = m->zones[i].managed;
+		unsigned long d = (unsigned long)((uint64_t)cur * permille / 1000);
+
+		if (cur && d < floor)
+			d = floor;
+		if (d > cur)
+			d = cur;
+		wlo[i] = cur - d;
+		whi[i] = cur + d;
+		zones[i] = m->zones[i];
+		zones[i].boost_at_setup = 0;
+		if (whi[i] > m->zones[i].present && m->zones[i].present >= cur)
+			whi[i] = m->zones[i].present;
+		if (pr[i].shown && pr[i].has_wm && !walk_shape(p, &pr[i]))
+			return 0;
+		if (!wm_zone_capped(p, zones[i].type)) {
+			Llo += wlo[i];
+			Lhi += whi[i];
+			Lcur += cur;
+		}
+	}
+	mm.zones = zones;
+	for (uint64_t step = 0; step <= Lhi - Llo; step++) {
+		unsigned long lo[8], hi[8];
+		uint64_t sumlo = 0, sumhi = 0, sum = 0;
+		bool ok = true;
+
+		if (step % 2 == 0 ? Lcur < step / 2 : Lcur + (step + 1) / 2 > Lhi)
+			continue;
+		L = step % 2 == 0 ? Lcur - step / 2 : Lcur + (step + 1) / 2;
+		if (L < Llo || L > Lhi || L == 0)
+			continue;
+		for (i = 0; i < n && ok; i++) {
+			lo[i] = wlo[i];
+			hi[i] = whi[i];
+			if (wm_zone_capped(p, zones[i].type))
+				continue;
+			if (pr[i].shown && pr[i].has_wm && m->zones[i].managed)
+				ok = walk_interval(p, s, P, L, &pr[i], &lo[i], &hi[i]);
+			sumlo += lo[i];
+			sumhi += hi[i];
+		}
+		if (!ok || L < sumlo || L > sumhi)
+			continue;
+		for (i = 0; i < n; i++) {
+			unsigned long cur = m->zones[i].managed;
+
+			zones[i].managed = cur < lo[i] ? lo[i] : cur > hi[i] ? hi[i] : cur;
+			if (!wm_zone_capped(p, zones[i].type))
+				sum += zones[i].managed;
+		}
+		for (i = 0; i < n && sum != L; i++) {
+			uint64_t room;
+
+			if (wm_zone_capped(p, zones[i].type))
+				continue;
+			if (sum < L) {
+				room = hi[i] - zones[i].managed;
+				room = room < L - sum ? room : L - sum;
+				zones[i].managed += (unsigned long)room;
+				sum += room;
+			} else {
+				room = zones[i].managed - lo[i];
+				room = room < sum - L ? room : sum - L;
+				zones[i].managed -= (unsigned long)room;
+				sum -= room;
+			}
+		}
+		for (i = 0; i < n && ok; i++) {
+			unsigned long v;
+
+			if (!wm_zone_capped(p, zones[i].type) || !pr[i].shown || !pr[i].has_wm)
+				continue;
+			ok = false;
+			for (v = wlo[i];; v++) {
+				zones[i].managed = v;
+				if (walk_matches(p, &mm, s, pr)) {
+					ok = true;
+					break;
+				}
+				if (v == whi[i])
+					break;
+			}
+		}
+		if (ok && walk_matches(p, &mm, s, pr)) {
+			for (i = 0; i < n; i++)
+				out[i] = zones[i].managed;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static uint64_t rnd(uint64_t *seed, uint64_t n)
+{
+	*seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+	return n ? (*seed >> 17) % n : 0;
+}
+
+/*
+ * Small machines of every shape: zones of a few thousand pages, HighMem
+ * and Movable among them, printed values from counts near today's (stale),
+ * or nudged, or another machine's, pages_min above lowmem at times, an
+ * extra_free share at times.  The search finds what the walk finds.
+ */
+static void test_stale_watermarks_finds_what_walking_every_total_finds(void **state)
+{
+	static const char *const releases[] = { "6.18.44", "6.1.0-57-amd64", "5.10.218",
+						"5.4.286", "4.9.337", "4.4.0", "3.10.0" };
+	static const enum wm_zone_type kinds[] = { WM_ZONE_DMA, WM_ZONE_DMA32, WM_ZONE_NORMAL,
+						   WM_ZONE_HIGHMEM, WM_ZONE_MOVABLE,
+						   WM_ZONE_DEVICE };
+	uint64_t seed = 977;
+	int k, found = 0, cases = 2500;
+
+	for (k = 0; k < cases; k++) {
+		struct wm_profile p;
+		struct wm_zone z[8], then[8];
+		struct wm_machine m, mt;
+		struct wm_sysctl sc = { 0 };
+		struct wm_printed pr[8];
+		struct wm_zone_wm w[8];
+		unsigned long got[8], want[8];
+		unsigned permille = (unsigned)(5 + rnd(&seed, 200));
+		unsigned long floor = (unsigned long)rnd(&seed, 3) ? (unsigned long)rnd(&seed, 300) : 0;
+		size_t n = 1 + (size_t)rnd(&seed, 5), i;
+		int a, b;
+
+		profile(releases[rnd(&seed, sizeof(releases) / sizeof(releases[0]))], &p);
+		memset(z, 0, sizeof(z));
+		memset(pr, 0, sizeof(pr));
+		for (i = 0; i < n; i++) {
+			unsigned long cur = rnd(&seed, 8) == 0 ? 0 : 1 + (unsigned long)rnd(&seed, 4000);
+
+			z[i].idx = (int)i;
+			z[i].type = kinds[rnd(&seed, sizeof(kinds) / sizeof(kinds[0]))];
+			z[i].managed = cur;
+			z[i].present = cur + (unsigned long)rnd(&seed, 3) * (unsigned long)rnd(&seed, 60);
+		}
+		m = (struct wm_machine){ .zones = z, .nzones = n, .page_size = 4096,
+					 .pageblock_pages = 512 };
+		sc.min_free_kbytes = (long)(rnd(&seed, 4) == 0 ? rnd(&seed, 40000) : rnd(&seed, 4000));
+		sc.wsf = 1 + (long)rnd(&seed, 3) * (long)rnd(&seed, 300);
+		sc.extra_free_kbytes = rnd(&seed, 6) == 0 ? (long)rnd(&seed, 5000) : -1;
+		sc.boost_factor = 15000;
+		/* the counts the kernel computed from: near today's, or not */
+		memcpy(then, z, sizeof(z));
+		for (i = 0; i < n; i++) {
+			long d = (long)rnd(&seed, 2 * (permille * z[i].managed / 1000 + floor) + 3) -
+				 (long)(permille * z[i].managed / 1000 + floor) - 1;
+
+			if (z[i].managed && rnd(&seed, 2) && (long)z[i].managed + d > 0)
+				then[i].managed = (unsigned long)((long)z[i].managed + d);
+		}
+		mt = m;
+		mt.zones = then;
+		if (wm_setup_wmarks(&p, &mt, &sc, w, NULL))
+			continue;
+		for (i = 0; i < n; i++) {
+			if (rnd(&seed, 10) == 0)
+				continue;	/* not printed */
+			pr[i].shown = pr[i].has_wm = true;
+			pr[i].min = w[i].min;
+			pr[i].low = w[i].low;
+			pr[i].high = w[i].high;
+			pr[i].has_promo = p.promo_printed;
+			pr[i].promo = w[i].promo;
+			switch (rnd(&seed, 12)) {
+			case 0: pr[i].min++; break;
+			case 1: pr[i].low++; pr[i].high++; pr[i].promo++; break;
+			case 2: pr[i].high += 3; pr[i].promo += 3; break;
+			default: break;
+			}
+		}
+		a = wm_stale_watermarks(&p, &m, &sc, pr, permille, floor, got);
+		b = stale_by_walking(&p, &m, &sc, pr, permille, floor, want);
+		if (a != b || (a && memcmp(got, want, n * sizeof(got[0]))))
+			fail_msg("case %d (%s, %zu zones, mfk %ld, wsf %ld, extra %ld): search %d, walk %d",
+				 k, p.kver.major >= 6 ? "6.x" : "older", n, sc.min_free_kbytes, sc.wsf,
+				 sc.extra_free_kbytes, a, b);
+		found += a;
+	}
+	/* both kinds of answer were tried */
+	assert_in_range(found, cases / 10, cases - cases / 10);
+}
+
+/*
+ * A 64 TiB Normal zone (2^34 pages) whose watermarks fit no counts: the
+ * walk went through every total within 1% of it, one page at a time.
+ */
+static void test_stale_watermarks_gives_up_on_64_tib_without_walking(void **state)
+{
+	const unsigned long big[NZ] = { 3840, 772918, 1ul << 34, 0, 0 };
+	struct vm v;
+
+	if (sizeof(long) < 8)
+		skip();
+	vm_init(&v, "6.18.44", big);
+	v.z[2].present = big[2];
+	print_all_wm(&v, wm_b);
+	assert_int_equal(wm_stale_watermarks(&v.p, &v.m, &v.s, v.pr, STALE, 16384, v.out), 0);
+	assert_int_equal(wm_stale_watermarks(&v.p, &v.m, &v.s, v.pr, 200, 0, v.out), 0);
+	/* managed 2^53 + 1 */
+	v.z[2].managed = v.z[2].present = (1ul << 53) + 1;
+	assert_int_equal(wm_stale_watermarks(&v.p, &v.m, &v.s, v.pr, STALE, 16384, v.out), 0);
+}
+
+/*
+ * The same zone, printed when it had 2^34 - 2^30 pages (60 TiB): 6.25%
+ * below.  Today's counts are the zones' present, so the window reaches
+ * half its width below them: 5% at 10%, not enough; 10% at 20%.
+ */
+static void test_stale_watermarks_finds_the_60_tib_a_64_tib_zone_had_within_20_percent(void **state)
+{
+	const unsigned long big[NZ] = { 3840, 772918, 1ul << 34, 0, 0 };
+	unsigned long then[NZ];
+	struct wm_zone_wm w[NZ];
+	struct vm v, t;
+	int i;
+
+	if (sizeof(long) < 8)
+		skip();
+	memcpy(then, big, sizeof(then));
+	then[2] -= 1ul << 30;
+	vm_init(&t, "6.18.44", then);
+	assert_int_equal(wm_setup_wmarks(&t.p, &t.m, &t.s, w, NULL), WM_OK);
+	vm_init(&v, "6.18.44", big);
+	v.z[2].present = big[2];
+	for (i = 0; i < NZ; i++) {
+		const unsigned long x[4] = { w[i].min, w[i].low, w[i].high, w[i].promo };
+
+		print_wm(&v.pr[i], x, true);
+	}
+	assert_int_equal(wm_stale_watermarks(&v.p, &v.m, &v.s, v.pr, STALE, 16384, v.out), 0);
+	assert_int_equal(wm_stale_watermarks(&v.p, &v.m, &v.s, v.pr, 100, 0, v.out), 0);
+	assert_int_equal(wm_stale_watermarks(&v.p, &v.m, &v.s, v.pr, 200, 0, v.out), 1);
+	assert_counts_reproduce(&v, v.out);
+	/* the nearest total that fits: Normal at the top of its interval */
+	assert_int_equal(v.out[2], 16106127999ul);
+	assert_int_equal(v.out[1], big[1]);
 }
 
 /* ---- wm_stale_protection ---------------------------------------------- */
@@ -666,6 +1011,60 @@ static void test_unboost_does_nothing_where_zoneinfo_prints_the_boost(void **sta
 	assert_int_equal(out[1], 0);
 }
 
+/* One zone's boost as whole pageblocks found by walking them: the rule itself. */
+static unsigned long unboost_by_walking(unsigned long min, unsigned long gap, unsigned long pb)
+{
+	unsigned long b;
+
+	for (b = pb; b <= min; b += pb)
+		if (((min - b) >> 2) <= gap)
+			return b;
+	return 0;
+}
+
+static void test_unboost_takes_what_walking_the_pageblocks_takes(void **state)
+{
+	static const unsigned long pbs[] = { 1, 3, 32, 512, 2048 };
+	unsigned long min, gap;
+	size_t k;
+
+	for (k = 0; k < sizeof(pbs) / sizeof(pbs[0]); k++) {
+		for (min = 0; min < 3000; min += 7) {
+			for (gap = 0; gap < min / 4 && gap < 800; gap += 13) {
+				const unsigned long w[4] = { min, min + gap, min + 2 * gap, 0 };
+				long out[NZ];
+				struct vm v;
+
+				vm_init(&v, "5.10.218", snap_a);
+				v.m.pageblock_pages = pbs[k];
+				print_wm(&v.pr[1], w, false);
+				wm_unboost(&v.p, &v.m, v.pr, out);
+				assert_int_equal(out[1], unboost_by_walking(min, gap, pbs[k]));
+			}
+		}
+	}
+}
+
+static void test_unboost_of_a_2_to_52_page_min_takes_no_walk(void **state)
+{
+	/*
+	 * min 2^52 with a gap of 1000: (2^52 - b) / 4 <= 1000 needs b >=
+	 * 2^52 - 4003, i.e. 2^43 - 7 pageblocks of 512; walking them one
+	 * by one took hours.
+	 */
+	const unsigned long min = 1ul << 52;
+	const unsigned long w[4] = { min, min + 1000, min + 2000, 0 };
+	long out[NZ];
+	struct vm v;
+
+	vm_init(&v, "5.10.218", snap_a);
+	print_wm(&v.pr[1], w, false);
+	wm_unboost(&v.p, &v.m, v.pr, out);
+	assert_int_equal(out[1], min - 7 * 512);
+	assert_int_equal(v.pr[1].min, 7 * 512);
+	assert_int_equal(v.pr[1].low, 7 * 512 + 1000);
+}
+
 static void test_unboost_finds_a_boost_frozen_into_low_and_high_on_5_4(void **state)
 {
 	/* 5.0-5.7: low = min + boost + gap, high = min + boost + 2 * gap */
@@ -700,6 +1099,9 @@ int main(void)
 		cmocka_unit_test(test_stale_watermarks_refuses_a_normal_zone_grown_eightfold),
 		cmocka_unit_test(test_a_single_watermark_one_page_off_is_never_stale),
 		cmocka_unit_test(test_stale_watermarks_moves_a_lone_zone_to_its_wsf_step_edge),
+		cmocka_unit_test(test_stale_watermarks_finds_what_walking_every_total_finds),
+		cmocka_unit_test(test_stale_watermarks_gives_up_on_64_tib_without_walking),
+		cmocka_unit_test(test_stale_watermarks_finds_the_60_tib_a_64_tib_zone_had_within_20_percent),
 		cmocka_unit_test(test_stale_protection_returns_todays_counts_when_they_fit),
 		cmocka_unit_test(test_stale_protection_pulls_dma32_back_to_3020_times_256_less_1),
 		cmocka_unit_test(test_stale_protection_explains_one_page_less_but_not_one_more),
@@ -717,6 +1119,8 @@ int main(void)
 		cmocka_unit_test(test_unboost_leaves_a_boost_that_a_wide_gap_hides),
 		cmocka_unit_test(test_unboost_does_nothing_where_zoneinfo_prints_the_boost),
 		cmocka_unit_test(test_unboost_finds_a_boost_frozen_into_low_and_high_on_5_4),
+		cmocka_unit_test(test_unboost_takes_what_walking_the_pageblocks_takes),
+		cmocka_unit_test(test_unboost_of_a_2_to_52_page_min_takes_no_walk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

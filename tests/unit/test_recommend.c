@@ -301,6 +301,71 @@ static const char zi_612[] =
 
 static const long true_min_618[] = { 30, 6065, 10800, 32, 0 };
 
+/*
+ * Each zone's smallest wsf, searched with the model over every zone at
+ * every step: what wm_rec_extra_free() answered when it did just that.
+ */
+static long need_by_whole_machine(const struct fixture *f, size_t i, unsigned long target)
+{
+	struct wm_profile p = f->p;
+	struct wm_sysctl s = f->s;
+	struct wm_zone_wm w[5];
+	long lo = 1, hi = WM_REC_WSF_CEILING, need = -1;
+
+	p.wsf_max = WM_REC_WSF_CEILING;
+	s.extra_free_kbytes = 0;
+	while (lo <= hi) {
+		long mid = lo + (hi - lo) / 2;
+
+		s.wsf = mid;
+		assert_int_equal(wm_setup_wmarks(&p, &f->m, &s, w, NULL), WM_OK);
+		if (w[i].low >= target) {
+			need = mid;
+			hi = mid - 1;
+		} else {
+			lo = mid + 1;
+		}
+	}
+	return need;
+}
+
+static void test_extra_free_per_zone_answers_are_the_whole_machines(void **state)
+{
+	static const char *const releases[] = { "4.9.337", "5.4.286", "6.1.0-57-amd64",
+						"6.18.44" };
+	static const enum wm_zone_type types[] = {
+		WM_ZONE_DMA, WM_ZONE_NORMAL, WM_ZONE_HIGHMEM, WM_ZONE_MOVABLE, WM_ZONE_DEVICE,
+	};
+	static const long extra[] = { 0, 1, 29615, 1048576, 2147483647L };
+	unsigned long managed[5];
+	uint64_t seed = 12345;
+	size_t r, e, i, k;
+
+	for (k = 0; k < 200; k++) {
+		for (i = 0; i < 5; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			/* 0, a few pages, or up to 2^40 pages */
+			managed[i] = (unsigned long)((seed >> 11) % (k % 3 == 0 ? 40 :
+								k % 3 == 1 ? 5000000 :
+								(1ull << 40)));
+		}
+		for (r = 0; r < sizeof(releases) / sizeof(releases[0]); r++) {
+			for (e = 0; e < sizeof(extra) / sizeof(extra[0]); e++) {
+				struct fixture f;
+				struct wm_rec_efk_zone z[5];
+				struct wm_rec_answer a;
+
+				setup(&f, releases[r], managed, types, 5, 1024 + (long)(k * 977), 10 + (long)k);
+				f.m.vm_total_pages = k % 4 == 0 ? (unsigned long)(seed >> 30) : 0;
+				assert_int_equal(wm_rec_extra_free(&f.in, extra[e], z, &a, NULL), WM_OK);
+				for (i = 0; i < 5; i++)
+					assert_int_equal(z[i].need_wsf,
+							 need_by_whole_machine(&f, i, z[i].target_low));
+			}
+		}
+	}
+}
+
 static void test_script_on_6_18_reads_high_min_as_min_and_writes_44(void **state)
 {
 	struct wm_rec_script sc;
@@ -361,6 +426,32 @@ static void test_script_on_6_12_text_reads_every_min(void **state)
 	assert_int_equal(sc.z[1].branch, 'B');
 	assert_int_equal(sc.result, 53);
 	assert_int_equal(sc.result_true, 53);
+}
+
+static void test_script_refuses_managed_words_past_2_to_52(void **state)
+{
+	static const char big[] =
+		ZONE("     DMA", 30, 37, 44, 9223372036854775807) PCP_OLD
+		ZONE("   DMA32", 6065, 7581, 9097, 9223372036854775807);
+	static const char neg[] =
+		ZONE("     DMA", 30, 37, 44, -4503599627370497);
+	static const char most[] =
+		ZONE("     DMA", 30, 37, 44, 4503599627370496) PCP_OLD
+		ZONE("   DMA32", 6065, 7581, 9097, 4503599627370496);
+	struct wm_rec_script sc;
+	struct wm_diag d = { 0 };
+
+	if (sizeof(long) < 8)
+		skip();
+	/* two LONG_MAX words once overflowed vm_total */
+	assert_int_equal(wm_rec_script(big, sizeof(big) - 1, NULL, 0, 10, 29615, 4096, &sc, &d),
+			 WM_ERANGE);
+	assert_string_equal(d.key, "managed");
+	assert_int_equal(wm_rec_script(neg, sizeof(neg) - 1, NULL, 0, 10, 29615, 4096, &sc, &d),
+			 WM_ERANGE);
+	assert_int_equal(wm_rec_script(most, sizeof(most) - 1, NULL, 0, 10, 29615, 4096, &sc, &d),
+			 WM_OK);
+	assert_int_equal(sc.vm_total, 9007199254740992L);
 }
 
 static void test_script_writes_past_the_kernel_maximum_unclamped(void **state)
@@ -690,6 +781,8 @@ int main(void)
 		cmocka_unit_test(test_exact_answer_differs_from_the_script_on_6_18),
 		cmocka_unit_test(test_script_on_6_12_text_reads_every_min),
 		cmocka_unit_test(test_script_writes_past_the_kernel_maximum_unclamped),
+		cmocka_unit_test(test_script_refuses_managed_words_past_2_to_52),
+		cmocka_unit_test(test_extra_free_per_zone_answers_are_the_whole_machines),
 		cmocka_unit_test(test_script_on_the_6_18_capture_file),
 		cmocka_unit_test(test_vmstat_counters_are_summed_over_zones_and_kinds),
 		cmocka_unit_test(test_old_per_zone_vmstat_names_count_too),

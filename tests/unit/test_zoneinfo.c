@@ -834,8 +834,8 @@ static void test_protection_takes_any_count_and_negatives(void **state)
 	parse_ok(HDR "  protection: (7)\n", &zi);
 	assert_protection(&zi.zones[0], 1, 7L);
 	zi_free(&zi);
-	parse_ok(HDR "  protection: (0, -5, 9223372036854775807)\n", &zi);
-	assert_protection(&zi.zones[0], 3, 0L, -5L, 9223372036854775807L);
+	parse_ok(HDR "  protection: (0, -5, 4503599627370496)\n", &zi);
+	assert_protection(&zi.zones[0], 3, 0L, -5L, 4503599627370496L);
 	zi_free(&zi);
 	/* more than WM_MAX_ZONES: checked, the first six kept */
 	parse_ok(HDR "  protection: (1, 2, 3, 4, 5, 6, 7, 8)\n", &zi);
@@ -844,20 +844,74 @@ static void test_protection_takes_any_count_and_negatives(void **state)
 }
 
 /*
- * A page count is at most LONG_MAX: 2^64-1 once read as "not printed"
- * downstream, so it is refused as too large (the limit is the point).
+ * A page count is at most 2^52: 2^64 bytes of 4 KiB pages, more than a
+ * 64-bit kernel can address.  2^64-1 once read as "not printed"
+ * downstream and LONG_MAX overflowed the sums of show (the limit is the
+ * point).  Where a long has 32 bits the limit is LONG_MAX.
  */
-static void test_page_counts_up_to_long_max_are_taken_and_more_is_too_large(void **state)
+static void test_page_counts_up_to_2_to_52_are_taken_and_more_is_too_large(void **state)
 {
+	static const char *const keys[] = { "pages free", "boost", "min", "low", "high",
+					    "promo", "spanned", "present", "managed", "cma" };
 	struct zi_info zi;
 	struct wm_diag d = { 0 };
-	static const char big[] = HDR "  managed 18446744073709551615\n";
+	char buf[128];
+	size_t k;
 
-	parse_ok(HDR "  managed 9223372036854775807\n", &zi);
-	assert_true(zi.zones[0].managed == 9223372036854775807UL);
+	if (sizeof(long) < 8)
+		skip();
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		snprintf(buf, sizeof(buf), HDR "  %s 4503599627370496\n", keys[k]);
+		parse_ok(buf, &zi);
+		zi_free(&zi);
+		snprintf(buf, sizeof(buf), HDR "  %s 4503599627370497\n", keys[k]);
+		assert_int_equal(zi_parse(buf, strlen(buf), &zi, &d), WM_EPARSE);
+		assert_int_equal(d.line, 2);
+		assert_non_null(strstr(d.msg, "too large"));
+		zi_free(&zi);
+	}
+	snprintf(buf, sizeof(buf), HDR "  managed 9223372036854775807\n");
+	assert_int_equal(zi_parse(buf, strlen(buf), &zi, &d), WM_EPARSE);
+	assert_non_null(strstr(d.msg, "the value of 'managed' is too large"));
 	zi_free(&zi);
-	assert_int_equal(zi_parse(big, sizeof(big) - 1, &zi, &d), WM_EPARSE);
-	assert_non_null(strstr(d.msg, "too large"));
+	snprintf(buf, sizeof(buf), HDR "  protection: (0, -4503599627370496, 4503599627370497)\n");
+	assert_int_equal(zi_parse(buf, strlen(buf), &zi, &d), WM_EPARSE);
+	assert_non_null(strstr(d.msg, "the value of 'protection' is too large"));
+	zi_free(&zi);
+	snprintf(buf, sizeof(buf), HDR "  protection: (0, -4503599627370497)\n");
+	assert_int_equal(zi_parse(buf, strlen(buf), &zi, &d), WM_EPARSE);
+	zi_free(&zi);
+}
+
+/*
+ * Each count summed over every zone is at most 2^52 too, so that no sum
+ * of them (a node's total, vm_total_pages) can overflow a long: the line
+ * that passes it is named.  A key printed twice in a zone counts once.
+ */
+static void test_counts_of_all_zones_together_are_at_most_2_to_52(void **state)
+{
+	static const char two[] = HDR "  managed 2251799813685248\n"
+				  "Node 1, zone      DMA\n  managed 2251799813685248\n";
+	static const char three[] = HDR "  managed 2251799813685248\n"
+				    "Node 1, zone      DMA\n  managed 2251799813685248\n"
+				    "Node 2, zone      DMA\n  present 1\n  managed 1\n";
+	static const char again[] = HDR "  managed 4503599627370496\n  managed 1\n"
+				    "Node 1, zone      DMA\n  managed 4503599627370495\n";
+	struct zi_info zi;
+	struct wm_diag d = { 0 };
+
+	if (sizeof(long) < 8)
+		skip();
+	parse_ok(two, &zi);
+	assert_int_equal(zi.nzones, 2);
+	zi_free(&zi);
+	assert_int_equal(zi_parse(three, sizeof(three) - 1, &zi, &d), WM_EPARSE);
+	assert_int_equal(d.line, 7);
+	assert_string_equal(d.key, "managed");
+	assert_non_null(strstr(d.msg, "'managed' of all zones adds up to more than 2^52 pages"));
+	zi_free(&zi);
+	parse_ok(again, &zi);
+	assert_int_equal(zi.zones[0].managed, 1);
 	zi_free(&zi);
 }
 
@@ -1073,7 +1127,8 @@ int main(void)
 		cmocka_unit_test(test_unknown_keys_and_oddities_are_skipped),
 		cmocka_unit_test(test_crlf_and_tabs_are_blanks),
 		cmocka_unit_test(test_protection_takes_any_count_and_negatives),
-		cmocka_unit_test(test_page_counts_up_to_long_max_are_taken_and_more_is_too_large),
+		cmocka_unit_test(test_page_counts_up_to_2_to_52_are_taken_and_more_is_too_large),
+		cmocka_unit_test(test_counts_of_all_zones_together_are_at_most_2_to_52),
 		cmocka_unit_test(test_only_first_pageset_fills_pcp_fields),
 		cmocka_unit_test(test_many_nodes_grow_the_zone_array),
 		cmocka_unit_test(test_null_diag_and_unterminated_buffer_are_fine),
