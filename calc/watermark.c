@@ -264,6 +264,38 @@ static long sqrt_rule(const struct wm_profile *p, uint64_t lowmem_kb, long *raw)
 	return (long)clamp_ul((unsigned long)v, 128, (unsigned long)p->mfk_clamp_max);
 }
 
+static bool thp_on(enum wm_thp t)
+{
+	return t == WM_THP_ALWAYS || t == WM_THP_MADVISE;
+}
+
+static bool size_on(enum wm_thp_size z)
+{
+	return z == WM_THP_SIZE_ALWAYS || z == WM_THP_SIZE_MADVISE;
+}
+
+enum wm_thp wm_thp_for_mfk(const struct wm_profile *p, const struct wm_thp_controls *c)
+{
+	unsigned v = p->kver.major * 100 + p->kver.minor;
+	bool on;
+
+	if (c->global == WM_THP_UNSUPPORTED)
+		return WM_THP_UNSUPPORTED;
+	if (v < 611)
+		return c->global;
+	if (v < 700) {
+		if (c->pmd == WM_THP_SIZE_ABSENT)
+			return c->global;
+		on = size_on(c->pmd) || (c->pmd == WM_THP_SIZE_INHERIT && thp_on(c->global));
+	} else {
+		/* a size at inherit is on exactly when the global control is */
+		on = thp_on(c->global) || size_on(c->pmd) || c->other_on > 0;
+	}
+	if (!on)
+		return WM_THP_NEVER;
+	return thp_on(c->global) ? c->global : WM_THP_MADVISE;
+}
+
 int wm_boot_min_free_kbytes(const struct wm_profile *p,
 			    const struct wm_machine *m,
 			    const struct wm_sysctl *s, enum wm_thp thp,

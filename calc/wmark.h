@@ -215,6 +215,29 @@ const char *wm_mfk_rule_name(enum wm_mfk_rule r);
 
 enum wm_thp { WM_THP_UNSUPPORTED, WM_THP_NEVER, WM_THP_MADVISE, WM_THP_ALWAYS };
 
+/* One transparent_hugepage/hugepages-<N>kB/enabled control (6.8+). */
+enum wm_thp_size { WM_THP_SIZE_ABSENT, WM_THP_SIZE_NEVER, WM_THP_SIZE_INHERIT,
+		   WM_THP_SIZE_MADVISE, WM_THP_SIZE_ALWAYS };
+
+/* The THP controls khugepaged reads before it raises min_free_kbytes. */
+struct wm_thp_controls {
+	enum wm_thp global;		/* transparent_hugepage/enabled */
+	enum wm_thp_size pmd;		/* the PMD size's control (2 MiB on 4K pages) */
+	unsigned other_on;		/* other anon sizes at always or madvise */
+};
+
+/*
+ * The THP mode the min_free_kbytes rule sees on a kernel of profile p:
+ * THP on (c->global, or WM_THP_MADVISE when only a per-size control is
+ * on) when khugepaged runs, WM_THP_NEVER when it does not.  Before 6.11
+ * the global control alone decides; 6.11 to 6.x, the PMD size's (6.12
+ * hugepage_pmd_enabled(): always or madvise, or inherit with the global
+ * one on); from 7.0 any anon size's (7.2 hugepage_enabled(): the global
+ * control on, or any size at always or madvise).  Shmem's PMD control,
+ * which 7.2 also counts, is not read (Debian's default: never).
+ */
+enum wm_thp wm_thp_for_mfk(const struct wm_profile *p, const struct wm_thp_controls *c);
+
 /* The boot value of min_free_kbytes and how it came about. */
 struct wm_mfk {
 	long value;		/* KiB: what the kernel ends up with */
