@@ -1456,6 +1456,8 @@ static int run_apply(struct apply *a, const char *cmd)
 		     a->ch[st[i].key].origin);
 	}
 	a->wrote = true;
+	for (i = 0; i < n; i++)
+		jr_remove_stale(st[i].path);
 	/* Written: the text from before this apply is no longer the knob's. */
 	for (i = 0; i < j.n; i++) {
 		const struct change *c = &a->ch[j.e[i].key];
@@ -1784,6 +1786,9 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		changed += where[i] == RB_CHANGED;
 		todo += where[i] != RB_AT_PREVIOUS;
 	}
+	/* What a kill in an earlier apply or rollback left beside the knobs. */
+	for (i = 0; !dry && i < j.n; i++)
+		jr_remove_stale(knob[i]);
 	rc = rollback_files(ctx, cmd, &j, &rf);
 	if (rc != EXIT_OK)
 		goto out;

@@ -105,6 +105,20 @@ static void remove_stale(int dfd, const char *path)
 	closedir(d);
 }
 
+void jr_remove_stale(const char *path)
+{
+	char dir[PATH_MAX];
+	int dfd;
+
+	if (dir_of(path, dir, sizeof(dir)) < 0)
+		return;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	remove_stale(dfd, path);
+	close(dfd);
+}
+
 int jr_write_atomic(const char *path, const char *data, size_t len,
 		    mode_t mode, void (*before_rename)(void),
 		    const char **failed)
@@ -178,6 +192,7 @@ int jr_remove(const char *path, const char **failed)
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return fail(failed, "open directory", errno);
+	remove_stale(dfd, path);
 	if (fsync(dfd) != 0 && errno != EINVAL && errno != ENOTSUP) {
 		e = errno;
 		close(dfd);

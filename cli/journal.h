@@ -82,10 +82,18 @@ int jr_write_atomic(const char *path, const char *data, size_t len,
 		    const char **failed);
 
 /*
- * Remove path (gone already is fine) and fsync its directory, so that
- * the removal is durable.  Return 0 or -errno; *failed names the call.
+ * Remove path (gone already is fine), and its temporary files as
+ * jr_write_atomic does, and fsync its directory, so that the removal is
+ * durable.  Return 0 or -errno; *failed names the call.
  */
 int jr_remove(const char *path, const char **failed);
+
+/*
+ * Remove the temporary files of path ("<path>.tmpXXXXXX") that a killed
+ * jr_write_atomic left, without replacing path: for the files a command
+ * finds already as it wants them.
+ */
+void jr_remove_stale(const char *path);
 
 /*
  * Create path's directory (and its parents, mode 0755) if missing and
