@@ -484,10 +484,14 @@ static void apply_usage(FILE *f)
 	      "                                 kernel recomputes stale watermarks\n"
 	      "Options:\n"
 	      "  -n, --dry-run                  validate and predict, write nothing\n"
-	      "  -f, --force                    write values that fail the safety check\n"
+	      "  -f, --force                    write values that fail the safety check;\n"
+	      "                                 replace a --persist/--initrc file that\n"
+	      "                                 wmark did not write\n"
 	      "      --state FILE               journal (default ROOT/var/lib/wmark/state.json)\n"
-	      "      --persist FILE             also write a sysctl.d file (inside --root)\n"
+	      "      --persist FILE             also write a sysctl.d file (an absolute\n"
+	      "                                 path, taken inside --root)\n"
 	      "      --initrc FILE              also write an Android init .rc fragment\n"
+	      "                                 (the same)\n"
 	      "  -h, --help                     show this help\n"
 	      "\n"
 	      "Exit status: 0 done, 1 a read-back or the kernel's watermarks differed,\n"
@@ -1539,9 +1543,11 @@ static void rollback_usage(FILE *f)
 	      "\n"
 	      "Restore the sysctls that apply changed to the values they had before\n"
 	      "it, from the journal.  After several applies, the values from before\n"
-	      "the first one since the last rollback.  Running it again changes\n"
-	      "nothing.  Values someone else changed since are left alone, and\n"
-	      "nothing is written, unless --force.\n"
+	      "the first one since the last rollback, also after an apply that was\n"
+	      "killed.  Files --persist and --initrc wrote are removed, or the file\n"
+	      "they replaced is put back.  Running it again changes nothing.  Values\n"
+	      "or files someone else changed since are left alone, and nothing is\n"
+	      "written, unless --force.\n"
 	      "\n"
 	      "Options:\n"
 	      "      --state FILE   journal (default ROOT/var/lib/wmark/state.json)\n"
@@ -1550,8 +1556,9 @@ static void rollback_usage(FILE *f)
 	      "  -h, --help         show this help\n"
 	      "\n"
 	      "Exit status: 0 restored or nothing to do, 1 values changed since (and\n"
-	      "no --force) or a read-back differed, 2 bad usage or a journal for\n"
-	      "another root, 3 no journal, no permission or I/O.\n", f);
+	      "no --force) or a read-back differed, 2 bad usage, a malformed journal,\n"
+	      "one for another root or a value the kernel refuses, 3 no journal, no\n"
+	      "permission or I/O.\n", f);
 }
 
 enum rb_state { RB_AT_PREVIOUS, RB_AT_WRITTEN, RB_CHANGED };
@@ -1685,6 +1692,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	const char *cmd = "rollback", *state_opt = NULL, *failed = NULL;
 	char path[PATH_MAX], err[200], rroot[PATH_MAX], boot_id[64];
 	char knob[WM_NKNOBS][PATH_MAX], shown[WM_NKNOBS][JR_TEXT_MAX + 8];
+	char raw[WM_NKNOBS][JR_TEXT_MAX];	/* a knob's text, when it does not parse */
 	struct sc_value cur[WM_NKNOBS], prev[WM_NKNOBS], wr[WM_NKNOBS], bf;
 	bool cur_ok[WM_NKNOBS];
 	enum rb_state where[WM_NKNOBS];
@@ -1764,6 +1772,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		sc_value_parse(k, j.e[i].written, &wr[i], NULL);
 		/* Whatever a knob holds (empty, garbage: a file, not the kernel), --force restores it. */
 		cur_ok[i] = r >= 0 && sc_value_parse(k, text, &cur[i], NULL) == 0;
+		snprintf(raw[i], sizeof(raw[i]), "%s", text);
 		if (cur_ok[i])
 			value_str(&cur[i], shown[i], sizeof(shown[i]));
 		else
@@ -1854,7 +1863,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 			if (cur_ok[i])
 				json_value(o, wm_knob_name(k), &cur[i], k);
 			else
-				cJSON_AddStringToObject(o, wm_knob_name(k), a);
+				cJSON_AddStringToObject(o, wm_knob_name(k), raw[i]);
 		} else if (go) {
 			printf("%s vm.%s = %s (was %s)\n", dry ? "would restore" : "restore",
 			       wm_knob_name(k), b, a);
