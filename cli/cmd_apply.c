@@ -70,6 +70,14 @@ struct change {
 	bool write_failed;		/* ignore_failure and the write failed */
 };
 
+/* A --persist or --initrc file, as found before anything is written. */
+struct target {
+	const char *file;		/* as given: "/etc/sysctl.d/90-wmark.conf" */
+	char path[PATH_MAX];		/* inside the root */
+	enum ps_kind kind;
+	char text[JR_FILE_MAX];		/* what it holds now, if it exists */
+};
+
 struct apply {
 	const struct cli_ctx *ctx;
 	struct change ch[WM_NKNOBS];
@@ -84,10 +92,12 @@ struct apply {
 	struct wm_sysctl sc_new;
 	struct wm_predicted *cur, *pred;	/* model: current sysctls; after the writes */
 	bool modelled;
+	bool wrote;			/* the knobs hold the new values */
 	char *warn[MAX_WARN];
 	int nwarn;
 	int nwarn_shown;		/* text mode: printed so far */
 	int lock_fd;			/* the journal lock, -1 if not held */
+	struct target tgt[2];		/* --persist, --initrc (file NULL if not given) */
 	cJSON *doc;			/* -j output being built */
 };
 
@@ -175,7 +185,7 @@ static const struct zi_zone *zi_of(const struct snapshot *s, size_t i)
 static int read_knob(struct apply *a, const char *cmd, enum wm_knob k,
 		     struct change *c)
 {
-	char shown[PATH_MAX];
+	char shown[PATH_MAX], esc[200];
 	struct wm_diag d;
 	int r;
 
@@ -203,8 +213,40 @@ static int read_knob(struct apply *a, const char *cmd, enum wm_knob k,
 	if (r < 0)
 		return cli_err(EXIT_SYSTEM, cmd, "%s: read: %s", c->path, strerror(-r));
 	if (sc_value_parse(k, c->prev_text, &c->prev, &d) < 0)
-		return cli_err(EXIT_SYSTEM, cmd, "%s: unexpected content: %s", c->path, d.msg);
+		return cli_err(EXIT_SYSTEM, cmd, "%s: unexpected content: %s", c->path,
+			       sc_escape(d.msg, esc, sizeof(esc)));
 	return EXIT_OK;
+}
+
+/*
+ * Did stdout take everything printed so far?  If not, say so on stderr
+ * with what was done anyway (done), point stdout at /dev/null so that
+ * main's check at exit does not say it again, and return EXIT_SYSTEM
+ * unless rc is already an error; else return rc.
+ */
+static int stdout_check(const char *cmd, int rc, const char *done)
+{
+	int e, fd;
+
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	e = errno;
+	cli_err(0, cmd, "standard output: %s: the report is lost; %s", strerror(e), done);
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
+	clearerr(stdout);
+	return rc ? rc : EXIT_SYSTEM;
+}
+
+/* The hint after a refused write: none for root, whom it would not help. */
+static const char *needs_root(int err)
+{
+	if ((err != -EACCES && err != -EPERM) || geteuid() == 0)
+		return "";
+	return " (writing sysctls needs root)";
 }
 
 /* ---- writing with undo ------------------------------------------------ */
@@ -230,7 +272,7 @@ struct step {
  */
 static int write_steps(const char *cmd, struct step *st, int n, bool *undone)
 {
-	char buf[JR_TEXT_MAX], err[160];
+	char buf[JR_TEXT_MAX], err[160], esc[2 * JR_TEXT_MAX];
 	struct sc_value got;
 	int i, j, r, rc = EXIT_OK, bad = 0;
 
@@ -254,10 +296,11 @@ static int write_steps(const char *cmd, struct step *st, int n, bool *undone)
 		}
 		if (sc_value_parse(st[i].key, buf, &got, NULL) < 0 ||
 		    !sc_value_equal(&got, &st[i].want)) {
-			buf[strcspn(buf, "\n")] = '\0';
+			if (r > 0 && buf[r - 1] == '\n')
+				buf[r - 1] = '\0';
 			value_str(&st[i].want, err, sizeof(err));
 			rc = cli_err(EXIT_CHECK, cmd, "%s: read back \"%s\" after writing \"%s\"",
-				     st[i].path, buf, err);
+				     st[i].path, sc_escape(buf, esc, sizeof(esc)), err);
 			break;
 		}
 	}
@@ -269,6 +312,7 @@ static int write_steps(const char *cmd, struct step *st, int n, bool *undone)
 		if (!st[j].done)
 			continue;
 		sc_value_parse(st[j].key, st[j].back, &back, NULL);
+		value_str(&back, err, sizeof(err));
 		r = sc_write(st[j].path, st[j].back, strlen(st[j].back));
 		if (r == 0)
 			r = sc_read(st[j].path, buf, sizeof(buf));
@@ -276,14 +320,13 @@ static int write_steps(const char *cmd, struct step *st, int n, bool *undone)
 			       !sc_value_equal(&got, &back)))
 			r = -EIO;
 		if (r < 0) {
-			cli_err(0, cmd, "%s: could not put back \"%.*s\": %s", st[j].path,
-				(int)strcspn(st[j].back, "\n"), st[j].back, strerror(-r));
+			cli_err(0, cmd, "%s: could not put back \"%s\": %s", st[j].path, err,
+				strerror(-r));
 			bad++;
 			continue;
 		}
 		st[j].done = false;
-		cli_err(0, cmd, "%s: put back \"%.*s\"", st[j].path,
-			(int)strcspn(st[j].back, "\n"), st[j].back);
+		cli_err(0, cmd, "%s: put back \"%s\"", st[j].path, err);
 	}
 	*undone = bad == 0;
 	return rc;
@@ -441,10 +484,14 @@ static void apply_usage(FILE *f)
 	      "                                 kernel recomputes stale watermarks\n"
 	      "Options:\n"
 	      "  -n, --dry-run                  validate and predict, write nothing\n"
-	      "  -f, --force                    write values that fail the safety check\n"
+	      "  -f, --force                    write values that fail the safety check;\n"
+	      "                                 replace a --persist/--initrc file that\n"
+	      "                                 wmark did not write\n"
 	      "      --state FILE               journal (default ROOT/var/lib/wmark/state.json)\n"
-	      "      --persist FILE             also write a sysctl.d file (inside --root)\n"
+	      "      --persist FILE             also write a sysctl.d file (an absolute\n"
+	      "                                 path, taken inside --root)\n"
 	      "      --initrc FILE              also write an Android init .rc fragment\n"
+	      "                                 (the same)\n"
 	      "  -h, --help                     show this help\n"
 	      "\n"
 	      "Exit status: 0 done, 1 a read-back or the kernel's watermarks differed,\n"
@@ -456,9 +503,10 @@ static int set_value(struct apply *a, const char *cmd, enum wm_knob k,
 {
 	struct change *c = &a->ch[k];
 	struct wm_diag d;
+	char esc[200];
 
 	if (sc_value_parse(k, text, &c->val, &d) < 0)
-		return cli_usage(cmd, "%s: %s", origin, d.msg);
+		return cli_usage(cmd, "%s: %s", origin, sc_escape(d.msg, esc, sizeof(esc)));
 	c->set = true;
 	c->ignore_failure = ignore;
 	snprintf(c->origin_buf, sizeof(c->origin_buf), "%s", origin);
@@ -558,10 +606,10 @@ static int parse_apply(struct apply *a, const char *cmd, int argc, char **argv)
 			a->state_opt = optarg;
 			break;
 		case O_PERSIST:
-			a->persist = optarg;
+			a->persist = a->tgt[0].file = optarg;
 			break;
 		case O_INITRC:
-			a->initrc = optarg;
+			a->initrc = a->tgt[1].file = optarg;
 			break;
 		case 'h':
 			apply_usage(stdout);
@@ -913,7 +961,8 @@ static char *persist_header(const struct apply *a, bool rc_file)
 					a->pred[i].wm.low + a->pred[i].boost,
 					a->pred[i].wm.high + a->pred[i].boost);
 	}
-	fprintf(f, "Undo with 'wmark rollback' (runtime) and by deleting this file.");
+	fprintf(f, "Undo with 'wmark rollback': it restores the runtime values and removes this file\n"
+		"(or puts back the one it replaced).");
 	if (fclose(f) != 0) {
 		free(h);
 		return NULL;
@@ -926,7 +975,6 @@ static int do_persist(struct apply *a, const char *cmd, cJSON *doc)
 {
 	struct ps_item items[WM_NKNOBS];
 	enum wm_knob keys[WM_NKNOBS];
-	char target[PATH_MAX];
 	const char *failed = NULL;
 	int n = 0, k, r, pass;
 
@@ -938,12 +986,11 @@ static int do_persist(struct apply *a, const char *cmd, cJSON *doc)
 		items[n++].val = a->ch[k].val;
 	}
 	for (pass = 0; pass < 2; pass++) {
-		const char *file = pass ? a->initrc : a->persist;
+		const char *file = a->tgt[pass].file, *target = a->tgt[pass].path;
 		char *text, *header;
 
 		if (!file)
 			continue;
-		ps_target(a->ctx->root, file, target, sizeof(target));
 		header = persist_header(a, pass == 1);
 		text = pass ? ps_initrc_text(header, items, n) : ps_sysctl_d_text(header, items, n);
 		free(header);
@@ -986,11 +1033,99 @@ static int do_persist(struct apply *a, const char *cmd, cJSON *doc)
 	return EXIT_OK;
 }
 
+/*
+ * Find the --persist and --initrc files under the root and refuse, before
+ * anything is written, one that is not a plain file inside the root or
+ * that wmark did not write (unless --force: rollback then puts it back).
+ * Return EXIT_OK or an exit code after one line.
+ */
+static int check_targets(struct apply *a, const char *cmd)
+{
+	static const char *const opt[2] = { "--persist", "--initrc" };
+	int pass, r;
+
+	for (pass = 0; pass < 2; pass++) {
+		struct target *t = &a->tgt[pass];
+
+		if (!t->file)
+			continue;
+		r = ps_target(a->ctx->root, t->file, t->path, sizeof(t->path));
+		if (r == -EINVAL)
+			return cli_usage(cmd, "%s %s: give an absolute path without '.' or '..' (it is taken inside --root)",
+					 opt[pass], t->file);
+		if (r == -EISDIR)
+			return cli_usage(cmd, "%s %s: names a directory; give the file", opt[pass], t->file);
+		if (r < 0)
+			return cli_usage(cmd, "%s: path too long", opt[pass]);
+		r = ps_inspect(a->ctx->root, t->path, &t->kind, t->text, sizeof(t->text));
+		switch (r) {
+		case 0:
+			break;
+		case -EXDEV:
+			return cli_err(EXIT_SYSTEM, cmd, "%s: resolves outside %s: refusing to follow a symlink; nothing was written",
+				       t->path, a->ctx->root);
+		case -ELOOP:
+			return cli_err(EXIT_SYSTEM, cmd, "%s: is a symbolic link: refusing; nothing was written",
+				       t->path);
+		case -EISDIR:
+			return cli_err(EXIT_SYSTEM, cmd, "%s: is a directory, not a file; nothing was written",
+				       t->path);
+		case -ENXIO:
+			return cli_err(EXIT_SYSTEM, cmd, "%s: is not a regular file; nothing was written",
+				       t->path);
+		case -EFBIG:
+		case -EILSEQ:
+			return cli_err(EXIT_SYSTEM, cmd, "%s: %s, too much to keep for rollback: move it away first; nothing was written",
+				       t->path, r == -EFBIG ? "over 16 KiB" : "holds a NUL byte");
+		default:
+			return cli_err(EXIT_SYSTEM, cmd, "%s: %s; nothing was written", t->path,
+				       strerror(-r));
+		}
+		if (t->kind == PS_FOREIGN && !a->force)
+			return cli_err(EXIT_USAGE, cmd, "%s: exists and was not written by wmark (its first line is not \"%s\"): refusing to replace it; --force replaces it and 'wmark rollback' puts it back; nothing was written",
+				       t->path, PS_MARK);
+		if (t->kind == PS_FOREIGN)
+			warn(a, "%s was not written by wmark: replaced (--force); 'wmark rollback' puts it back",
+			     t->path);
+	}
+	return EXIT_OK;
+}
+
+/*
+ * Add to journal j the files this apply will write, with what they hold
+ * now; a file an earlier apply of the session wrote keeps its record
+ * from before the first.  Return EXIT_OK or EXIT_USAGE after one line.
+ */
+static int journal_files(const struct apply *a, const char *cmd, struct journal *j)
+{
+	int pass, i;
+
+	for (pass = 0; pass < 2; pass++) {
+		const struct target *t = &a->tgt[pass];
+		struct jr_file *f;
+
+		if (!t->file)
+			continue;
+		for (i = 0; i < j->nfiles; i++)
+			if (strcmp(j->f[i].path, t->path) == 0)
+				break;
+		if (i < j->nfiles)
+			continue;
+		if (j->nfiles == JR_MAX_FILES)
+			return cli_err(EXIT_USAGE, cmd, "%s: the journal already holds %d persisted files: 'wmark rollback' first; nothing was written",
+				       t->path, JR_MAX_FILES);
+		f = &j->f[j->nfiles++];
+		snprintf(f->path, sizeof(f->path), "%s", t->path);
+		f->existed = t->kind != PS_ABSENT;
+		snprintf(f->previous, sizeof(f->previous), "%s", f->existed ? t->text : "");
+	}
+	return EXIT_OK;
+}
+
 /* Check every file apply will create or write, before any is written. */
 static int check_access(struct apply *a, const char *cmd)
 {
 	const char *failed = NULL;
-	char target[PATH_MAX];
 	int k, r, pass;
 
 	for (k = 0; k < WM_NKNOBS; k++) {
@@ -998,21 +1133,20 @@ static int check_access(struct apply *a, const char *cmd)
 
 		if (!c->set || c->dropped)
 			continue;
-		if (faccessat(AT_FDCWD, c->path, W_OK, AT_EACCESS) != 0)
-			return cli_err(EXIT_SYSTEM, cmd, "%s: %s%s", c->path, strerror(errno),
-				       errno == EACCES || errno == EPERM ?
-				       " (writing sysctls needs root)" : "");
+		r = sc_writable(c->path);
+		if (r < 0)
+			return cli_err(EXIT_SYSTEM, cmd, "%s: %s%s; nothing was written", c->path,
+				       strerror(-r), needs_root(r));
 	}
 	r = jr_prepare_dir(a->state_path, &failed);
 	if (r < 0)
 		return cli_err(EXIT_SYSTEM, cmd, "journal %s: %s: %s; nothing was written",
 			       a->state_path, failed, strerror(-r));
 	for (pass = 0; pass < 2; pass++) {
-		const char *file = pass ? a->initrc : a->persist;
+		const char *target = a->tgt[pass].path;
 
-		if (!file)
+		if (!a->tgt[pass].file)
 			continue;
-		ps_target(a->ctx->root, file, target, sizeof(target));
 		r = jr_prepare_dir(target, &failed);
 		if (r < 0)
 			return cli_err(EXIT_SYSTEM, cmd, "%s: %s: %s; nothing was written",
@@ -1081,16 +1215,17 @@ static int load_journal(struct apply *a, const char *cmd)
 
 	if (r == -ENOENT)
 		return EXIT_OK;
+	/* malformed input (DESIGN.md): exit 2, but no usage hint */
 	if (r == -EINVAL)
-		return cli_err(EXIT_SYSTEM, cmd, "%s: %s: refusing to overwrite it (give another --state)",
+		return cli_err(EXIT_USAGE, cmd, "journal %s: %s: refusing to overwrite it (give another --state); nothing was written",
 			       a->state_path, err);
 	if (r < 0)
-		return cli_err(EXIT_SYSTEM, cmd, "journal %s: %s", a->state_path, err);
+		return cli_err(EXIT_SYSTEM, cmd, "journal %s: %s; nothing was written", a->state_path, err);
 	if (a->old.state != JR_PENDING && a->old.state != JR_APPLIED)
 		return EXIT_OK;
 	if (realpath(a->ctx->root, rroot) && strcmp(rroot, a->old.root) != 0)
-		return cli_usage(cmd, "journal %s holds values of root %s, not %s: give another --state",
-				 a->state_path, a->old.root, rroot);
+		return cli_err(EXIT_USAGE, cmd, "journal %s holds values of root %s, not %s: give another --state; nothing was written",
+			       a->state_path, a->old.root, rroot);
 	if (a->old.state == JR_PENDING)
 		warn(a, "journal %s: an earlier apply did not finish; its values stay in the journal, so 'wmark rollback' restores them too",
 		     a->state_path);
@@ -1098,17 +1233,27 @@ static int load_journal(struct apply *a, const char *cmd)
 	return EXIT_OK;
 }
 
+/* Does text (a journal's, "" for none) hold the value v of knob k? */
+static bool holds(enum wm_knob k, const char *text, const struct sc_value *v)
+{
+	struct sc_value t;
+
+	return text[0] && sc_value_parse(k, text, &t, NULL) == 0 && sc_value_equal(&t, v);
+}
+
 /*
  * The journal entry for knob k: the text before the first apply since the
- * last rollback (when the knob still holds what an earlier apply left),
- * else the text before this one.
+ * last rollback (when the knob still holds what an earlier apply left:
+ * its written text, its previous one, or, after a crash, the one from
+ * before that apply), else the text before this one.  Until this apply
+ * has written the knob, the text it holds now is ours too ("before").
  */
 static void journal_entry(const struct apply *a, enum wm_knob k,
 			  const struct change *c, struct jr_entry *e)
 {
-	struct sc_value v;
 	int i;
 
+	memset(e, 0, sizeof(*e));
 	e->key = k;
 	snprintf(e->previous, JR_TEXT_MAX, "%s", c->prev_text);
 	snprintf(e->written, JR_TEXT_MAX, "%s", c->text);
@@ -1117,12 +1262,12 @@ static void journal_entry(const struct apply *a, enum wm_knob k,
 
 		if (o->key != k)
 			continue;
-		if ((sc_value_parse(k, o->written, &v, NULL) == 0 &&
-		     sc_value_equal(&v, &c->prev)) ||
-		    (sc_value_parse(k, o->previous, &v, NULL) == 0 &&
-		     sc_value_equal(&v, &c->prev)))
+		if (holds(k, o->written, &c->prev) || holds(k, o->previous, &c->prev) ||
+		    holds(k, o->before, &c->prev))
 			snprintf(e->previous, JR_TEXT_MAX, "%s", o->previous);
 	}
+	if (!holds(k, e->previous, &c->prev))
+		snprintf(e->before, JR_TEXT_MAX, "%s", c->prev_text);
 }
 
 static void print_changes(const struct apply *a)
@@ -1191,6 +1336,9 @@ static int run_apply(struct apply *a, const char *cmd)
 	collect_warnings(a);
 	if (state_path(a->ctx, a->state_opt, a->state_path, sizeof(a->state_path)) < 0)
 		return cli_usage(cmd, "--state: path too long");
+	rc = check_targets(a, cmd);
+	if (rc != EXIT_OK)
+		return rc;
 	if (!a->dry_run) {
 		rc = check_access(a, cmd);
 		if (rc == EXIT_OK)
@@ -1224,6 +1372,12 @@ static int run_apply(struct apply *a, const char *cmd)
 		if (!a->modelled)
 			printf("no prediction: min_free_kbytes or zoneinfo is missing under %s\n",
 			       a->ctx->root);
+		if (!a->dry_run) {
+			/* Nobody would see what is about to be written. */
+			rc = stdout_check(cmd, EXIT_OK, "nothing was written");
+			if (rc != EXIT_OK)
+				return rc;
+		}
 		fflush(stdout);
 		flush_warnings(a, cmd);
 	}
@@ -1269,6 +1423,12 @@ static int run_apply(struct apply *a, const char *cmd)
 				       .ignore_failure = c->ignore_failure };
 		n++;
 	}
+	/* The files of earlier applies, then this one's. */
+	for (i = 0; a->have_old && i < a->old.nfiles; i++)
+		j.f[j.nfiles++] = a->old.f[i];
+	rc = journal_files(a, cmd, &j);
+	if (rc != EXIT_OK)
+		goto out;
 	r = jr_save(a->state_path, &j, &failed);
 	if (r < 0) {
 		rc = cli_err(EXIT_SYSTEM, cmd, "journal %s: %s: %s; nothing was written",
@@ -1298,6 +1458,16 @@ static int run_apply(struct apply *a, const char *cmd)
 		a->ch[st[i].key].write_failed = true;
 		warn(a, "%s: write failed, skipped (\"-\" in %s)", st[i].path,
 		     a->ch[st[i].key].origin);
+	}
+	a->wrote = true;
+	for (i = 0; i < n; i++)
+		jr_remove_stale(st[i].path);
+	/* Written: the text from before this apply is no longer the knob's. */
+	for (i = 0; i < j.n; i++) {
+		const struct change *c = &a->ch[j.e[i].key];
+
+		if (c->set && !c->dropped && !c->write_failed)
+			j.e[i].before[0] = '\0';
 	}
 	j.state = JR_APPLIED;
 	r = jr_save(a->state_path, &j, &failed);
@@ -1329,6 +1499,8 @@ out:
 		}
 	}
 	flush_warnings(a, cmd);
+	if (a->wrote)
+		rc = stdout_check(cmd, rc, "the sysctls were written and journaled ('wmark rollback' restores them)");
 	return rc;
 }
 
@@ -1371,9 +1543,11 @@ static void rollback_usage(FILE *f)
 	      "\n"
 	      "Restore the sysctls that apply changed to the values they had before\n"
 	      "it, from the journal.  After several applies, the values from before\n"
-	      "the first one since the last rollback.  Running it again changes\n"
-	      "nothing.  Values someone else changed since are left alone, and\n"
-	      "nothing is written, unless --force.\n"
+	      "the first one since the last rollback, also after an apply that was\n"
+	      "killed.  Files --persist and --initrc wrote are removed, or the file\n"
+	      "they replaced is put back.  Running it again changes nothing.  Values\n"
+	      "or files someone else changed since are left alone, and nothing is\n"
+	      "written, unless --force.\n"
 	      "\n"
 	      "Options:\n"
 	      "      --state FILE   journal (default ROOT/var/lib/wmark/state.json)\n"
@@ -1382,17 +1556,129 @@ static void rollback_usage(FILE *f)
 	      "  -h, --help         show this help\n"
 	      "\n"
 	      "Exit status: 0 restored or nothing to do, 1 values changed since (and\n"
-	      "no --force) or a read-back differed, 2 bad usage or a journal for\n"
-	      "another root, 3 no journal, no permission or I/O.\n", f);
+	      "no --force) or a read-back differed, 2 bad usage, a malformed journal,\n"
+	      "one for another root or a value the kernel refuses, 3 no journal, no\n"
+	      "permission or I/O.\n", f);
 }
 
 enum rb_state { RB_AT_PREVIOUS, RB_AT_WRITTEN, RB_CHANGED };
 
+/* What rollback does with a file --persist or --initrc wrote. */
+enum rb_file { RBF_NONE, RBF_REMOVE, RBF_RESTORE };
+
+struct rb_files {
+	enum rb_file act[JR_MAX_FILES];
+	bool changed[JR_MAX_FILES];	/* not as apply left it: someone else's now */
+	const char *why[JR_MAX_FILES];	/* how it changed */
+	char text[JR_FILE_MAX];		/* scratch: a file's text now */
+};
+
+/*
+ * Decide for every file of journal j what rollback does: remove one that
+ * did not exist before, put back the text of one that did, nothing when
+ * it holds that text already.  A file that lost wmark's header, or that
+ * is gone, was changed by someone else since.  Return EXIT_OK, or
+ * EXIT_SYSTEM after one line for a file that cannot be touched by the
+ * rule of ps_inspect (a symlink, a directory, outside the root).
+ */
+static int rollback_files(const struct cli_ctx *ctx, const char *cmd,
+			  const struct journal *j, struct rb_files *rf)
+{
+	enum ps_kind kind;
+	int i, r;
+
+	for (i = 0; i < j->nfiles; i++) {
+		const struct jr_file *f = &j->f[i];
+
+		rf->act[i] = RBF_NONE;
+		rf->changed[i] = false;
+		rf->why[i] = "";
+		r = ps_inspect(ctx->root, f->path, &kind, rf->text, sizeof(rf->text));
+		if (r == -EFBIG || r == -EILSEQ) {
+			kind = PS_FOREIGN;	/* not what wmark writes */
+		} else if (r < 0) {
+			return cli_err(EXIT_SYSTEM, cmd, "%s: %s; nothing was restored", f->path,
+				       r == -EXDEV ? "resolves outside the root: refusing to follow a symlink" :
+				       r == -ELOOP ? "is a symbolic link: refusing" :
+				       r == -EISDIR ? "is a directory, not a file" :
+				       r == -ENXIO ? "is not a regular file" : strerror(-r));
+		}
+		if (j->state == JR_ROLLED_BACK || j->state == JR_RESTORED)
+			continue;
+		if (kind == PS_ABSENT && !f->existed)
+			continue;
+		if (kind != PS_ABSENT && f->existed && r == 0 && strcmp(rf->text, f->previous) == 0)
+			continue;
+		rf->act[i] = f->existed ? RBF_RESTORE : RBF_REMOVE;
+		if (kind == PS_ABSENT) {
+			rf->changed[i] = true;
+			rf->why[i] = "was removed";
+		} else if (kind == PS_FOREIGN) {
+			rf->changed[i] = true;
+			rf->why[i] = "no longer starts with wmark's header";
+		}
+	}
+	return EXIT_OK;
+}
+
+/* Carry out rf's decisions; EXIT_OK or EXIT_SYSTEM after one line. */
+static int rollback_do_files(const char *cmd, const struct journal *j,
+			     const struct rb_files *rf)
+{
+	const char *failed = NULL;
+	int i, r = 0;
+
+	for (i = 0; i < j->nfiles; i++) {
+		const struct jr_file *f = &j->f[i];
+
+		if (rf->act[i] == RBF_REMOVE) {
+			r = jr_remove(f->path, &failed);
+		} else if (rf->act[i] == RBF_RESTORE) {
+			r = jr_prepare_dir(f->path, &failed);
+			if (r == 0)
+				r = jr_write_atomic(f->path, f->previous, strlen(f->previous), 0644,
+						    NULL, &failed);
+		}
+		if (r < 0)
+			return cli_err(EXIT_SYSTEM, cmd, "%s: %s: %s (the sysctls are restored, this file not: run 'wmark rollback' again)",
+				       f->path, failed, strerror(-r));
+	}
+	return EXIT_OK;
+}
+
+/*
+ * The kernel rollback writes to, for the range check: --kernel, else the
+ * root's osrelease, else the newest rules.  Read on its own, not with
+ * snapshot_read, which refuses a knob file that does not parse: rollback
+ * -f exists to repair exactly those.
+ */
+static void rollback_profile(const struct cli_ctx *ctx, struct wm_profile *p)
+{
+	struct wm_kver k;
+	char *buf = NULL;
+	size_t len;
+
+	if (ctx->kernel && wm_kver_parse(ctx->kernel, &k, NULL) == 0) {
+		wm_profile_for(&k, p);
+		return;
+	}
+	if (read_rooted(ctx->root, P_OSRELEASE, &buf, &len) == 0) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (wm_kver_parse(buf, &k, NULL) == 0) {
+			wm_profile_for(&k, p);
+			free(buf);
+			return;
+		}
+	}
+	free(buf);
+	wm_profile_default(p);
+}
+
 /*
  * `wmark rollback`: argv[0] is "rollback", then its options
  * (rollback_usage).  Return the exit code: 0 restored or nothing to do,
- * 1 values changed since or a read-back differed, 2 bad usage, 3 the
- * system refused or there is no journal.
+ * 1 values changed since or a read-back differed, 2 bad usage or a
+ * malformed journal, 3 the system refused or there is no journal.
  */
 int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -1405,14 +1691,19 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	};
 	const char *cmd = "rollback", *state_opt = NULL, *failed = NULL;
 	char path[PATH_MAX], err[200], rroot[PATH_MAX], boot_id[64];
-	char knob[WM_NKNOBS][PATH_MAX];
-	struct sc_value cur[WM_NKNOBS], prev[WM_NKNOBS], wr[WM_NKNOBS];
+	char knob[WM_NKNOBS][PATH_MAX], shown[WM_NKNOBS][JR_TEXT_MAX + 8];
+	char raw[WM_NKNOBS][JR_TEXT_MAX];	/* a knob's text, when it does not parse */
+	struct sc_value cur[WM_NKNOBS], prev[WM_NKNOBS], wr[WM_NKNOBS], bf;
+	bool cur_ok[WM_NKNOBS];
 	enum rb_state where[WM_NKNOBS];
 	struct step st[WM_NKNOBS];
+	struct wm_profile prof;
 	struct journal j;
+	static struct rb_files rf;
 	bool force = false, dry = false, undone;
 	int c, i, r, rc = EXIT_OK, n = 0, changed = 0, todo = 0, lock_fd = -1;
-	cJSON *doc = NULL, *restored = NULL, *before = NULL, *left = NULL;
+	cJSON *doc = NULL, *restored = NULL, *before = NULL, *left = NULL, *files = NULL;
+	bool restored_any = false;
 
 	optind = 0;
 	opterr = 0;
@@ -1452,33 +1743,49 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		r = jr_load(path, &j, err, sizeof(err));
 	}
 	if (r < 0) {
-		rc = cli_err(EXIT_SYSTEM, cmd, "%s: %s", path, err);
+		/* malformed input (DESIGN.md): exit 2, but no usage hint */
+		rc = cli_err(r == -EINVAL ? EXIT_USAGE : EXIT_SYSTEM, cmd, "%s: %s; nothing was restored",
+			     path, err);
 		goto out;
 	}
 	if (!realpath(ctx->root, rroot))
 		return cli_err(EXIT_SYSTEM, cmd, "%s: %s", ctx->root, strerror(errno));
 	if (strcmp(rroot, j.root) != 0)
-		return cli_usage(cmd, "%s was written for root %s, not %s", path, j.root, rroot);
+		return cli_err(EXIT_USAGE, cmd, "%s was written for root %s, not %s; nothing was restored",
+			       path, j.root, rroot);
 
 	for (i = 0; i < j.n; i++) {
 		enum wm_knob k = j.e[i].key;
-		char text[JR_TEXT_MAX];
-		struct wm_diag d;
+		char text[JR_TEXT_MAX], esc[JR_TEXT_MAX];
 
 		r = sc_path(ctx->root, k, knob[i], sizeof(knob[i]));
 		if (r < 0)
 			return cli_err(EXIT_SYSTEM, cmd, "vm.%s under %s: %s", wm_knob_name(k),
 				       ctx->root, r == -EXDEV ? "resolves outside proc/sys/vm" : strerror(-r));
 		r = sc_read(knob[i], text, sizeof(text));
-		if (r < 0)
+		if (r == -EFBIG)
+			snprintf(text, sizeof(text), "(over %d bytes)", JR_TEXT_MAX - 1);
+		else if (r < 0)
 			return cli_err(EXIT_SYSTEM, cmd, "%s: read: %s", knob[i], strerror(-r));
-		if (sc_value_parse(k, text, &cur[i], &d) < 0 ||
-		    sc_value_parse(k, j.e[i].previous, &prev[i], &d) < 0 ||
-		    sc_value_parse(k, j.e[i].written, &wr[i], &d) < 0)
-			return cli_err(EXIT_SYSTEM, cmd, "vm.%s: %s", wm_knob_name(k), d.msg);
-		if (sc_value_equal(&cur[i], &prev[i]))
+		/* jr_load checked that the journal's texts parse */
+		sc_value_parse(k, j.e[i].previous, &prev[i], NULL);
+		sc_value_parse(k, j.e[i].written, &wr[i], NULL);
+		/* Whatever a knob holds (empty, garbage: a file, not the kernel), --force restores it. */
+		cur_ok[i] = r >= 0 && sc_value_parse(k, text, &cur[i], NULL) == 0;
+		snprintf(raw[i], sizeof(raw[i]), "%s", text);
+		if (cur_ok[i])
+			value_str(&cur[i], shown[i], sizeof(shown[i]));
+		else
+			snprintf(shown[i], sizeof(shown[i]), "\"%s\"", sc_escape(text, esc, sizeof(esc)));
+		if (!cur_ok[i])
+			where[i] = RB_CHANGED;
+		else if (sc_value_equal(&cur[i], &prev[i]))
 			where[i] = RB_AT_PREVIOUS;
 		else if (sc_value_equal(&cur[i], &wr[i]))
+			where[i] = RB_AT_WRITTEN;
+		/* An interrupted apply may not have come to this knob yet. */
+		else if (j.e[i].before[0] && sc_value_parse(k, j.e[i].before, &bf, NULL) == 0 &&
+			 sc_value_equal(&cur[i], &bf))
 			where[i] = RB_AT_WRITTEN;
 		else
 			where[i] = RB_CHANGED;
@@ -1488,21 +1795,48 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		changed += where[i] == RB_CHANGED;
 		todo += where[i] != RB_AT_PREVIOUS;
 	}
+	/* What a kill in an earlier apply or rollback left beside the knobs. */
+	for (i = 0; !dry && i < j.n; i++)
+		jr_remove_stale(knob[i]);
+	rc = rollback_files(ctx, cmd, &j, &rf);
+	if (rc != EXIT_OK)
+		goto out;
+	for (i = 0; i < j.nfiles; i++) {
+		changed += rf.changed[i];
+		todo += rf.act[i] != RBF_NONE;
+	}
 	read_boot_id(ctx->root, boot_id, sizeof(boot_id));
 	if (changed && !force) {
 		for (i = 0; i < j.n; i++) {
-			char a[128], b[128];
+			char b[128];
 
 			if (where[i] != RB_CHANGED)
 				continue;
-			value_str(&cur[i], a, sizeof(a));
 			value_str(&wr[i], b, sizeof(b));
 			cli_err(0, cmd, "vm.%s is %s, not the %s apply wrote: changed since",
-				wm_knob_name(j.e[i].key), a, b);
+				wm_knob_name(j.e[i].key), shown[i], b);
 		}
+		for (i = 0; i < j.nfiles; i++)
+			if (rf.changed[i])
+				cli_err(0, cmd, "%s %s since apply wrote it: changed since",
+					j.f[i].path, rf.why[i]);
 		return cli_err(EXIT_CHECK, cmd, "nothing restored%s; --force restores the journal's values anyway",
 			       boot_id[0] && j.boot_id[0] && strcmp(boot_id, j.boot_id) ?
 			       " (the machine has rebooted since the apply)" : "");
+	}
+	/* A value the kernel would refuse (a journal of another kernel, or edited). */
+	rollback_profile(ctx, &prof);
+	for (i = 0; todo && i < j.n; i++) {
+		enum wm_knob k = j.e[i].key;
+		struct wm_diag d = { 0 };
+		char esc[200];
+
+		if (where[i] == RB_AT_PREVIOUS)
+			continue;
+		if (sc_value_check(&prof, k, &prev[i], k == WM_KNOB_LRR && cur_ok[i] ? cur[i].n : 0,
+				   &d) < 0)
+			return cli_err(EXIT_USAGE, cmd, "journal %s: vm.%s: the previous value cannot be written back: %s; nothing was restored",
+				       path, wm_knob_name(k), sc_escape(d.msg, esc, sizeof(esc)));
 	}
 	if (ctx->format == FMT_JSON) {
 		doc = cJSON_CreateObject();
@@ -1516,14 +1850,20 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < j.n; i++) {
 		enum wm_knob k = j.e[i].key;
 		bool go = todo && where[i] != RB_AT_PREVIOUS;
-		char a[128], b[128];
+		const char *a = shown[i];
+		char b[128];
 
-		value_str(&cur[i], a, sizeof(a));
 		value_str(&prev[i], b, sizeof(b));
 		if (doc) {
-			json_value(go ? restored : left, wm_knob_name(k), go ? &prev[i] : &cur[i], k);
+			cJSON *o = go ? before : left;
+
 			if (go)
-				json_value(before, wm_knob_name(k), &cur[i], k);
+				json_value(restored, wm_knob_name(k), &prev[i], k);
+			/* what the knob held: its value, or its text if it had none */
+			if (cur_ok[i])
+				json_value(o, wm_knob_name(k), &cur[i], k);
+			else
+				cJSON_AddStringToObject(o, wm_knob_name(k), raw[i]);
 		} else if (go) {
 			printf("%s vm.%s = %s (was %s)\n", dry ? "would restore" : "restore",
 			       wm_knob_name(k), b, a);
@@ -1536,6 +1876,30 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 			st[n++] = (struct step){ .key = k, .path = knob[i], .to = j.e[i].previous,
 						 .back = j.e[i].written, .want = prev[i] };
 	}
+	/* The files --persist and --initrc wrote: at boot, too, as before. */
+	if (doc)
+		files = cJSON_AddArrayToObject(doc, "files");
+	for (i = 0; i < j.nfiles; i++) {
+		static const char *const act[] = {
+			[RBF_NONE] = "unchanged", [RBF_REMOVE] = "removed", [RBF_RESTORE] = "restored",
+		};
+
+		if (files) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "path", j.f[i].path);
+			cJSON_AddStringToObject(o, "action", act[rf.act[i]]);
+			cJSON_AddItemToArray(files, o);
+		} else if (rf.act[i] == RBF_REMOVE) {
+			printf("%s %s (apply wrote it)\n", dry ? "would remove" : "remove", j.f[i].path);
+		} else if (rf.act[i] == RBF_RESTORE) {
+			printf("%s %s (as before the first apply)\n", dry ? "would restore" : "restore",
+			       j.f[i].path);
+		} else if (!doc) {
+			printf("%s: %s\n", j.f[i].path, j.f[i].existed ? "already as before" :
+			       "not there (nothing to remove)");
+		}
+	}
 	if (!todo) {
 		if (!doc)
 			printf("nothing to roll back: journal %s is %s\n", path, jr_state_name(j.state));
@@ -1543,13 +1907,30 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (dry)
 		goto out;
-	for (i = 0; i < n; i++)
-		if (faccessat(AT_FDCWD, st[i].path, W_OK, AT_EACCESS) != 0) {
-			rc = cli_err(EXIT_SYSTEM, cmd, "%s: %s%s", st[i].path, strerror(errno),
-				     errno == EACCES || errno == EPERM ?
-				     " (writing sysctls needs root)" : "");
+	if (!doc) {
+		/* Nobody would see what is about to be written. */
+		rc = stdout_check(cmd, EXIT_OK, "nothing was restored");
+		if (rc != EXIT_OK)
+			goto out;
+	}
+	for (i = 0; i < n; i++) {
+		r = sc_writable(st[i].path);
+		if (r < 0) {
+			rc = cli_err(EXIT_SYSTEM, cmd, "%s: %s%s; nothing was restored", st[i].path,
+				     strerror(-r), needs_root(r));
 			goto out;
 		}
+	}
+	for (i = 0; i < j.nfiles; i++) {
+		if (rf.act[i] == RBF_NONE)
+			continue;
+		r = jr_prepare_dir(j.f[i].path, &failed);
+		if (r < 0) {
+			rc = cli_err(EXIT_SYSTEM, cmd, "%s: %s: %s; nothing was restored", j.f[i].path,
+				     failed, strerror(-r));
+			goto out;
+		}
+	}
 	r = jr_prepare_dir(path, &failed);
 	if (r < 0) {
 		rc = cli_err(EXIT_SYSTEM, cmd, "journal %s: %s: %s; nothing was written",
@@ -1562,6 +1943,10 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 			"some values are restored, others not; run 'wmark rollback' again");
 		goto out;
 	}
+	restored_any = true;
+	rc = rollback_do_files(cmd, &j, &rf);
+	if (rc != EXIT_OK)
+		goto out;
 	j.state = JR_ROLLED_BACK;
 	r = jr_save(path, &j, &failed);
 	if (r < 0)
@@ -1602,6 +1987,8 @@ out:
 		free(s);
 		cJSON_Delete(doc);
 	}
+	if (restored_any)
+		rc = stdout_check(cmd, rc, "the values were restored");
 	/* The remaining returns above end the process, which drops the lock. */
 	if (lock_fd >= 0)
 		close(lock_fd);

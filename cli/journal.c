@@ -7,8 +7,11 @@
  * fsync, rename over the old one, fsync of the directory.  rename() is
  * atomic within a filesystem, and the directory fsync makes the new name
  * durable, so after a crash the path holds the old journal or the new
- * one, never a torn mix.
+ * one, never a torn mix.  A process killed between the create and the
+ * rename leaves its temporary file behind; the next replacement of the
+ * same path removes it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -72,6 +75,50 @@ static int fail(const char **failed, const char *call, int e)
 	return -e;
 }
 
+/*
+ * Remove "<base>.tmpXXXXXX" files in dir (dfd): mkostemp's names for
+ * path that a killed process left.  Callers hold the journal lock, so no
+ * other wmark is between its create and its rename.
+ */
+static void remove_stale(int dfd, const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t bl = strlen(base);
+	struct dirent *e;
+	DIR *d;
+	int fd = dup(dfd);
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (strncmp(e->d_name, base, bl) != 0 ||
+		    strncmp(e->d_name + bl, ".tmp", 4) != 0 || strlen(e->d_name + bl + 4) != 6)
+			continue;
+		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+			unlinkat(dfd, e->d_name, 0);
+	}
+	closedir(d);
+}
+
+void jr_remove_stale(const char *path)
+{
+	char dir[PATH_MAX];
+	int dfd;
+
+	if (dir_of(path, dir, sizeof(dir)) < 0)
+		return;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	remove_stale(dfd, path);
+	close(dfd);
+}
+
 int jr_write_atomic(const char *path, const char *data, size_t len,
 		    mode_t mode, void (*before_rename)(void),
 		    const char **failed)
@@ -122,7 +169,30 @@ int jr_write_atomic(const char *path, const char *data, size_t len,
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return fail(failed, "open directory", errno);
+	remove_stale(dfd, path);
 	/* Some filesystems cannot fsync a directory; the rename still holds. */
+	if (fsync(dfd) != 0 && errno != EINVAL && errno != ENOTSUP) {
+		e = errno;
+		close(dfd);
+		return fail(failed, "fsync directory", e);
+	}
+	close(dfd);
+	return 0;
+}
+
+int jr_remove(const char *path, const char **failed)
+{
+	char dir[PATH_MAX];
+	int dfd, e;
+
+	if (dir_of(path, dir, sizeof(dir)) < 0)
+		return fail(failed, "path", ENAMETOOLONG);
+	if (unlink(path) != 0 && errno != ENOENT)
+		return fail(failed, "unlink", errno);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return fail(failed, "open directory", errno);
+	remove_stale(dfd, path);
 	if (fsync(dfd) != 0 && errno != EINVAL && errno != ENOTSUP) {
 		e = errno;
 		close(dfd);
@@ -181,7 +251,7 @@ static int add_str(cJSON *o, const char *k, const char *v)
 
 int jr_save(const char *path, const struct journal *j, const char **failed)
 {
-	cJSON *o = cJSON_CreateObject(), *prev, *wr;
+	cJSON *o = cJSON_CreateObject(), *prev, *wr, *bf = NULL, *files;
 	char *text = NULL;
 	int i, r = -ENOMEM;
 
@@ -197,10 +267,34 @@ int jr_save(const char *path, const struct journal *j, const char **failed)
 	wr = cJSON_AddObjectToObject(o, "written");
 	if (!prev || !wr)
 		goto out;
-	for (i = 0; i < j->n; i++)
-		if (add_str(prev, wm_knob_name(j->e[i].key), j->e[i].previous) ||
-		    add_str(wr, wm_knob_name(j->e[i].key), j->e[i].written))
+	for (i = 0; i < j->n; i++) {
+		const struct jr_entry *e = &j->e[i];
+
+		if (add_str(prev, wm_knob_name(e->key), e->previous) ||
+		    add_str(wr, wm_knob_name(e->key), e->written))
 			goto out;
+		if (!e->before[0])
+			continue;
+		if (!bf && !(bf = cJSON_AddObjectToObject(o, "before")))
+			goto out;
+		if (add_str(bf, wm_knob_name(e->key), e->before))
+			goto out;
+	}
+	if (j->nfiles) {
+		files = cJSON_AddArrayToObject(o, "files");
+		if (!files)
+			goto out;
+		for (i = 0; i < j->nfiles; i++) {
+			cJSON *f = cJSON_CreateObject();
+
+			if (!f || !cJSON_AddItemToArray(files, f) ||
+			    add_str(f, "path", j->f[i].path))
+				goto out;
+			if (j->f[i].existed ? add_str(f, "previous", j->f[i].previous) :
+			    !cJSON_AddNullToObject(f, "previous"))
+				goto out;
+		}
+	}
 	text = cJSON_Print(o);
 	if (!text)
 		goto out;
@@ -228,11 +322,58 @@ static int get_str(const cJSON *o, const char *k, char *out, size_t n,
 	return 0;
 }
 
+/* Is text a value of knob k?  If not, say why in err. */
+static int check_text(enum wm_knob k, const char *what, const char *text,
+		      char *err, size_t errn)
+{
+	struct sc_value v;
+	struct wm_diag d = { 0 };
+	char esc[160];
+
+	if (sc_value_parse(k, text, &v, &d) == 0)
+		return 0;
+	snprintf(err, errn, "%s text of vm.%s: %s", what, wm_knob_name(k),
+		 sc_escape(d.msg, esc, sizeof(esc)));
+	return -1;
+}
+
+static int parse_files(const cJSON *arr, struct journal *j, char *err, size_t errn)
+{
+	const cJSON *it;
+
+	if (!arr)
+		return 0;
+	if (!cJSON_IsArray(arr)) {
+		snprintf(err, errn, "\"files\" is not an array");
+		return -1;
+	}
+	cJSON_ArrayForEach(it, arr) {
+		struct jr_file *f;
+		const cJSON *pv = cJSON_GetObjectItemCaseSensitive(it, "previous");
+
+		if (j->nfiles == JR_MAX_FILES) {
+			snprintf(err, errn, "more than %d files", JR_MAX_FILES);
+			return -1;
+		}
+		f = &j->f[j->nfiles++];
+		if (!cJSON_IsObject(it) || get_str(it, "path", f->path, sizeof(f->path), true) ||
+		    f->path[0] != '/' || !(cJSON_IsNull(pv) || cJSON_IsString(pv)) ||
+		    (cJSON_IsString(pv) && strlen(pv->valuestring) >= JR_FILE_MAX)) {
+			snprintf(err, errn, "a \"files\" entry is malformed");
+			return -1;
+		}
+		f->existed = cJSON_IsString(pv);
+		if (f->existed)
+			strcpy(f->previous, pv->valuestring);
+	}
+	return 0;
+}
+
 static int parse(const char *text, struct journal *j, char *err, size_t errn)
 {
-	const cJSON *prev, *wr, *it;
+	const cJSON *prev, *wr, *bf, *it;
 	cJSON *o = cJSON_Parse(text);
-	char state[32], format[32];
+	char state[32], format[32], esc[80];
 	int i, r = -EINVAL;
 
 	memset(j, 0, sizeof(*j));
@@ -257,7 +398,7 @@ static int parse(const char *text, struct journal *j, char *err, size_t errn)
 		if (strcmp(state, state_names[i]) == 0)
 			break;
 	if (i > JR_ROLLED_BACK) {
-		snprintf(err, errn, "unknown state \"%s\"", state);
+		snprintf(err, errn, "unknown state \"%s\"", sc_escape(state, esc, sizeof(esc)));
 		goto out;
 	}
 	j->state = (enum jr_state)i;
@@ -265,7 +406,8 @@ static int parse(const char *text, struct journal *j, char *err, size_t errn)
 	j->time = cJSON_IsNumber(it) ? (long long)it->valuedouble : 0;
 	prev = cJSON_GetObjectItemCaseSensitive(o, "previous");
 	wr = cJSON_GetObjectItemCaseSensitive(o, "written");
-	if (!cJSON_IsObject(prev) || !cJSON_IsObject(wr)) {
+	bf = cJSON_GetObjectItemCaseSensitive(o, "before");
+	if (!cJSON_IsObject(prev) || !cJSON_IsObject(wr) || (bf && !cJSON_IsObject(bf))) {
 		snprintf(err, errn, "\"previous\" or \"written\" is missing");
 		goto out;
 	}
@@ -276,37 +418,127 @@ static int parse(const char *text, struct journal *j, char *err, size_t errn)
 
 		snprintf(key, sizeof(key), "vm.%s", it->string ? it->string : "");
 		if (sc_key_parse(key, &k) != 0 || j->n == WM_NKNOBS) {
-			snprintf(err, errn, "unexpected sysctl \"%s\"", it->string);
+			snprintf(err, errn, "unexpected sysctl \"%s\"",
+				 sc_escape(it->string ? it->string : "", esc, sizeof(esc)));
 			goto out;
 		}
 		e = &j->e[j->n++];
 		e->key = k;
 		if (!cJSON_IsString(it) || strlen(it->valuestring) >= JR_TEXT_MAX ||
-		    get_str(wr, it->string, e->written, JR_TEXT_MAX, true)) {
+		    get_str(wr, it->string, e->written, JR_TEXT_MAX, true) ||
+		    (bf && get_str(bf, it->string, e->before, JR_TEXT_MAX, false))) {
 			snprintf(err, errn, "\"%s\" lacks a previous or written text", it->string);
 			goto out;
 		}
 		strcpy(e->previous, it->valuestring);
+		if (check_text(k, "the previous", e->previous, err, errn) ||
+		    check_text(k, "the written", e->written, err, errn) ||
+		    (e->before[0] && check_text(k, "the before-the-last-apply", e->before, err, errn)))
+			goto out;
 	}
+	if (parse_files(cJSON_GetObjectItemCaseSensitive(o, "files"), j, err, errn))
+		goto out;
 	r = 0;
 out:
 	cJSON_Delete(o);
 	return r;
 }
 
+#define JR_READ_MAX ((size_t)1 << 20)	/* far past any journal wmark writes */
+
+/*
+ * Read path whole into a malloc'd NUL-terminated *buf: a regular file
+ * only, never a symlink (O_NOFOLLOW), never waiting (O_NONBLOCK: a FIFO).
+ * Return 0 or -errno (-EFBIG past JR_READ_MAX, -EISDIR, -ENXIO).
+ */
+static int read_journal(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	size_t cap = 16384;
+	char *b, *nb;
+	ssize_t r;
+	int fd, e;
+
+	*buf = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		e = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : ENXIO;
+		close(fd);
+		return -e;
+	}
+	b = malloc(cap);
+	for (;;) {
+		if (!b) {
+			close(fd);
+			return -ENOMEM;
+		}
+		if (*len + 1 == cap) {
+			if (cap > JR_READ_MAX) {
+				free(b);
+				close(fd);
+				return -EFBIG;
+			}
+			nb = realloc(b, cap * 2);
+			if (!nb)
+				free(b);
+			b = nb;
+			cap *= 2;
+			continue;
+		}
+		r = read(fd, b + *len, cap - 1 - *len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			e = errno;
+			free(b);
+			close(fd);
+			return -e;
+		}
+		if (r == 0)
+			break;
+		*len += (size_t)r;
+	}
+	close(fd);
+	b[*len] = '\0';
+	*buf = b;
+	return 0;
+}
+
 int jr_load(const char *path, struct journal *j, char *err, size_t errn)
 {
-	char buf[16384];
+	struct stat st;
+	size_t len;
+	char *buf;
 	int r;
 
-	r = sc_read(path, buf, sizeof(buf));
+	r = read_journal(path, &buf, &len);
+	/* The journal names what rollback writes: never one behind a link. */
+	if (r == -ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		snprintf(err, errn, "is a symbolic link: refusing");
+		return -ELOOP;
+	}
 	if (r == -EFBIG) {
 		snprintf(err, errn, "too large for a journal");
 		return -EINVAL;
+	}
+	if (r == -EISDIR || r == -ENXIO) {
+		snprintf(err, errn, "%s", r == -EISDIR ? "is a directory, not a file" :
+			 "is not a regular file");
+		return r;
 	}
 	if (r < 0) {
 		snprintf(err, errn, "%s", strerror(-r));
 		return r;
 	}
-	return parse(buf, j, err, errn);
+	if (strlen(buf) != len) {
+		free(buf);
+		snprintf(err, errn, "not valid JSON (a NUL byte)");
+		return -EINVAL;
+	}
+	r = parse(buf, j, err, errn);
+	free(buf);
+	return r;
 }

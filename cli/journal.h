@@ -13,6 +13,7 @@
 #define WMARK_JOURNAL_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -30,8 +31,24 @@ enum jr_state {
 
 struct jr_entry {
 	enum wm_knob key;
-	char previous[JR_TEXT_MAX];	/* as read before the write */
+	char previous[JR_TEXT_MAX];	/* as read before the first apply */
 	char written[JR_TEXT_MAX];	/* as written */
+	/*
+	 * As read just before the last apply, when that was not previous
+	 * (an earlier apply's written text), else "".  Until the last apply
+	 * has written this knob, the knob may still hold it: it is ours too.
+	 */
+	char before[JR_TEXT_MAX];
+};
+
+#define JR_MAX_FILES 4		/* --persist and --initrc targets per session */
+#define JR_FILE_MAX 16384	/* the most of a replaced file the journal keeps */
+
+/* A file --persist or --initrc wrote, and what it held before. */
+struct jr_file {
+	char path[PATH_MAX];		/* as written: "<root>/etc/sysctl.d/90-wmark.conf" */
+	bool existed;			/* false: rollback removes it */
+	char previous[JR_FILE_MAX];	/* its text before the first apply, if existed */
 };
 
 struct journal {
@@ -43,6 +60,8 @@ struct journal {
 	char command[512];		/* the command line, for people */
 	int n;
 	struct jr_entry e[WM_NKNOBS];
+	int nfiles;
+	struct jr_file f[JR_MAX_FILES];
 };
 
 const char *jr_state_name(enum jr_state s);
@@ -54,12 +73,27 @@ int jr_default_path(const char *root, char *out, size_t n);
  * Replace path with data[0..len) atomically: a temporary file in the
  * same directory, written, fsync'ed and given mode, then renamed over
  * path, then the directory fsync'ed, so a crash leaves the old file or
- * the new one.  before_rename (may be NULL) runs between fsync and
+ * the new one.  Temporary files of path that a killed process left
+ * ("<path>.tmpXXXXXX") are removed after the rename.  before_rename (may be NULL) runs between fsync and
  * rename.  Return 0 or -errno; *failed (may be NULL) names the call.
  */
 int jr_write_atomic(const char *path, const char *data, size_t len,
 		    mode_t mode, void (*before_rename)(void),
 		    const char **failed);
+
+/*
+ * Remove path (gone already is fine), and its temporary files as
+ * jr_write_atomic does, and fsync its directory, so that the removal is
+ * durable.  Return 0 or -errno; *failed names the call.
+ */
+int jr_remove(const char *path, const char **failed);
+
+/*
+ * Remove the temporary files of path ("<path>.tmpXXXXXX") that a killed
+ * jr_write_atomic left, without replacing path: for the files a command
+ * finds already as it wants them.
+ */
+void jr_remove_stale(const char *path);
 
 /*
  * Create path's directory (and its parents, mode 0755) if missing and
@@ -76,7 +110,9 @@ int jr_save(const char *path, const struct journal *j, const char **failed);
 
 /*
  * Load path into *j.  Return 0; -ENOENT if there is no journal; -EINVAL
- * if it is not one of ours (err says why); or another -errno.
+ * if it is not one of ours or a text in it is not a value of its knob
+ * (err says why, control characters escaped); -ELOOP if path is a
+ * symbolic link (never followed); or another -errno (err names it).
  */
 int jr_load(const char *path, struct journal *j, char *err, size_t errn);
 

@@ -4,6 +4,7 @@
  * the only exit().  Commands are matched by exact name (no prefixes).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -144,7 +145,16 @@ int main(int argc, char **argv)
 	};
 	struct cli_ctx ctx = { .format = FMT_TEXT, .root = "/" };
 	const struct cli_cmd *cmd;
-	int c, rc;
+	int c, rc, fd;
+
+	/*
+	 * Started with fd 0, 1 or 2 closed, the next file opened (apply's
+	 * journal lock) would become stdout or stderr and take the report.
+	 */
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			return EXIT_SYSTEM;
 
 	/* "+": stop at the command name; its options are its own. */
 	opterr = 0;

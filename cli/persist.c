@@ -15,10 +15,12 @@
 #include <dirent.h>
 #include <stdarg.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "persist.h"
 
@@ -141,13 +143,96 @@ char *ps_initrc_text(const char *header, const struct ps_item *it, int n)
 
 int ps_target(const char *root, const char *file, char *out, size_t n)
 {
+	const char *p;
+	size_t l;
 	int r;
 
-	if (file[0] == '/' && strcmp(root, "/") != 0)
+	/* relative to what?  The cwd is no part of the machine at root. */
+	if (file[0] != '/')
+		return -EINVAL;
+	for (p = file; *p; p += l) {
+		while (*p == '/')
+			p++;
+		l = strcspn(p, "/");
+		if ((l == 1 && p[0] == '.') || (l == 2 && p[0] == '.' && p[1] == '.'))
+			return -EINVAL;
+	}
+	if (file[strlen(file) - 1] == '/')
+		return -EISDIR;
+	if (strcmp(root, "/") != 0)
 		r = snprintf(out, n, "%s%s", root, file);
 	else
 		r = snprintf(out, n, "%s", file);
 	return r < 0 || (size_t)r >= n ? -ENAMETOOLONG : 0;
+}
+
+int ps_inspect(const char *root, const char *target, enum ps_kind *kind,
+	       char *buf, size_t n)
+{
+	char rroot[PATH_MAX], dir[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+	size_t rl, len = 0;
+	ssize_t r;
+	char *slash;
+	int fd, e;
+
+	*kind = PS_ABSENT;
+	if (n)
+		buf[0] = '\0';
+	if (!realpath(root, rroot))
+		return -errno;
+	rl = strcmp(rroot, "/") == 0 ? 0 : strlen(rroot);
+	if (snprintf(dir, sizeof(dir), "%s", target) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	/* The deepest directory on the way that exists; the rest is created. */
+	do {
+		slash = strrchr(dir, '/');
+		if (!slash)
+			return -EINVAL;
+		slash[slash == dir] = '\0';
+	} while (lstat(dir, &st) != 0 && errno == ENOENT && strcmp(dir, "/") != 0);
+	if (!realpath(dir, real))
+		return -errno;
+	if (rl && (strncmp(real, rroot, rl) != 0 || (real[rl] != '/' && real[rl] != '\0')))
+		return -EXDEV;
+	if (stat(real, &st) != 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (lstat(target, &st) != 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -ENXIO;
+	fd = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (len + 1 >= n) {
+			close(fd);
+			return -EFBIG;
+		}
+		r = read(fd, buf + len, n - 1 - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			e = errno;
+			close(fd);
+			return -e;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (strlen(buf) != len)
+		return -EILSEQ;
+	*kind = strncmp(buf, PS_MARK, strlen(PS_MARK)) == 0 ? PS_OURS : PS_FOREIGN;
+	return 0;
 }
 
 struct conf {

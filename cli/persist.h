@@ -33,12 +33,35 @@ char *ps_sysctl_d_text(const char *header, const struct ps_item *it, int n);
  */
 char *ps_initrc_text(const char *header, const struct ps_item *it, int n);
 
+/* The first line of every file wmark writes begins so. */
+#define PS_MARK "# Written by wmark"
+
 /*
- * Where FILE goes for a machine at root: an absolute FILE lies inside the
- * root ("<root>/etc/sysctl.d/90-wmark.conf"), a relative one is taken as
- * it is.  Return 0 or -ENAMETOOLONG.
+ * Where FILE goes for a machine at root: FILE must be absolute, and lies
+ * inside the root ("<root>/etc/sysctl.d/90-wmark.conf").  Return 0;
+ * -EINVAL for a relative FILE or one with a "." or ".." component;
+ * -EISDIR for one that ends in "/"; -ENAMETOOLONG.
  */
 int ps_target(const char *root, const char *file, char *out, size_t n);
+
+enum ps_kind {
+	PS_ABSENT,	/* no such file yet */
+	PS_OURS,	/* its first line begins with PS_MARK */
+	PS_FOREIGN,	/* anything else: someone else's file */
+};
+
+/*
+ * Look at target (from ps_target) before writing or removing it, by the
+ * rule that guards the knobs: the directories on the way that exist must
+ * resolve inside realpath(root), and target must be absent or a regular
+ * file.  Set *kind, and for a file read its text into buf (size n, NUL
+ * terminated).  Return 0; -EXDEV if a symlink on the way leads out of the
+ * root; -ELOOP if target is a symlink; -EISDIR; -ENOTDIR; -ENXIO for a
+ * file that is not regular; -EFBIG if the text does not fit in buf;
+ * -EILSEQ if it holds a NUL byte; or another -errno.
+ */
+int ps_inspect(const char *root, const char *target, enum ps_kind *kind,
+	       char *buf, size_t n);
 
 /* One later assignment of a knob we persist: it wins over ours. */
 struct ps_override {

@@ -11,6 +11,12 @@
  * newline - between list entries, and rejects an out-of-range value with
  * EINVAL, keeping the old one.  So a write either takes effect whole or
  * not at all, which is what lets apply promise all-or-nothing per knob.
+ *
+ * A root tree that is not the running kernel (a capture, a test fixture)
+ * holds plain files, where open(O_TRUNC) and then write() can be cut
+ * between the two by a crash and leave an empty file.  There the same
+ * write goes to a temporary file that is renamed over the knob, so a
+ * plain file, too, holds its old text or its new one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,8 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
+#include <linux/magic.h>
+
+#include "journal.h"
 #include "sysctl.h"
 
 int sc_path(const char *root, enum wm_knob k, char *out, size_t n)
@@ -94,15 +104,53 @@ void sc_fault_step(void)
 		raise(SIGSTOP);
 }
 
+char *sc_escape(const char *text, char *out, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t o = 0;
+
+	if (!n)
+		return out;
+	for (; *p; p++) {
+		char e[5];
+		size_t l;
+
+		if (*p == '\n' || *p == '\t' || *p == '\r' || *p == '\\') {
+			e[0] = '\\';
+			e[1] = *p == '\n' ? 'n' : *p == '\t' ? 't' : *p == '\r' ? 'r' : '\\';
+			e[2] = '\0';
+		} else if (*p < 0x20 || *p == 0x7f) {
+			snprintf(e, sizeof(e), "\\x%02x", *p);
+		} else {
+			e[0] = (char)*p;
+			e[1] = '\0';
+		}
+		l = strlen(e);
+		if (o + l >= n)
+			break;
+		memcpy(out + o, e, l);
+		o += l;
+	}
+	out[o] = '\0';
+	return out;
+}
+
 int sc_read(const char *path, char *buf, size_t n)
 {
+	struct stat st;
 	size_t off = 0;
 	ssize_t r;
 	int fd, e;
 
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO in a knob's place must not wait for a writer. */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		e = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : ENXIO;
+		close(fd);
+		return -e;
+	}
 	for (;;) {
 		if (off + 1 >= n) {
 			close(fd);
@@ -137,16 +185,54 @@ int sc_read_back(const char *path, char *buf, size_t n)
 	return r;
 }
 
+/*
+ * A regular file outside procfs: a root tree's copy of a knob, written by
+ * replacing it (see the top of this file).  Proc files are regular too,
+ * but a rename cannot stand in for the kernel's write handler.
+ */
+static bool plain_file(const char *path, struct stat *st)
+{
+	struct statfs fs;
+
+	if (lstat(path, st) != 0 || !S_ISREG(st->st_mode))
+		return false;
+	return statfs(path, &fs) == 0 && fs.f_type != PROC_SUPER_MAGIC;
+}
+
+int sc_writable(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash;
+	struct stat st;
+
+	/* AT_EACCESS: the effective ids decide, as they will for the write. */
+	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0)
+		return -errno;
+	if (!plain_file(path, &st))
+		return 0;
+	slash = strrchr(path, '/');
+	if (!slash || (size_t)(slash - path) >= sizeof(dir))
+		return 0;	/* "name": the current directory, as for any file */
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	if (faccessat(AT_FDCWD, dir[0] ? dir : "/", W_OK | X_OK, AT_EACCESS) != 0)
+		return -errno;
+	return 0;
+}
+
 int sc_write(const char *path, const char *text, size_t len)
 {
+	struct stat st;
 	ssize_t w;
 	int fd, e;
 
 	sc_fault_step();
 	if (fault_hits(F_WRITE))
 		return -EIO;
-	/* O_TRUNC matters for plain files under --root; proc ignores it. */
-	fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	if (plain_file(path, &st))
+		return jr_write_atomic(path, text, len, st.st_mode & 07777, NULL, NULL);
+	/* procfs, or a device: one write at offset 0, as the kernel wants it */
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	do

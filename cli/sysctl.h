@@ -30,8 +30,10 @@ int sc_path(const char *root, enum wm_knob k, char *out, size_t n);
 
 /*
  * Read a knob file (a path from sc_path) into buf (size n), NUL
- * terminated, exactly as the kernel prints it.  Return the length or
- * -errno (-EFBIG if it does not fit).
+ * terminated, exactly as the kernel prints it.  Only a regular file is
+ * read (procfs files are), and nothing waits: a FIFO is opened without
+ * blocking.  Return the length or -errno (-EFBIG if it does not fit,
+ * -ELOOP for a symlink, -EISDIR, -ENXIO for any other kind of file).
  */
 int sc_read(const char *path, char *buf, size_t n);
 
@@ -41,12 +43,31 @@ int sc_read(const char *path, char *buf, size_t n);
 int sc_read_back(const char *path, char *buf, size_t n);
 
 /*
- * Write text (length len) to a knob file in one write(), as the kernel
- * wants it (a proc sysctl ignores writes at a non-zero offset), then
- * close; a short write, a write error or a close error all fail.  Does
- * not create files.  Return 0 or -errno.
+ * Write text (length len) to a knob file.  A proc sysctl (or any file
+ * that is not a regular file outside procfs) gets one write() at offset
+ * 0, as the kernel wants it (a proc sysctl ignores writes at a non-zero
+ * offset), then close; a short write, a write error or a close error all
+ * fail.  A regular file outside procfs (a root tree that is not the
+ * running kernel) is replaced atomically (jr_write_atomic, keeping its
+ * mode), so a crash leaves its old text or its new one, never an empty
+ * file.  Does not create files.  Return 0 or -errno.
  */
 int sc_write(const char *path, const char *text, size_t len);
+
+/*
+ * May this process write knob file path with sc_write?  Write access to
+ * the file, and for a file sc_write replaces, to its directory too.
+ * Return 0 or -errno (-EACCES, -EPERM for an immutable file, ...).
+ */
+int sc_writable(const char *path);
+
+/*
+ * Copy text into out (size n, always NUL terminated, cut if it does not
+ * fit) with control characters escaped as C writes them ("\\n", "\\t",
+ * "\\r", else "\\xHH") and a backslash doubled, so that a value quoted
+ * in a message keeps the message on one line.  Return out.
+ */
+char *sc_escape(const char *text, char *out, size_t n);
 
 /*
  * Test aid: a step boundary that a crash or stop can be injected at

@@ -635,4 +635,245 @@ mkdir -p "$r/etc/sysctl.d"
 grep -q 'masked by /etc/sysctl.d/90-wmark.conf' "$T/err"
 check $? "a persisted file masked by the same name in /etc is reported"
 
+# ---------------------------------------------------------------------
+# Nothing lost: a crash in a second apply, knob files under --root,
+# foreign and misplaced persist targets, odd journals, closed stdio.
+
+# A crash inside the second apply of a session: the knobs it had not come
+# to still hold the first apply's values, which are wmark's own, so a
+# plain rollback goes back to before the first apply.
+for s in 1 2 3 4 5; do
+	r=$(fresh "crash2-$s")
+	"$WMARK" --root "$r" apply --wsf 50 >/dev/null 2>&1
+	{ WMARK_FAULT=crash:$s "$WMARK" --root "$r" apply "${NEW_ARGS[@]}" >/dev/null 2>&1; } 2>/dev/null
+	"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 0 ] && same_vm "$r"
+	check $? "killed at step $s of a second apply: rollback without --force restores the values from before the first (exit $rc)"
+	[ $rc -ne 0 ] && diag "$(cat "$T/err")"
+done
+
+# Knob files of a root tree are replaced, never truncated in place.
+r=$(fresh atomic)
+ino=$(stat -c %i "$r/$VM/watermark_scale_factor")
+mode=$(stat -c %a "$r/$VM/watermark_scale_factor")
+"$WMARK" --root "$r" apply --wsf 120 >/dev/null 2>&1
+[ "$(stat -c %i "$r/$VM/watermark_scale_factor")" != "$ino" ] &&
+	[ "$(stat -c %a "$r/$VM/watermark_scale_factor")" = "$mode" ] &&
+	[ "$(cat "$r/$VM/watermark_scale_factor")" = 120 ] && ! ls "$r/$VM" | grep -q tmp
+check $? "under --root a knob file is replaced by rename (new inode, same mode, no temporary left)"
+
+# An emptied knob (what a kill between open(O_TRUNC) and write() used to
+# leave): rollback names it, rollback -f restores it.
+r=$(fresh emptied)
+"$WMARK" --root "$r" apply "${NEW_ARGS[@]}" >/dev/null 2>&1
+: >"$r/$VM/min_free_kbytes"
+"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'vm.min_free_kbytes is "", not the 32768 apply wrote' "$T/err" &&
+	[ "$(cat "$r/$VM/watermark_scale_factor")" = 120 ]
+check $? "an emptied knob is changed since: rollback exits 1 (got $rc), naming it, and writes nothing"
+"$WMARK" --root "$r" rollback -f >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && same_vm "$r"
+check $? "rollback -f restores every knob from the journal, the emptied one too (exit $rc)"
+[ $rc -ne 0 ] && diag "$(cat "$T/err")"
+
+# Temporaries a killed process left are removed by the next commit.
+r=$(fresh stale)
+mkdir -p "$r/var/lib/wmark" "$r/etc/sysctl.d"
+: >"$r/var/lib/wmark/state.json.tmpAbC123"
+: >"$r/etc/sysctl.d/90-wmark.conf.tmpXyZ789"
+: >"$r/$VM/watermark_scale_factor.tmpQwE456"
+: >"$r/var/lib/wmark/state.json.tmp-keep"
+"$WMARK" --root "$r" apply --wsf 120 --persist /etc/sysctl.d/90-wmark.conf >/dev/null 2>&1
+[ $? -eq 0 ] && [ ! -e "$r/var/lib/wmark/state.json.tmpAbC123" ] &&
+	[ ! -e "$r/etc/sysctl.d/90-wmark.conf.tmpXyZ789" ] &&
+	[ ! -e "$r/$VM/watermark_scale_factor.tmpQwE456" ] && [ -e "$r/var/lib/wmark/state.json.tmp-keep" ]
+check $? "stale NAME.tmpXXXXXX files of the journal, the persisted file and a knob are removed, nothing else"
+
+one_line() {	# FILE: exactly one line, no usage hint
+	[ "$(wc -l <"$1")" -eq 1 ] && ! grep -q "Try 'wmark" "$1"
+}
+
+# Journals that are not what wmark wrote.
+r=$(fresh badjournal)
+"$WMARK" --root "$r" apply --wsf 120 >/dev/null 2>&1
+python3 - "$r/var/lib/wmark/state.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["previous"]["watermark_scale_factor"] = "7\n5\n"
+j["state"] = "pending"
+json.dump(j, open(sys.argv[1], "w"))
+EOF
+"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && one_line "$T/err" && grep -qF "'7\n5\n'" "$T/err" &&
+	[ "$(cat "$r/$VM/watermark_scale_factor")" = 120 ]
+check $? "a journal value with newlines: exit 2 (got $rc), one line with them escaped, nothing restored"
+[ $rc -ne 2 ] && diag "$(cat "$T/err")"
+
+r=$(fresh range)
+"$WMARK" --root "$r" apply --wsf 120 >/dev/null 2>&1
+python3 - "$r/var/lib/wmark/state.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["previous"]["watermark_scale_factor"] = "5000\n"
+json.dump(j, open(sys.argv[1], "w"))
+EOF
+"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && one_line "$T/err" && grep -q '5000 is out of range' "$T/err" &&
+	[ "$(cat "$r/$VM/watermark_scale_factor")" = 120 ] && [ "$(journal_state "$r")" = applied ]
+check $? "a journal value outside the kernel's range: exit 2 (got $rc), one line, nothing restored"
+[ $rc -ne 2 ] && diag "$(cat "$T/err")"
+
+r=$(fresh garbage)
+mkdir -p "$r/var/lib/wmark"
+echo 'garbage{{' >"$r/var/lib/wmark/state.json"
+"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+rc=$?
+"$WMARK" --root "$r" apply --wsf 120 >"$T/out" 2>"$T/err2"
+rc2=$?
+[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && one_line "$T/err" && one_line "$T/err2" && same_vm "$r" &&
+	[ "$(cat "$r/var/lib/wmark/state.json")" = 'garbage{{' ]
+check $? "a corrupt journal is malformed input: rollback and apply exit 2 (got $rc, $rc2), no usage hint, nothing written"
+
+r=$(fresh otherroot)
+"$WMARK" --root "$r" apply --state "$T/other.json" --wsf 120 >/dev/null 2>&1
+"$WMARK" --root "$BEFORE" rollback --state "$T/other.json" >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && one_line "$T/err"
+check $? "a journal of another root: exit 2 (got $rc) without a usage hint"
+
+r=$(fresh symjournal)
+mkdir -p "$r/var/lib/wmark"
+echo '{}' >"$T/elsewhere.json"
+ln -s "$T/elsewhere.json" "$r/var/lib/wmark/state.json"
+"$WMARK" --root "$r" apply --wsf 120 >"$T/out" 2>"$T/err"
+rc=$?
+"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err2"
+rc2=$?
+[ $rc -eq 3 ] && [ $rc2 -eq 3 ] && grep -q 'is a symbolic link: refusing' "$T/err" &&
+	grep -q 'is a symbolic link: refusing' "$T/err2" && same_vm "$r" &&
+	[ "$(cat "$T/elsewhere.json")" = '{}' ]
+check $? "a symlinked journal: 'is a symbolic link: refusing', exit 3 (got $rc, $rc2), nothing written"
+
+if [ "$(id -u)" = 0 ]; then
+	r=$(fresh immutable)
+	if chattr +i "$r/$VM/watermark_scale_factor" 2>/dev/null; then
+		"$WMARK" --root "$r" apply --wsf 120 >"$T/out" 2>"$T/err"
+		rc=$?
+		chattr -i "$r/$VM/watermark_scale_factor"
+		[ $rc -eq 3 ] && grep -q 'Operation not permitted' "$T/err" && ! grep -q 'needs root' "$T/err"
+		check $? "as root, an immutable knob is refused without the 'needs root' hint (exit $rc)"
+	else
+		skip "as root, an immutable knob is refused without the 'needs root' hint" "chattr +i not supported here"
+	fi
+else
+	skip "as root, an immutable knob is refused without the 'needs root' hint" "needs root"
+fi
+
+# Closed or failing standard streams.
+r=$(fresh closed2)
+"$WMARK" --root "$r" apply --wsf 120 --min-free-kbytes 1 2>&- >/dev/null
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$r/var/lib/wmark/state.json.lock" ]
+check $? "with stderr closed the warnings do not land in the lock file (exit $rc)"
+r=$(fresh closed1)
+"$WMARK" --root "$r" apply --wsf 120 >&- 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$r/$VM/watermark_scale_factor")" = 120 ] &&
+	[ ! -s "$r/var/lib/wmark/state.json.lock" ]
+check $? "with stdout closed apply writes and exits 0 (got $rc)"
+r=$(fresh full)
+"$WMARK" --root "$r" -j apply --wsf 120 >/dev/full 2>"$T/err"
+rc=$?
+[ $rc -eq 3 ] && one_line "$T/err" && grep -q 'the sysctls were written' "$T/err" &&
+	[ "$(cat "$r/$VM/watermark_scale_factor")" = 120 ]
+check $? "a full stdout after the writes: exit 3 (got $rc), one line saying the sysctls were written"
+"$WMARK" --root "$r" apply --wsf 200 >/dev/full 2>"$T/err"
+rc=$?
+[ $rc -eq 3 ] && one_line "$T/err" && grep -q 'nothing was written' "$T/err" &&
+	[ "$(cat "$r/$VM/watermark_scale_factor")" = 120 ]
+check $? "a full stdout before the writes (text report): exit 3 (got $rc), nothing written"
+
+# Persist targets: someone else's file, a directory, paths out of the root.
+r=$(fresh foreign)
+mkdir -p "$r/etc/sysctl.d"
+echo 'vm.swappiness = 5' >"$r/etc/sysctl.d/90-wmark.conf"
+"$WMARK" --root "$r" apply --wsf 120 --persist /etc/sysctl.d/90-wmark.conf >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'not written by wmark' "$T/err" && same_vm "$r" && [ ! -e "$r/var" ] &&
+	[ "$(cat "$r/etc/sysctl.d/90-wmark.conf")" = 'vm.swappiness = 5' ]
+check $? "--persist refuses a file wmark did not write: exit 2 (got $rc), nothing written"
+"$WMARK" --root "$r" apply -f --wsf 120 --persist /etc/sysctl.d/90-wmark.conf >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && grep -qx 'vm.watermark_scale_factor = 120' "$r/etc/sysctl.d/90-wmark.conf"
+check $? "--persist --force replaces it (exit $rc)"
+"$WMARK" --root "$r" apply --wsf 200 --persist /etc/sysctl.d/90-wmark.conf >/dev/null 2>&1
+"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && same_vm "$r" && [ "$(cat "$r/etc/sysctl.d/90-wmark.conf")" = 'vm.swappiness = 5' ] &&
+	grep -q "restore $r/etc/sysctl.d/90-wmark.conf" "$T/out"
+check $? "after two applies, rollback names the file and puts back the one --force replaced (exit $rc)"
+
+r=$(fresh persist-rb)
+"$WMARK" --root "$r" apply --wsf 120 --persist /etc/sysctl.d/90-wmark.conf \
+	--initrc /vendor/etc/init/wmark.rc >/dev/null 2>&1
+"$WMARK" --root "$r" -j rollback >"$T/out.json" 2>"$T/err"
+rc=$?
+python3 - "$T/out.json" "$r" <<'EOF'
+import json, sys
+d, r = json.load(open(sys.argv[1])), sys.argv[2]
+assert d["files"] == [{"path": r + "/etc/sysctl.d/90-wmark.conf", "action": "removed"},
+                      {"path": r + "/vendor/etc/init/wmark.rc", "action": "removed"}], d["files"]
+EOF
+[ $? -eq 0 ] && [ $rc -eq 0 ] && same_vm "$r" && [ ! -e "$r/etc/sysctl.d/90-wmark.conf" ] &&
+	[ ! -e "$r/vendor/etc/init/wmark.rc" ]
+check $? "rollback removes the files --persist and --initrc created, and -j lists them (exit $rc)"
+
+r=$(fresh persist-edited)
+"$WMARK" --root "$r" apply --wsf 120 --persist /etc/sysctl.d/90-wmark.conf >/dev/null 2>&1
+echo 'vm.swappiness = 5' >"$r/etc/sysctl.d/90-wmark.conf"
+"$WMARK" --root "$r" rollback >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q '90-wmark.conf no longer starts with' "$T/err" &&
+	[ "$(cat "$r/etc/sysctl.d/90-wmark.conf")" = 'vm.swappiness = 5' ]
+check $? "a persisted file someone rewrote since: rollback exits 1 (got $rc) and leaves it"
+
+r=$(fresh persist-dir)
+mkdir -p "$r/etc/sysctl.d/90-wmark.conf"
+"$WMARK" --root "$r" apply --wsf 120 --persist /etc/sysctl.d/90-wmark.conf >"$T/out" 2>"$T/err"
+rc=$?
+"$WMARK" --root "$r" apply --wsf 120 --persist /etc/sysctl.d/ >"$T/out" 2>"$T/err2"
+rc2=$?
+[ $rc -eq 3 ] && grep -q 'is a directory' "$T/err" && [ $rc2 -eq 2 ] && grep -q 'names a directory' "$T/err2" &&
+	same_vm "$r" && [ ! -e "$r/var/lib/wmark/state.json" ]
+check $? "--persist to a directory is refused before any sysctl is written (exit $rc, $rc2)"
+
+r=$(fresh persist-link)
+mkdir -p "$T/etc-out/sysctl.d"
+rm -rf "$r/etc"
+ln -s "$T/etc-out" "$r/etc"
+"$WMARK" --root "$r" apply --wsf 120 --persist /etc/sysctl.d/90-wmark.conf >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q 'resolves outside' "$T/err" && [ -z "$(ls "$T/etc-out/sysctl.d")" ] && same_vm "$r"
+check $? "--persist through a symlink out of the root is refused (exit $rc), nothing written"
+r=$(fresh persist-final-link)
+mkdir -p "$r/etc/sysctl.d"
+echo x >"$T/target.conf"
+ln -s "$T/target.conf" "$r/etc/sysctl.d/90-wmark.conf"
+"$WMARK" --root "$r" apply --wsf 120 --persist /etc/sysctl.d/90-wmark.conf >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q 'is a symbolic link: refusing' "$T/err" && [ "$(cat "$T/target.conf")" = x ]
+check $? "a persist target that is a symlink is refused (exit $rc)"
+r=$(fresh persist-rel)
+for f in relative.conf ../../x.conf /etc/../../x.conf; do
+	( cd "$T" && "$WMARK" --root "$r" apply --wsf 120 --initrc "$f" >/dev/null 2>"$T/err" )
+	rc=$?
+	[ $rc -eq 2 ] && grep -q 'give an absolute path' "$T/err" && same_vm "$r" && [ ! -e "$T/relative.conf" ]
+	check $? "--initrc $f (relative or with ..) is refused: exit 2 (got $rc), nothing written"
+done
+
 echo "1..$n"

@@ -103,8 +103,20 @@ static void test_an_absolute_file_lies_inside_the_root(void **state)
 	assert_string_equal(t, "/tmp/r/etc/sysctl.d/90-wmark.conf");
 	assert_int_equal(ps_target("/", "/etc/sysctl.d/90-wmark.conf", t, sizeof(t)), 0);
 	assert_string_equal(t, "/etc/sysctl.d/90-wmark.conf");
-	assert_int_equal(ps_target("/tmp/r", "here.conf", t, sizeof(t)), 0);
-	assert_string_equal(t, "here.conf");
+}
+
+static void test_a_relative_or_dotted_file_is_refused(void **state)
+{
+	char t[PATH_MAX];
+
+	/* relative to the cwd would be outside the machine at root */
+	assert_int_equal(ps_target("/tmp/r", "here.conf", t, sizeof(t)), -EINVAL);
+	assert_int_equal(ps_target("/tmp/r", "../../x.conf", t, sizeof(t)), -EINVAL);
+	assert_int_equal(ps_target("/tmp/r", "/etc/../../x.conf", t, sizeof(t)), -EINVAL);
+	assert_int_equal(ps_target("/tmp/r", "/etc/./x.conf", t, sizeof(t)), -EINVAL);
+	assert_int_equal(ps_target("/tmp/r", "/etc/sysctl.d/", t, sizeof(t)), -EISDIR);
+	/* a name that merely starts with dots is a name */
+	assert_int_equal(ps_target("/tmp/r", "/etc/..x.conf", t, sizeof(t)), 0);
 }
 
 static void test_later_names_win_and_earlier_ones_lose(void **state)
@@ -198,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_sysctl_d_text_has_the_header_then_one_line_per_knob),
 		cmocka_unit_test(test_initrc_writes_after_boot_completed_and_quotes_lists),
 		cmocka_unit_test(test_an_absolute_file_lies_inside_the_root),
+		cmocka_unit_test(test_a_relative_or_dotted_file_is_refused),
 		cmocka_unit_test_setup_teardown(test_later_names_win_and_earlier_ones_lose,
 						setup_root, teardown_root),
 		cmocka_unit_test_setup_teardown(test_a_same_name_file_in_etc_masks_the_vendor_one,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_sysctl.c - path resolution of the knobs under a root with
- * symlinks refused, and guarded reads and writes.  Their text (keys,
+ * symlinks refused, guarded reads and writes (a root tree's plain files
+ * replaced atomically), and the escaping of values quoted in messages.  Their text (keys,
  * values, ranges, sysctl.d lines) is tested in test_sysctl_text.c.
  */
 #include <errno.h>
@@ -143,6 +144,36 @@ static void test_a_write_the_device_refuses_is_an_error(void **state)
 	assert_int_equal(sc_write("/dev/full", "1\n", 2), -ENOSPC);
 }
 
+static void test_a_plain_knob_file_is_replaced_whole_keeping_its_mode(void **state)
+{
+	const char *root = *state;
+	char p[PATH_MAX], buf[64];
+	struct stat a, b;
+
+	assert_int_equal(sc_path(root, WM_KNOB_WSF, p, sizeof(p)), 0);
+	assert_int_equal(chmod(p, 0640), 0);
+	assert_int_equal(stat(p, &a), 0);
+	assert_int_equal(sc_writable(p), 0);
+	assert_int_equal(sc_write(p, "120\n", 4), 0);
+	assert_int_equal(stat(p, &b), 0);
+	/* a new inode: renamed into place, never truncated and rewritten */
+	assert_true(a.st_ino != b.st_ino);
+	assert_int_equal(b.st_mode & 07777, 0640);
+	assert_int_equal(sc_read(p, buf, sizeof(buf)), 4);
+	assert_string_equal(buf, "120\n");
+}
+
+static void test_escape_keeps_a_quoted_value_on_one_line(void **state)
+{
+	char out[64];
+
+	(void)state;
+	assert_string_equal(sc_escape("7\n5\n", out, sizeof(out)), "7\\n5\\n");
+	assert_string_equal(sc_escape("a\tb\\c\x01", out, sizeof(out)), "a\\tb\\\\c\\x01");
+	/* cut whole: never half an escape */
+	assert_string_equal(sc_escape("\n\n\n", out, 5), "\\n\\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +188,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_writes_never_create_a_missing_knob,
 						setup_root, teardown_root),
 		cmocka_unit_test(test_a_write_the_device_refuses_is_an_error),
+		cmocka_unit_test_setup_teardown(test_a_plain_knob_file_is_replaced_whole_keeping_its_mode,
+						setup_root, teardown_root),
+		cmocka_unit_test(test_escape_keeps_a_quoted_value_on_one_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
