@@ -1008,7 +1008,7 @@ static int parse_args(struct rec *r, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
 		switch (c) {
 		case O_EXTRA:
 			if (wm_parse_long(optarg, 0, 2147483647L, &r->extra_kb, &d))
@@ -1062,6 +1062,8 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		case 'h':
 			rec_usage();
 			return -1;
+		case ':':
+			return cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
 		default:
 			return cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
 		}

@@ -78,6 +78,10 @@ expect_usage "unknown format 'xml'" -o xml show
 expect_usage "unknown command 'shw'" shw
 expect_usage "no command given"
 expect_usage "unexpected argument" show extra
+expect_usage "option '--root' needs a value" --root
+expect_usage "option '--kernel' needs a value" --kernel
+expect_usage "option '-o' needs a value" -o
+expect_usage "option '--burst' needs a value" recommend --burst
 expect_usage "name a change" --root $D/qemu-k61-4g-before whatif
 expect_usage "accepts 1..3000" --root $D/qemu-k61-4g-before whatif --wsf 3001
 expect_usage "accepts 0..2147483647" --root $D/qemu-k61-4g-before whatif --min-free-kbytes -5
