@@ -148,4 +148,11 @@ fi
 if [ $? = 2 ] && grep -q "not an empty directory" "$tmp/e"; then ok "capture refuses a non-empty destination"; else nok "capture refuses a non-empty destination"; fi
 "$W" --root $D/vm-6.18-firecracker-A capture "$tmp/no/such/parent" >"$tmp/o" 2>"$tmp/e"
 if [ $? = 3 ] && [ ! -e "$tmp/no" ]; then ok "capture into a missing parent fails and leaves nothing"; else nok "capture into a missing parent fails and leaves nothing"; fi
+"$W" --root $D/vm-6.18-firecracker-A capture "$tmp/slash/" >"$tmp/o" 2>"$tmp/e"
+if [ $? = 0 ] && cmp -s $D/vm-6.18-firecracker-A/proc/zoneinfo "$tmp/slash/proc/zoneinfo" &&
+   [ -z "$(ls -d "$tmp"/slash?* 2>/dev/null)" ]; then
+	ok "capture DIR/ (a trailing slash) writes DIR"
+else
+	nok "capture DIR/ (a trailing slash) writes DIR"; sed 's/^/# /' "$tmp/e"
+fi
 echo "1..$n"
