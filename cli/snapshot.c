@@ -41,6 +41,13 @@ int root_path(const char *root, const char *rel, char *out, size_t n)
 	return len < 0 || (size_t)len >= n ? -1 : 0;
 }
 
+bool root_is_live(const char *root)
+{
+	char real[PATH_MAX];
+
+	return realpath(root, real) && strcmp(real, "/") == 0;
+}
+
 /*
  * Open path for reading without waiting for anything: O_NONBLOCK keeps a
  * FIFO's open from waiting for a writer (and makes a procfs file that
@@ -577,7 +584,7 @@ static int read_all(const struct cli_ctx *ctx, struct snapshot *s)
 
 	memset(s, 0, sizeof(*s));
 	s->root = ctx->root;
-	s->live = strcmp(ctx->root, "/") == 0;
+	s->live = root_is_live(ctx->root);
 	wm_sysctl_none(&s->sysctl);
 
 	/* the kernel first: the sysctls are checked against its ranges */

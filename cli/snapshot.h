@@ -39,6 +39,13 @@
 int root_path(const char *root, const char *rel, char *out, size_t n);
 
 /*
+ * Is root the live machine?  It is when it resolves to "/" ("//", "/.",
+ * "..", a symlink to /), as the paths the sysctls are written through do:
+ * a root that reads the running kernel gets the running kernel's checks.
+ */
+bool root_is_live(const char *root);
+
+/*
  * The most read_path() takes from one file.  Every input is a small
  * sysctl or procfs text except the per-zone tables, which grow with the
  * nodes: zoneinfo (every zone, with a pageset per CPU: about 16 MB on a
@@ -74,7 +81,7 @@ int read_error(const char *context, const char *path, size_t max, int err);
 /* A machine as read from a root. */
 struct snapshot {
 	const char *root;
-	bool live;			/* root is "/" */
+	bool live;			/* root_is_live(root) */
 	char *zoneinfo;			/* raw text, NUL-terminated */
 	size_t zoneinfo_len;
 	bool zoneinfo_mapped;		/* mapped from a capture, not malloc'd */

@@ -155,4 +155,16 @@ if [ $? = 0 ] && cmp -s $D/vm-6.18-firecracker-A/proc/zoneinfo "$tmp/slash/proc/
 else
 	nok "capture DIR/ (a trailing slash) writes DIR"; sed 's/^/# /' "$tmp/e"
 fi
+
+# a root that resolves to / is the live machine, with the live machine's checks
+if [ -r /proc/zoneinfo ]; then
+	for r in // /. /proc/..; do
+		src=$("$W" --root "$r" -j show 2>"$tmp/e" | python3 -c 'import json,sys; print(json.load(sys.stdin)["source"])' 2>/dev/null)
+		if [ "$src" = live ]; then ok "--root $r is the live machine"; else nok "--root $r is the live machine (source '$src')"; sed 's/^/# /' "$tmp/e"; fi
+	done
+	src=$(cd / && "$W" --root . -j show 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["source"])' 2>/dev/null)
+	if [ "$src" = live ]; then ok "--root . in / is the live machine"; else nok "--root . in / is the live machine (source '$src')"; fi
+else
+	n=$((n + 1)); echo "ok $n - --root // is the live machine # SKIP no /proc/zoneinfo"
+fi
 echo "1..$n"
