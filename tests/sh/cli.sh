@@ -56,6 +56,8 @@ expect_usage "give --mem SIZE or --zone" calc
 expect_usage "do not go together" calc --mem 8G --zone Normal=1G
 expect_usage "not a size" calc --mem big
 expect_usage "unknown unit" calc --mem 8Q
+expect_usage "unknown unit" calc --mem 1P
+expect_usage "not a size" calc --mem "1 G"
 expect_usage "too large" calc --mem 99999999999999999999
 expect_usage "unknown zone 'Foo'" calc --zone Foo=1G
 expect_usage "expected \[NODE:\]NAME=SIZE" calc --zone Normal
@@ -88,6 +90,11 @@ expect_usage "accepts 0..2147483647" --root $D/qemu-k61-4g-before whatif --min-f
 expect_usage "has 5 entries, not 3" --root $D/qemu-k61-4g-before whatif --lowmem-reserve-ratio "1 2 3"
 expect_usage "out of range" --root $D/qemu-k61-4g-before verify --wsf 0
 expect_usage "give one destination" capture
+
+# blanks around a size are skipped on both sides
+for m in " 1G" "1G " " 1G "; do
+	check "calc --mem '$m' is 1 GiB" bash -c "'$W' -j calc --mem '$m' | python3 -c 'import json,sys; assert json.load(sys.stdin)[\"zones\"][0][\"managed\"] == 262144'"
+done
 
 # --help and --version go to stdout with status 0
 for c in "--help" "-V" "help" "calc --help" "show --help" "verify --help" "whatif --help" "capture --help"; do
