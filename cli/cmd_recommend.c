@@ -1131,10 +1131,14 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 		return rc;
 	if ((rc = snapshot_change(&r.s, CMD, &none, &r.now, &recomputes, NULL)))
 		goto out;
-	if (!r.s.prof.wsf) {
-		rc = cli_err(EXIT_SYSTEM, CMD, "kernel %u.%u has no watermark_scale_factor (4.6+)",
-			     r.s.prof.kver.major, r.s.prof.kver.minor);
-		goto out;
+	{
+		/* the same rule, and so the same answer, as whatif --wsf and apply --wsf */
+		struct wm_diag d = { 0 };
+
+		if (wm_knob_exists(&r.s.prof, WM_KNOB_WSF, &d)) {
+			rc = cli_err(EXIT_USAGE, CMD, "%s: nothing to recommend", d.msg);
+			goto out;
+		}
 	}
 	r.knob = (r.s.sysctl.have & WM_HAVE_EXTRA) != 0;
 	if (r.vm_total >= 0)

@@ -142,6 +142,16 @@ check $? "an Android 4.19 kernel with the knob gets extra_free_kbytes itself"
 json 'd["wsf"]["kernel_max"] == 1000 and d["wsf"]["recommended"] == 55'
 check $? "and the wsf equivalent (55) within 4.19's range 1..1000"
 
+# ---- a kernel before 4.6: one answer for every command that would change wsf ----
+mkdir -p "$T/k24" && cp -r "$vm/." "$T/k24/"
+echo 2.4.37 >"$T/k24/proc/sys/kernel/osrelease"
+for c in "recommend --burst 100M" "whatif --wsf 200" "apply -n --wsf 100"; do
+	# shellcheck disable=SC2086
+	run --root "$T/k24" $c
+	[ $rc -eq 2 ] && grep -q "kernel 2.4 has no watermark_scale_factor (4.6+)" "$T/err" && [ ! -s "$T/out" ]
+	check $? "kernel 2.4 with a watermark_scale_factor file: $c is exit 2, no wsf before 4.6"
+done
+
 # ---- nothing written ----------------------------------------------------------
 for mode in "--extra-free-kbytes 100000" "--burst 1G" "--sample 1" \
 	"--vmstat-before $vm/proc/vmstat --vmstat-after $vm/proc/vmstat"; do
