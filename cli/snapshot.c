@@ -686,8 +686,21 @@ int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsig
 		     struct wm_predicted *out)
 {
 	struct wm_diag d = { 0 };
-	int rc = wm_predict(&s->prof, &s->m, &s->zi, &s->layout, sc, recomputes, out, &d);
+	char path[4096];
+	bool sized = false;
+	size_t i;
+	int rc;
 
+	/* zone headers alone (an excerpt, a cut file): every answer would be 0 */
+	for (i = 0; i < s->zi.nzones; i++)
+		if (s->zi.zones[i].flags & (ZI_HAS_MANAGED | ZI_HAS_PRESENT))
+			sized = true;
+	if (!sized || !s->m.nzones) {
+		root_path(s->root, P_ZONEINFO, path, sizeof(path));
+		return cli_err(EXIT_USAGE, NULL, "%s: no managed pages in zoneinfo (no zone has a "
+			       "managed or present line): nothing to predict from", path);
+	}
+	rc = wm_predict(&s->prof, &s->m, &s->zi, &s->layout, sc, recomputes, out, &d);
 	return rc ? cli_diag("model", rc, &d) : EXIT_OK;
 }
 

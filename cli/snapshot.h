@@ -140,7 +140,9 @@ int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sys
 int snapshot_change(const struct snapshot *s, const char *cmd, const struct wm_change *ch,
 		    struct wm_sysctl *after, unsigned *recomputes, const char *hint);
 
-/* wm_predict() over s; an exit code. */
+/* wm_predict() over s; an exit code.  A zoneinfo with no managed or
+ * present line anywhere (zone headers alone) is refused, exit 2 naming
+ * it, as verify refuses it: every prediction from it would be 0. */
 int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsigned recomputes,
 		     struct wm_predicted *out);
 

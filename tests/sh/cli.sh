@@ -143,6 +143,19 @@ mkdir -p "$tmp/excerpt/proc"
 printf 'Node 0, zone   Normal\n  pages free     10\n        min      5\n        low      6\n        high     7\n' >"$tmp/excerpt/proc/zoneinfo"
 "$W" --root "$tmp/excerpt" verify >"$tmp/o" 2>"$tmp/e"
 if [ $? = 1 ] && grep -q "cannot verify: no managed pages" "$tmp/e"; then ok "verify of an excerpt without managed pages says it cannot, exit 1"; else nok "verify of an excerpt without managed pages says it cannot, exit 1"; fi
+# zone headers alone: whatif, apply -n and recommend refuse too, naming the file
+cp -r $D/vm-6.18-firecracker-A "$tmp/headers"
+printf 'Node 0, zone      DMA\n  per-node s' >"$tmp/headers/proc/zoneinfo"
+for c in "whatif --wsf 200" "apply -n --wsf 200" "recommend --burst 100M"; do
+	# shellcheck disable=SC2086
+	"$W" --root "$tmp/headers" $c >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && grep -q "$tmp/headers/proc/zoneinfo: no managed pages" "$tmp/e"; then
+		ok "$c on zone headers alone: exit 2, no managed pages"
+	else
+		nok "$c on zone headers alone: exit 2, no managed pages (exit $rc)"; sed 's/^/# /' "$tmp/e" | head -3
+	fi
+done
 
 # capture: round trip, and no overwrite
 "$W" --root $D/vm-6.18-firecracker-A capture "$tmp/cap" 2>/dev/null
