@@ -93,6 +93,7 @@ struct rec {
 	const char *vm_before, *vm_after, *psi_before, *psi_after;
 	double seconds;			/* --seconds, 0 unknown */
 	long vm_total, base_wsf;	/* -1 unset */
+	struct wm_change given;		/* --min-free-kbytes, --wsf: today's values */
 
 	struct snapshot s;
 	struct wm_sysctl now;		/* validated sysctls of today */
@@ -141,6 +142,10 @@ static void rec_usage(void)
 	      "                             default the sum of managed pages\n"
 	      "  --base-wsf N               ro.kernel.watermark_scale_factor for the script\n"
 	      "                             (default today's watermark_scale_factor)\n"
+	      "  --min-free-kbytes K, --wsf N\n"
+	      "                             today's min_free_kbytes and watermark_scale_factor,\n"
+	      "                             in place of the root's (a capture of zoneinfo alone\n"
+	      "                             has neither)\n"
 	      "  -h, --help                 this help\n", stdout);
 }
 
@@ -999,11 +1004,13 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		{ "seconds", required_argument, NULL, O_SECONDS },
 		{ "vm-total-pages", required_argument, NULL, O_VM_TOTAL },
 		{ "base-wsf", required_argument, NULL, O_BASE_WSF },
+		{ "min-free-kbytes", required_argument, NULL, OPT_MFK },
+		{ "wsf", required_argument, NULL, OPT_WSF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct wm_diag d = { 0 };
-	int c, modes = 0;
+	int c, rc, modes = 0;
 	long secs;
 
 	optind = 0;
@@ -1059,6 +1066,11 @@ static int parse_args(struct rec *r, int argc, char **argv)
 			if (wm_parse_long(optarg, 1, 2147483647L, &r->base_wsf, &d))
 				return cli_usage(CMD, "--base-wsf: %s", d.msg);
 			break;
+		case OPT_MFK:
+		case OPT_WSF:
+			if ((rc = opts_knob(CMD, c, optarg, &r->given)))
+				return rc;
+			break;
 		case 'h':
 			rec_usage();
 			return -1;
@@ -1112,7 +1124,6 @@ static void rec_free(struct rec *r)
 
 int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct wm_change none = { 0 };
 	struct rec r;
 	struct wm_sysctl sc_after;
 	struct rzone *rows = NULL;
@@ -1129,7 +1140,7 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 	if ((rc = snapshot_read(ctx, &r.s)))
 		return rc;
-	if ((rc = snapshot_change(&r.s, CMD, &none, &r.now, &recomputes, NULL)))
+	if ((rc = snapshot_change(&r.s, CMD, &r.given, &r.now, &recomputes, "")))
 		goto out;
 	{
 		/* the same rule, and so the same answer, as whatif --wsf and apply --wsf */

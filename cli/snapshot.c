@@ -651,6 +651,8 @@ int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sys
 		{ WM_HAVE_LRR, P_LRR, "--lowmem-reserve-ratio" },
 	};
 	char path[4096];
+	/* the running kernel lacks it; a capture that lacks it is incomplete input */
+	int code = s->live ? EXIT_SYSTEM : EXIT_USAGE;
 	size_t i;
 
 	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
@@ -658,8 +660,8 @@ int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sys
 			continue;
 		root_path(s->root, knobs[i].rel, path, sizeof(path));
 		if (!also)
-			return cli_err(EXIT_SYSTEM, cmd, "%s: not there, so its value is unknown", path);
-		return cli_err(EXIT_SYSTEM, cmd, "%s: not there, so its value is unknown (give %s%s)",
+			return cli_err(code, cmd, "%s: not there, so its value is unknown", path);
+		return cli_err(code, cmd, "%s: not there, so its value is unknown (give %s%s)",
 			       path, knobs[i].option, also);
 	}
 	return EXIT_OK;

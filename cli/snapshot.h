@@ -124,8 +124,9 @@ int snapshot_model(const struct snapshot *s, const struct wm_sysctl *sc,
  * The knobs in `need` (WM_HAVE_* bits) must have a value in sc: for the
  * first that has none, print "CMD: ROOT/proc/sys/vm/KNOB: not there, so
  * its value is unknown (give --OPTION<also>)" (without the hint when also
- * is NULL: the command has no such option) and return EXIT_SYSTEM; else
- * EXIT_OK.
+ * is NULL: the command has no such option) and return EXIT_USAGE for a
+ * capture (it is incomplete: the option supplies what it lacks), or
+ * EXIT_SYSTEM on the live machine; else EXIT_OK.
  */
 int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sysctl *sc,
 		  unsigned need, const char *also);
