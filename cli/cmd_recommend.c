@@ -235,7 +235,7 @@ static int read_sample(const struct rec *r, struct wm_rec_sample *smp)
 
 	if ((e = read_rooted(r->s.root, P_VMSTAT, &buf, &len))) {
 		root_path(r->s.root, P_VMSTAT, path, sizeof(path));
-		return cli_err(EXIT_SYSTEM, CMD, "%s: %s", path, strerror(-e));
+		return read_error(CMD, path, READ_MAX, e);
 	}
 	root_path(r->s.root, P_VMSTAT, path, sizeof(path));
 	rc = parse_vmstat_into(path, buf, len, smp);
@@ -317,6 +317,35 @@ static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
 	return EXIT_OK;
 }
 
+/*
+ * An event counter never goes down while the kernel runs: one that is
+ * lower in the after file than in the before file means the files are
+ * swapped, or come from two boots.  Either way the difference means
+ * nothing, and clamped to 0 it would read as "no reclaim".
+ */
+static int counters_forward(const struct rec *r, const struct wm_rec_sample *s)
+{
+	int k;
+
+	for (k = 0; k < WM_REC_NCTR; k++) {
+		unsigned bit = 1u << k;
+
+		if (wm_rec_ctrs[k].level || !(s[0].have & bit) || !(s[1].have & bit) ||
+		    s[1].c[k] >= s[0].c[k])
+			continue;
+		return cli_err(EXIT_USAGE, CMD, "%s: %s%s went backwards since %s (%llu -> %llu): "
+			       "swapped --vmstat-before/--vmstat-after, or two boots",
+			       r->vm_after, wm_rec_ctrs[k].key, wm_rec_ctrs[k].suffixes ? "_*" : "",
+			       r->vm_before,
+			       (unsigned long long)s[0].c[k], (unsigned long long)s[1].c[k]);
+	}
+	if (s[0].psi && s[1].psi && (s[1].psi_some < s[0].psi_some || s[1].psi_full < s[0].psi_full))
+		return cli_err(EXIT_USAGE, CMD, "%s: the memory pressure totals went backwards "
+			       "since %s: swapped --psi-before/--psi-after, or two boots",
+			       r->psi_after, r->psi_before);
+	return EXIT_OK;
+}
+
 static int sample_files(struct rec *r, struct wm_rec_sample *s)
 {
 	const char *vf[2] = { r->vm_before, r->vm_after };
@@ -329,14 +358,14 @@ static int sample_files(struct rec *r, struct wm_rec_sample *s)
 
 		memset(&s[k], 0, sizeof(s[k]));
 		if ((e = read_user(vf[k], &buf, &len)))
-			return cli_err(EXIT_SYSTEM, CMD, "%s: %s", vf[k], strerror(-e));
+			return read_error(CMD, vf[k], READ_MAX, e);
 		rc = parse_vmstat_into(vf[k], buf, len, &s[k]);
 		free(buf);
 		if (rc)
 			return rc;
 		if (pfile[k]) {
 			if ((e = read_user(pfile[k], &buf, &len)))
-				return cli_err(EXIT_SYSTEM, CMD, "%s: %s", pfile[k], strerror(-e));
+				return read_error(CMD, pfile[k], READ_MAX, e);
 			rc = parse_psi_into(pfile[k], buf, len, &s[k]);
 			free(buf);
 			if (rc)
@@ -345,7 +374,7 @@ static int sample_files(struct rec *r, struct wm_rec_sample *s)
 	}
 	s[0].t = 0;
 	s[1].t = r->seconds > 0 ? r->seconds : 1;
-	return EXIT_OK;
+	return counters_forward(r, s);
 }
 
 /* ---- the modes -------------------------------------------------------- */

@@ -131,6 +131,21 @@ run --root "$vm" recommend --vmstat-before "$vm/proc/vmstat" --vmstat-after "$T/
 [ $rc -eq 2 ] && grep -q "line 2" "$T/err"
 check $? "a malformed vmstat file: exit 2 with the line"
 
+# counters that go backwards: swapped files, or two boots
+awk '$1=="allocstall_normal"{$2+=100} $1=="pgsteal_direct"{$2+=50000} $1=="pgscan_direct"{$2+=60000} $1=="pgalloc_normal"{$2+=900000} {print}' \
+	"$vm/proc/vmstat" >"$T/later"
+run --root "$vm" recommend --vmstat-before "$vm/proc/vmstat" --vmstat-after "$T/later"
+[ $rc -eq 0 ] && grep -q "Apply with: wmark apply --wsf 253" "$T/out"
+check $? "vmstat files in order: raise to 253"
+run --root "$vm" recommend --vmstat-before "$T/later" --vmstat-after "$vm/proc/vmstat"
+[ $rc -eq 2 ] && [ ! -s "$T/out" ] && grep -q "$vm/proc/vmstat: pgalloc_\* went backwards since $T/later" "$T/err"
+check $? "vmstat files swapped: exit 2, the counter that went backwards named"
+printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=500\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=400\n' >"$T/psi-a"
+printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=100\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=50\n' >"$T/psi-b"
+run --root "$vm" recommend --vmstat-before "$vm/proc/vmstat" --vmstat-after "$T/later" --psi-before "$T/psi-a" --psi-after "$T/psi-b"
+[ $rc -eq 2 ] && grep -q "$T/psi-b: the memory pressure totals went backwards" "$T/err"
+check $? "PSI files swapped: exit 2"
+
 # ---- a kernel that still has extra_free_kbytes ------------------------------
 echo 4.19.191-android11-5 >"$T/root/proc/sys/kernel/osrelease"
 echo 0 >"$T/root/proc/sys/vm/extra_free_kbytes"
