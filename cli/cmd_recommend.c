@@ -105,6 +105,8 @@ struct rec {
 	struct wm_rec_efk_zone *efk;
 	struct wm_rec_script script;
 	bool script_ok, knob;		/* extra_free_kbytes exists on this kernel */
+	bool script_crlf;		/* the script ran on zoneinfo without its CRs */
+	char script_why[sizeof(((struct wm_diag *)0)->msg)];	/* why not, when !script_ok */
 	struct wm_rec_measure ms;
 	struct wm_rec_decision dec;
 	bool measured;
@@ -416,9 +418,11 @@ static void zone_list(const struct rec *r, const bool *sel, char *buf, size_t n)
 static int run_extra(struct rec *r)
 {
 	struct wm_diag d = { 0 };
-	size_t i, n = r->s.m.nzones;
+	size_t i, k, n = r->s.m.nzones, tlen;
 	long *true_min;
 	size_t ntrue = 0;
+	const char *text;
+	char *lf = NULL;
 	int rc;
 
 	r->efk = calloc(n ? n : 1, sizeof(*r->efk));
@@ -436,9 +440,36 @@ static int run_extra(struct rec *r)
 		if (r->s.zi.zones[i].flags & ZI_HAS_MANAGED)
 			true_min[ntrue++] = (r->s.zi.zones[i].flags & ZI_HAS_MIN) ?
 					    (long)r->s.zi.zones[i].min : -1;
-	r->script_ok = wm_rec_script(r->s.zoneinfo, r->s.zoneinfo_len, true_min, ntrue,
+	text = r->s.zoneinfo;
+	tlen = r->s.zoneinfo_len;
+	if (memchr(text, '\r', tlen)) {
+		/*
+		 * The kernel never writes a CR: a capture with CRLF line ends
+		 * went through a tool that added them.  The script reads the
+		 * device's own /proc/zoneinfo, so it runs on the text without
+		 * them (every other command reads past them as blanks).
+		 */
+		lf = malloc(tlen + 1);
+		if (!lf) {
+			free(true_min);
+			return cli_err(EXIT_SYSTEM, CMD, "out of memory");
+		}
+		for (i = 0, k = 0; i < tlen; i++)
+			if (text[i] != '\r' || (i + 1 < tlen && text[i + 1] != '\n'))
+				lf[k++] = text[i];
+		lf[k] = 0;
+		text = lf;
+		tlen = k;
+		r->script_crlf = true;
+	}
+	d.msg[0] = 0;
+	r->script_ok = wm_rec_script(text, tlen, true_min, ntrue,
 				     r->base_wsf >= 0 ? r->base_wsf : r->now.wsf,
 				     r->extra_kb, r->s.m.page_size, &r->script, &d) == WM_OK;
+	if (!r->script_ok)
+		snprintf(r->script_why, sizeof(r->script_why), "%s",
+			 d.msg[0] ? d.msg : "the script would fail");
+	free(lf);
 	free(true_min);
 	return EXIT_OK;
 }
@@ -530,8 +561,14 @@ static void extra_reasons(struct rec *r)
 		reason(r, "this kernel has extra_free_kbytes itself: writing %ld there gives the "
 		       "targets exactly, and is what init/extra_free_kbytes.sh does here; the "
 		       "wsf above is the equivalent with extra_free_kbytes 0", r->extra_kb);
-	if (!r->script_ok)
+	if (!r->script_ok) {
+		reason(r, "init/extra_free_kbytes.sh is not simulated: %s", r->script_why);
 		return;
+	}
+	if (r->script_crlf)
+		reason(r, "zoneinfo has CRLF line ends, which the kernel never writes: the script "
+		       "is simulated on the text without the CRs, as it reads /proc/zoneinfo on "
+		       "the device");
 	if (r->knob)
 		return;
 	reason(r, "init/extra_free_kbytes.sh would write %ld: delta round(%ld * 10000 / %ld) = %ld "

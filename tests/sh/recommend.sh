@@ -157,6 +157,23 @@ check $? "an Android 4.19 kernel with the knob gets extra_free_kbytes itself"
 json 'd["wsf"]["kernel_max"] == 1000 and d["wsf"]["recommended"] == 55'
 check $? "and the wsf equivalent (55) within 4.19's range 1..1000"
 
+# ---- the AOSP script's simulation: on CRLF text too, or a reason why not ----
+k61=data/machines/qemu-k61-4g-before
+mkdir -p "$T/crlf" && cp -r "$k61/." "$T/crlf/"
+sed 's/$/\r/' "$k61/proc/zoneinfo" >"$T/crlf/proc/zoneinfo"
+run --root "$k61" -j recommend --extra-free-kbytes 29615
+python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["extra_free_kbytes"]["script"], sort_keys=True))' "$T/out" >"$T/script-lf"
+run --root "$T/crlf" -j recommend --extra-free-kbytes 29615
+[ $rc -eq 0 ] && json 'd["extra_free_kbytes"]["script"] is not None and any("CRLF line ends" in x for x in d["reasons"])' &&
+	python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["extra_free_kbytes"]["script"], sort_keys=True))' "$T/out" | cmp -s - "$T/script-lf"
+check $? "CRLF zoneinfo: the script is simulated as on the LF text, and the reasons say so"
+mkdir -p "$T/many" && cp -r "$k61/." "$T/many/"
+awk -v N=14 'BEGIN{RS="\0"} {t0=$0} END{for(n=0;n<N;n++){t=t0; gsub(/Node 0,/,"Node " n ",",t); printf "%s",t}}' \
+	"$k61/proc/zoneinfo" >"$T/many/proc/zoneinfo"
+run --root "$T/many" recommend --extra-free-kbytes 29615
+[ $rc -eq 0 ] && grep -q "init/extra_free_kbytes.sh is not simulated: more than 64 zones" "$T/out"
+check $? "70 zones: the script is not simulated, and the reasons say why"
+
 # ---- a kernel before 4.6: one answer for every command that would change wsf ----
 mkdir -p "$T/k24" && cp -r "$vm/." "$T/k24/"
 echo 2.4.37 >"$T/k24/proc/sys/kernel/osrelease"
