@@ -245,10 +245,14 @@ static int read_sample(const struct rec *r, struct wm_rec_sample *smp)
 	if (rc)
 		return rc;
 	smp->psi = false;
-	if (read_rooted(r->s.root, P_PSI, &buf, &len) == 0) {
-		root_path(r->s.root, P_PSI, path, sizeof(path));
+	root_path(r->s.root, P_PSI, path, sizeof(path));
+	e = read_rooted(r->s.root, P_PSI, &buf, &len);
+	if (e == 0) {
 		rc = parse_psi_into(path, buf, len, smp);
 		free(buf);
+	} else if (e == -EISDIR || e == -ENXIO || e == -ELOOP || e == -EFBIG) {
+		/* there, but no input (a FIFO, a device): refused like any other */
+		rc = read_error(CMD, path, READ_MAX, e);
 	}
 	return rc;
 }

@@ -97,12 +97,22 @@ void sc_fault_step(void)
 int sc_read(const char *path, char *buf, size_t n)
 {
 	size_t off = 0;
+	struct stat st;
 	ssize_t r;
 	int fd, e;
 
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO in a knob's or the journal's place must not wait */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st))
+		e = errno;
+	else
+		e = S_ISREG(st.st_mode) ? 0 : S_ISDIR(st.st_mode) ? EISDIR : ENXIO;
+	if (e) {
+		close(fd);
+		return -e;
+	}
 	for (;;) {
 		if (off + 1 >= n) {
 			close(fd);
