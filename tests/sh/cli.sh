@@ -66,6 +66,7 @@ expect_usage "given twice" calc --zone Normal=1G --zone Normal=2G
 expect_usage "Device zone manages no pages" calc --zone Device=1G
 expect_usage "accepts 1..3000" calc --mem 8G --wsf 0
 expect_usage "accepts 1..3000" calc --mem 8G --wsf 3001
+expect_usage "watermark_scale_factor -1 is out of range" calc --mem 8G --wsf -1
 expect_usage "accepts 1..1000" --kernel 5.16.20 calc --mem 8G --wsf 1001
 expect_usage "no watermark boost" --kernel 4.19 calc --mem 8G --boost-factor 100
 expect_usage "out of range" calc --mem 8G --min-free-kbytes -1
