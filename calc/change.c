@@ -150,8 +150,14 @@ int wm_change_apply(const struct wm_profile *p, const struct wm_sysctl *now,
 		if (!(ch->set & bit))
 			continue;
 		v = *(const long *)((const char *)&ch->to + one[i].off);
-		/* a machine whose file was read has the knob, whatever its version */
-		if (!(now->have & bit) && (rc = wm_knob_exists(p, one[i].k, diag)))
+		/*
+		 * A machine whose file was read has the knob, whatever its
+		 * version (Android's extra_free_kbytes, backports), except
+		 * watermark_scale_factor: before 4.6 the model's watermarks do
+		 * not use it, so no change of it can be predicted there.
+		 */
+		if ((!(now->have & bit) || one[i].k == WM_KNOB_WSF) &&
+		    (rc = wm_knob_exists(p, one[i].k, diag)))
 			return rc;
 		if ((rc = wm_knob_check_range(p, one[i].k, v, diag)))
 			return rc;

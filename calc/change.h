@@ -95,7 +95,8 @@ unsigned wm_change_recomputes(unsigned set);
  * protection (reading it does too); watermark_boost_factor recomputes
  * nothing.  Every value must be in the kernel's range, and a knob the
  * machine was not seen to have (its `have` bit in now is clear) must
- * exist on the kernel (wm_knob_exists); a ratio list must have as many
+ * exist on the kernel (wm_knob_exists), watermark_scale_factor always
+ * (the model of a kernel before 4.6 has no use for it); a ratio list must have as many
  * entries as the kernel's.  Return WM_OK, or WM_EINVAL
  * with diag.
  */

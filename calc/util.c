@@ -190,11 +190,12 @@ int wm_parse_size(const char *s, uint64_t *bytes, struct wm_diag *diag)
 	case 'M': shift = 20; break;
 	case 'G': shift = 30; break;
 	case 'T': shift = 40; break;
-	case 'P': shift = 50; break;
 	case 'B': case '\0': shift = 0; break;
 	default:
-		return wm_fail(diag, WM_EPARSE, 0, NULL,
-			       "'%s': unknown unit (K, M, G, T or none)", s);
+		if (!isspace((unsigned char)*p))
+			return wm_fail(diag, WM_EPARSE, 0, NULL,
+				       "'%s': unknown unit (K, M, G, T or none)", s);
+		shift = 0;	/* blanks after the number, as before it */
 	}
 	if (shift) {
 		p++;
@@ -205,6 +206,8 @@ int wm_parse_size(const char *s, uint64_t *bytes, struct wm_diag *diag)
 	} else if (toupper((unsigned char)*p) == 'B') {
 		p++;
 	}
+	while (isspace((unsigned char)*p))
+		p++;
 	if (*p)
 		return wm_fail(diag, WM_EPARSE, 0, NULL, "'%s' is not a size", s);
 	if (frac && !shift)

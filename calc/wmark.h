@@ -283,7 +283,9 @@ uint64_t wm_mul_div(uint64_t a, uint64_t b, uint64_t d, uint64_t *rem);
 /*
  * Parse "8G", "512M", "4096k", "1.5G" or plain bytes ("1073741824") into
  * *bytes.  Suffixes K/M/G/T are powers of 1024, case-insensitive, with an
- * optional trailing "iB"/"B".  Return WM_OK or WM_EPARSE/WM_ERANGE.
+ * optional trailing "iB"/"B" (no P or E: no zone is that large); blanks
+ * before and after are skipped, as wm_parse_long() does.  Return WM_OK or
+ * WM_EPARSE/WM_ERANGE.
  */
 int wm_parse_size(const char *s, uint64_t *bytes, struct wm_diag *diag);
 

@@ -151,9 +151,8 @@ int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct snapshot s;
-	char tmp[PATH_MAX];
-	const char *dest;
-	size_t i;
+	char tmp[PATH_MAX], dest[PATH_MAX];
+	size_t i, dl;
 	int c, rc, st, err, nfiles = 1;
 
 	optind = 0;
@@ -167,7 +166,14 @@ int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cli_usage("capture", "give one destination directory");
-	dest = argv[optind];
+	/* "DIR/" names DIR: the partial tree is its sibling, not its child */
+	dl = strlen(argv[optind]);
+	while (dl > 1 && argv[optind][dl - 1] == '/')
+		dl--;
+	if (dl >= sizeof(dest))
+		return cli_err(EXIT_USAGE, "capture", "%s: path too long", argv[optind]);
+	memcpy(dest, argv[optind], dl);
+	dest[dl] = 0;
 	st = dest_state(dest);
 	if (st < 0)
 		return cli_err(EXIT_USAGE, "capture", "%s: exists and is not an empty directory; "

@@ -93,6 +93,7 @@ struct rec {
 	const char *vm_before, *vm_after, *psi_before, *psi_after;
 	double seconds;			/* --seconds, 0 unknown */
 	long vm_total, base_wsf;	/* -1 unset */
+	struct wm_change given;		/* --min-free-kbytes, --wsf: today's values */
 
 	struct snapshot s;
 	struct wm_sysctl now;		/* validated sysctls of today */
@@ -104,6 +105,8 @@ struct rec {
 	struct wm_rec_efk_zone *efk;
 	struct wm_rec_script script;
 	bool script_ok, knob;		/* extra_free_kbytes exists on this kernel */
+	bool script_crlf;		/* the script ran on zoneinfo without its CRs */
+	char script_why[sizeof(((struct wm_diag *)0)->msg)];	/* why not, when !script_ok */
 	struct wm_rec_measure ms;
 	struct wm_rec_decision dec;
 	bool measured;
@@ -141,6 +144,10 @@ static void rec_usage(void)
 	      "                             default the sum of managed pages\n"
 	      "  --base-wsf N               ro.kernel.watermark_scale_factor for the script\n"
 	      "                             (default today's watermark_scale_factor)\n"
+	      "  --min-free-kbytes K, --wsf N\n"
+	      "                             today's min_free_kbytes and watermark_scale_factor,\n"
+	      "                             in place of the root's (a capture of zoneinfo alone\n"
+	      "                             has neither)\n"
 	      "  -h, --help                 this help\n", stdout);
 }
 
@@ -230,7 +237,7 @@ static int read_sample(const struct rec *r, struct wm_rec_sample *smp)
 
 	if ((e = read_rooted(r->s.root, P_VMSTAT, &buf, &len))) {
 		root_path(r->s.root, P_VMSTAT, path, sizeof(path));
-		return cli_err(EXIT_SYSTEM, CMD, "%s: %s", path, strerror(-e));
+		return read_error(CMD, path, READ_MAX, e);
 	}
 	root_path(r->s.root, P_VMSTAT, path, sizeof(path));
 	rc = parse_vmstat_into(path, buf, len, smp);
@@ -238,10 +245,14 @@ static int read_sample(const struct rec *r, struct wm_rec_sample *smp)
 	if (rc)
 		return rc;
 	smp->psi = false;
-	if (read_rooted(r->s.root, P_PSI, &buf, &len) == 0) {
-		root_path(r->s.root, P_PSI, path, sizeof(path));
+	root_path(r->s.root, P_PSI, path, sizeof(path));
+	e = read_rooted(r->s.root, P_PSI, &buf, &len);
+	if (e == 0) {
 		rc = parse_psi_into(path, buf, len, smp);
 		free(buf);
+	} else if (e == -EISDIR || e == -ENXIO || e == -ELOOP || e == -EFBIG) {
+		/* there, but no input (a FIFO, a device): refused like any other */
+		rc = read_error(CMD, path, READ_MAX, e);
 	}
 	return rc;
 }
@@ -312,6 +323,35 @@ static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
 	return EXIT_OK;
 }
 
+/*
+ * An event counter never goes down while the kernel runs: one that is
+ * lower in the after file than in the before file means the files are
+ * swapped, or come from two boots.  Either way the difference means
+ * nothing, and clamped to 0 it would read as "no reclaim".
+ */
+static int counters_forward(const struct rec *r, const struct wm_rec_sample *s)
+{
+	int k;
+
+	for (k = 0; k < WM_REC_NCTR; k++) {
+		unsigned bit = 1u << k;
+
+		if (wm_rec_ctrs[k].level || !(s[0].have & bit) || !(s[1].have & bit) ||
+		    s[1].c[k] >= s[0].c[k])
+			continue;
+		return cli_err(EXIT_USAGE, CMD, "%s: %s%s went backwards since %s (%llu -> %llu): "
+			       "swapped --vmstat-before/--vmstat-after, or two boots",
+			       r->vm_after, wm_rec_ctrs[k].key, wm_rec_ctrs[k].suffixes ? "_*" : "",
+			       r->vm_before,
+			       (unsigned long long)s[0].c[k], (unsigned long long)s[1].c[k]);
+	}
+	if (s[0].psi && s[1].psi && (s[1].psi_some < s[0].psi_some || s[1].psi_full < s[0].psi_full))
+		return cli_err(EXIT_USAGE, CMD, "%s: the memory pressure totals went backwards "
+			       "since %s: swapped --psi-before/--psi-after, or two boots",
+			       r->psi_after, r->psi_before);
+	return EXIT_OK;
+}
+
 static int sample_files(struct rec *r, struct wm_rec_sample *s)
 {
 	const char *vf[2] = { r->vm_before, r->vm_after };
@@ -324,14 +364,14 @@ static int sample_files(struct rec *r, struct wm_rec_sample *s)
 
 		memset(&s[k], 0, sizeof(s[k]));
 		if ((e = read_user(vf[k], &buf, &len)))
-			return cli_err(EXIT_SYSTEM, CMD, "%s: %s", vf[k], strerror(-e));
+			return read_error(CMD, vf[k], READ_MAX, e);
 		rc = parse_vmstat_into(vf[k], buf, len, &s[k]);
 		free(buf);
 		if (rc)
 			return rc;
 		if (pfile[k]) {
 			if ((e = read_user(pfile[k], &buf, &len)))
-				return cli_err(EXIT_SYSTEM, CMD, "%s: %s", pfile[k], strerror(-e));
+				return read_error(CMD, pfile[k], READ_MAX, e);
 			rc = parse_psi_into(pfile[k], buf, len, &s[k]);
 			free(buf);
 			if (rc)
@@ -340,7 +380,7 @@ static int sample_files(struct rec *r, struct wm_rec_sample *s)
 	}
 	s[0].t = 0;
 	s[1].t = r->seconds > 0 ? r->seconds : 1;
-	return EXIT_OK;
+	return counters_forward(r, s);
 }
 
 /* ---- the modes -------------------------------------------------------- */
@@ -382,9 +422,11 @@ static void zone_list(const struct rec *r, const bool *sel, char *buf, size_t n)
 static int run_extra(struct rec *r)
 {
 	struct wm_diag d = { 0 };
-	size_t i, n = r->s.m.nzones;
+	size_t i, k, n = r->s.m.nzones, tlen;
 	long *true_min;
 	size_t ntrue = 0;
+	const char *text;
+	char *lf = NULL;
 	int rc;
 
 	r->efk = calloc(n ? n : 1, sizeof(*r->efk));
@@ -402,9 +444,36 @@ static int run_extra(struct rec *r)
 		if (r->s.zi.zones[i].flags & ZI_HAS_MANAGED)
 			true_min[ntrue++] = (r->s.zi.zones[i].flags & ZI_HAS_MIN) ?
 					    (long)r->s.zi.zones[i].min : -1;
-	r->script_ok = wm_rec_script(r->s.zoneinfo, r->s.zoneinfo_len, true_min, ntrue,
+	text = r->s.zoneinfo;
+	tlen = r->s.zoneinfo_len;
+	if (memchr(text, '\r', tlen)) {
+		/*
+		 * The kernel never writes a CR: a capture with CRLF line ends
+		 * went through a tool that added them.  The script reads the
+		 * device's own /proc/zoneinfo, so it runs on the text without
+		 * them (every other command reads past them as blanks).
+		 */
+		lf = malloc(tlen + 1);
+		if (!lf) {
+			free(true_min);
+			return cli_err(EXIT_SYSTEM, CMD, "out of memory");
+		}
+		for (i = 0, k = 0; i < tlen; i++)
+			if (text[i] != '\r' || (i + 1 < tlen && text[i + 1] != '\n'))
+				lf[k++] = text[i];
+		lf[k] = 0;
+		text = lf;
+		tlen = k;
+		r->script_crlf = true;
+	}
+	d.msg[0] = 0;
+	r->script_ok = wm_rec_script(text, tlen, true_min, ntrue,
 				     r->base_wsf >= 0 ? r->base_wsf : r->now.wsf,
 				     r->extra_kb, r->s.m.page_size, &r->script, &d) == WM_OK;
+	if (!r->script_ok)
+		snprintf(r->script_why, sizeof(r->script_why), "%s",
+			 d.msg[0] ? d.msg : "the script would fail");
+	free(lf);
 	free(true_min);
 	return EXIT_OK;
 }
@@ -496,8 +565,14 @@ static void extra_reasons(struct rec *r)
 		reason(r, "this kernel has extra_free_kbytes itself: writing %ld there gives the "
 		       "targets exactly, and is what init/extra_free_kbytes.sh does here; the "
 		       "wsf above is the equivalent with extra_free_kbytes 0", r->extra_kb);
-	if (!r->script_ok)
+	if (!r->script_ok) {
+		reason(r, "init/extra_free_kbytes.sh is not simulated: %s", r->script_why);
 		return;
+	}
+	if (r->script_crlf)
+		reason(r, "zoneinfo has CRLF line ends, which the kernel never writes: the script "
+		       "is simulated on the text without the CRs, as it reads /proc/zoneinfo on "
+		       "the device");
 	if (r->knob)
 		return;
 	reason(r, "init/extra_free_kbytes.sh would write %ld: delta round(%ld * 10000 / %ld) = %ld "
@@ -999,16 +1074,18 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		{ "seconds", required_argument, NULL, O_SECONDS },
 		{ "vm-total-pages", required_argument, NULL, O_VM_TOTAL },
 		{ "base-wsf", required_argument, NULL, O_BASE_WSF },
+		{ "min-free-kbytes", required_argument, NULL, OPT_MFK },
+		{ "wsf", required_argument, NULL, OPT_WSF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct wm_diag d = { 0 };
-	int c, modes = 0;
+	int c, rc, modes = 0;
 	long secs;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
 		switch (c) {
 		case O_EXTRA:
 			if (wm_parse_long(optarg, 0, 2147483647L, &r->extra_kb, &d))
@@ -1059,9 +1136,16 @@ static int parse_args(struct rec *r, int argc, char **argv)
 			if (wm_parse_long(optarg, 1, 2147483647L, &r->base_wsf, &d))
 				return cli_usage(CMD, "--base-wsf: %s", d.msg);
 			break;
+		case OPT_MFK:
+		case OPT_WSF:
+			if ((rc = opts_knob(CMD, c, optarg, &r->given)))
+				return rc;
+			break;
 		case 'h':
 			rec_usage();
 			return -1;
+		case ':':
+			return cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
 		default:
 			return cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
 		}
@@ -1110,7 +1194,6 @@ static void rec_free(struct rec *r)
 
 int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct wm_change none = { 0 };
 	struct rec r;
 	struct wm_sysctl sc_after;
 	struct rzone *rows = NULL;
@@ -1127,12 +1210,16 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 	if ((rc = snapshot_read(ctx, &r.s)))
 		return rc;
-	if ((rc = snapshot_change(&r.s, CMD, &none, &r.now, &recomputes, NULL)))
+	if ((rc = snapshot_change(&r.s, CMD, &r.given, &r.now, &recomputes, "")))
 		goto out;
-	if (!r.s.prof.wsf) {
-		rc = cli_err(EXIT_SYSTEM, CMD, "kernel %u.%u has no watermark_scale_factor (4.6+)",
-			     r.s.prof.kver.major, r.s.prof.kver.minor);
-		goto out;
+	{
+		/* the same rule, and so the same answer, as whatif --wsf and apply --wsf */
+		struct wm_diag d = { 0 };
+
+		if (wm_knob_exists(&r.s.prof, WM_KNOB_WSF, &d)) {
+			rc = cli_err(EXIT_USAGE, CMD, "%s: nothing to recommend", d.msg);
+			goto out;
+		}
 	}
 	r.knob = (r.s.sysctl.have & WM_HAVE_EXTRA) != 0;
 	if (r.vm_total >= 0)

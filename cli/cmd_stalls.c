@@ -40,6 +40,7 @@
 #include "commands.h"
 #include "explain.h"
 #include "fmt.h"
+#include "snapshot.h"
 #include "taskstats.h"
 
 /* ---- what is shown ------------------------------------------------- */
@@ -478,18 +479,18 @@ static void catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* Read <root>/proc/sys/kernel/task_delayacct: 1, 0, or -1 if absent. */
+/* Read <root>/proc/sys/kernel/task_delayacct: 1, 0, or -1 if absent or
+ * not a file (read_path() never waits on a FIFO). */
 static int delayacct_read(const char *path)
 {
-	char buf[16] = "";
-	FILE *f = fopen(path, "re");
-	int v = -1;
+	char *buf;
+	size_t len;
+	int v;
 
-	if (!f)
+	if (read_path(path, READ_MAX, &buf, &len))
 		return -1;
-	if (fgets(buf, sizeof(buf), f))
-		v = atoi(buf) ? 1 : 0;
-	fclose(f);
+	v = atoi(buf) ? 1 : 0;
+	free(buf);
 	return v;
 }
 
@@ -797,7 +798,8 @@ static void stalls_usage(void)
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "Needs CAP_NET_ADMIN.  With delay accounting off only CPU delay is\n"
-	      "counted.  --root only moves where task_delayacct is read and written.\n",
+	      "counted.  --root only moves where task_delayacct is read and written:\n"
+	      "the running kernel's own is left as it is.\n",
 	      stdout);
 }
 
@@ -974,10 +976,17 @@ int cmd_stalls(struct cli_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 		old = 0;
-		r.delayacct = 1;
-		r.enabled_by_us = true;
-		fprintf(stderr, "wmark: stalls: delay accounting on for this run "
-			"(kernel.task_delayacct was 0); only tasks started from now on are fully counted\n");
+		if (root_is_live(ctx->root)) {
+			r.delayacct = 1;
+			r.enabled_by_us = true;
+			fprintf(stderr, "wmark: stalls: delay accounting on for this run "
+				"(kernel.task_delayacct was 0); only tasks started from now on are fully counted\n");
+		} else {
+			/* taskstats answers for the running kernel, whose sysctl this is not */
+			r.delayacct = delayacct_read("/proc/sys/kernel/task_delayacct");
+			fprintf(stderr, "wmark: stalls: kernel.task_delayacct set to 1 in %s only; "
+				"the running kernel's is unchanged\n", path);
+		}
 	}
 
 	rc = o.all ? run_all(&o, q, &t, &r) : run_query(&o, q, &t, &r);

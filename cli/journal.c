@@ -530,7 +530,8 @@ int jr_load(const char *path, struct journal *j, char *err, size_t errn)
 		return r;
 	}
 	if (r < 0) {
-		snprintf(err, errn, "%s", strerror(-r));
+		snprintf(err, errn, "%s", r == -ENXIO ? "not a regular file (a FIFO, socket or device)" :
+			 strerror(-r));
 		return r;
 	}
 	if (strlen(buf) != len) {

@@ -156,9 +156,10 @@ int main(int argc, char **argv)
 		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
 			return EXIT_SYSTEM;
 
-	/* "+": stop at the command name; its options are its own. */
+	/* "+": stop at the command name; its options are its own.  ":": a
+	 * missing value is ':', not an unknown option. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jo:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:jo:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			ctx.format = FMT_JSON;

@@ -41,6 +41,13 @@ int root_path(const char *root, const char *rel, char *out, size_t n)
 	return len < 0 || (size_t)len >= n ? -1 : 0;
 }
 
+bool root_is_live(const char *root)
+{
+	char real[PATH_MAX];
+
+	return realpath(root, real) && strcmp(real, "/") == 0;
+}
+
 /*
  * Open path for reading without waiting for anything: O_NONBLOCK keeps a
  * FIFO's open from waiting for a writer (and makes a procfs file that
@@ -577,7 +584,7 @@ static int read_all(const struct cli_ctx *ctx, struct snapshot *s)
 
 	memset(s, 0, sizeof(*s));
 	s->root = ctx->root;
-	s->live = strcmp(ctx->root, "/") == 0;
+	s->live = root_is_live(ctx->root);
 	wm_sysctl_none(&s->sysctl);
 
 	/* the kernel first: the sysctls are checked against its ranges */
@@ -644,6 +651,8 @@ int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sys
 		{ WM_HAVE_LRR, P_LRR, "--lowmem-reserve-ratio" },
 	};
 	char path[4096];
+	/* the running kernel lacks it; a capture that lacks it is incomplete input */
+	int code = s->live ? EXIT_SYSTEM : EXIT_USAGE;
 	size_t i;
 
 	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
@@ -651,8 +660,8 @@ int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sys
 			continue;
 		root_path(s->root, knobs[i].rel, path, sizeof(path));
 		if (!also)
-			return cli_err(EXIT_SYSTEM, cmd, "%s: not there, so its value is unknown", path);
-		return cli_err(EXIT_SYSTEM, cmd, "%s: not there, so its value is unknown (give %s%s)",
+			return cli_err(code, cmd, "%s: not there, so its value is unknown", path);
+		return cli_err(code, cmd, "%s: not there, so its value is unknown (give %s%s)",
 			       path, knobs[i].option, also);
 	}
 	return EXIT_OK;
@@ -679,8 +688,21 @@ int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsig
 		     struct wm_predicted *out)
 {
 	struct wm_diag d = { 0 };
-	int rc = wm_predict(&s->prof, &s->m, &s->zi, &s->layout, sc, recomputes, out, &d);
+	char path[4096];
+	bool sized = false;
+	size_t i;
+	int rc;
 
+	/* zone headers alone (an excerpt, a cut file): every answer would be 0 */
+	for (i = 0; i < s->zi.nzones; i++)
+		if (s->zi.zones[i].flags & (ZI_HAS_MANAGED | ZI_HAS_PRESENT))
+			sized = true;
+	if (!sized || !s->m.nzones) {
+		root_path(s->root, P_ZONEINFO, path, sizeof(path));
+		return cli_err(EXIT_USAGE, NULL, "%s: no managed pages in zoneinfo (no zone has a "
+			       "managed or present line): nothing to predict from", path);
+	}
+	rc = wm_predict(&s->prof, &s->m, &s->zi, &s->layout, sc, recomputes, out, &d);
 	return rc ? cli_diag("model", rc, &d) : EXIT_OK;
 }
 

@@ -39,6 +39,13 @@
 int root_path(const char *root, const char *rel, char *out, size_t n);
 
 /*
+ * Is root the live machine?  It is when it resolves to "/" ("//", "/.",
+ * "..", a symlink to /), as the paths the sysctls are written through do:
+ * a root that reads the running kernel gets the running kernel's checks.
+ */
+bool root_is_live(const char *root);
+
+/*
  * The most read_path() takes from one file.  Every input is a small
  * sysctl or procfs text except the per-zone tables, which grow with the
  * nodes: zoneinfo (every zone, with a pageset per CPU: about 16 MB on a
@@ -74,7 +81,7 @@ int read_error(const char *context, const char *path, size_t max, int err);
 /* A machine as read from a root. */
 struct snapshot {
 	const char *root;
-	bool live;			/* root is "/" */
+	bool live;			/* root_is_live(root) */
 	char *zoneinfo;			/* raw text, NUL-terminated */
 	size_t zoneinfo_len;
 	bool zoneinfo_mapped;		/* mapped from a capture, not malloc'd */
@@ -117,8 +124,9 @@ int snapshot_model(const struct snapshot *s, const struct wm_sysctl *sc,
  * The knobs in `need` (WM_HAVE_* bits) must have a value in sc: for the
  * first that has none, print "CMD: ROOT/proc/sys/vm/KNOB: not there, so
  * its value is unknown (give --OPTION<also>)" (without the hint when also
- * is NULL: the command has no such option) and return EXIT_SYSTEM; else
- * EXIT_OK.
+ * is NULL: the command has no such option) and return EXIT_USAGE for a
+ * capture (it is incomplete: the option supplies what it lacks), or
+ * EXIT_SYSTEM on the live machine; else EXIT_OK.
  */
 int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sysctl *sc,
 		  unsigned need, const char *also);
@@ -133,7 +141,9 @@ int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sys
 int snapshot_change(const struct snapshot *s, const char *cmd, const struct wm_change *ch,
 		    struct wm_sysctl *after, unsigned *recomputes, const char *hint);
 
-/* wm_predict() over s; an exit code. */
+/* wm_predict() over s; an exit code.  A zoneinfo with no managed or
+ * present line anywhere (zone headers alone) is refused, exit 2 naming
+ * it, as verify refuses it: every prediction from it would be 0. */
 int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsigned recomputes,
 		     struct wm_predicted *out);
 

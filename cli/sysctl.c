@@ -142,12 +142,15 @@ int sc_read(const char *path, char *buf, size_t n)
 	ssize_t r;
 	int fd, e;
 
-	/* O_NONBLOCK: a FIFO in a knob's place must not wait for a writer. */
+	/* O_NONBLOCK: a FIFO in a knob's or the journal's place must not wait */
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		e = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : ENXIO;
+	if (fstat(fd, &st))
+		e = errno;
+	else
+		e = S_ISREG(st.st_mode) ? 0 : S_ISDIR(st.st_mode) ? EISDIR : ENXIO;
+	if (e) {
 		close(fd);
 		return -e;
 	}

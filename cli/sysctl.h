@@ -31,9 +31,9 @@ int sc_path(const char *root, enum wm_knob k, char *out, size_t n);
 /*
  * Read a knob file (a path from sc_path) into buf (size n), NUL
  * terminated, exactly as the kernel prints it.  Only a regular file is
- * read (procfs files are), and nothing waits: a FIFO is opened without
- * blocking.  Return the length or -errno (-EFBIG if it does not fit,
- * -ELOOP for a symlink, -EISDIR, -ENXIO for any other kind of file).
+ * read, and nothing waits: -EISDIR for a directory, -ENXIO for a FIFO or
+ * device, -ELOOP for a symlink.  Return the length or -errno (-EFBIG if it
+ * does not fit).
  */
 int sc_read(const char *path, char *buf, size_t n);
 

@@ -32,7 +32,8 @@ corpus=$src/../shared/corpus
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wmark-fuzz.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/seeds/zoneinfo" "$tmp/seeds/procfs" "$bindir/artifacts"
+mkdir -p "$tmp/seeds/zoneinfo" "$tmp/seeds/procfs" "$tmp/seeds/vmstat_pair" \
+	"$tmp/seeds/conf_big" "$bindir/artifacts"
 
 nseed=0
 # seed TARGET NAME SELECTOR FILE: copy FILE, prefixed with the parser
@@ -98,6 +99,24 @@ seed procfs builtin 5 "$b/meminfo"
 seed procfs builtin 6 "$b/vmstat"
 seed procfs builtin 7 "$b/psi"
 
+# The vmstat pair: two files joined by a NUL (fuzz_vmstat_pair.c), in
+# order and swapped; the big sysctl.d text: two bytes for where the
+# padding ends, then an assignment or a few.
+vms=()
+for f in "$src"/data/machines/*/proc/vmstat; do [ -f "$f" ] && vms+=("$f"); done
+if [ ${#vms[@]} -gt 0 ]; then
+	v=${vms[0]}
+	awk '$1 ~ /^(allocstall_normal|pgsteal_direct|pgscan_direct|pgalloc_normal)$/ { $2 += 1000 } { print }' \
+		"$v" >"$b/vmstat-later"
+	{ cat "$v"; printf '\0'; cat "$b/vmstat-later"; } >"$tmp/seeds/vmstat_pair/forward"
+	{ cat "$b/vmstat-later"; printf '\0'; cat "$v"; } >"$tmp/seeds/vmstat_pair/swapped"
+	cp "$v" "$tmp/seeds/vmstat_pair/same"
+fi
+{ printf '\003\377'; printf 'vm.min_free_kbytes = 135168\nvm.watermark_scale_factor = 100\n'; } \
+	>"$tmp/seeds/conf_big/two"
+{ printf '\004\000'; printf -- '-vm/lowmem_reserve_ratio=256 256 32 0 0\n; x\n\n  # y\nbad line\n'; } \
+	>"$tmp/seeds/conf_big/mixed"
+
 # Keywords the parsers look for, so mutations reach past the first byte.
 cat >"$tmp/zoneinfo.dict" <<'EOF'
 "Node "
@@ -141,6 +160,34 @@ cat >"$tmp/procfs.dict" <<'EOF'
 "total="
 "18446744073709551615"
 "-9223372036854775808"
+EOF
+
+cat >"$tmp/vmstat_pair.dict" <<'EOF'
+"allocstall_normal "
+"allocstall_movable "
+"pgscan_direct "
+"pgsteal_direct "
+"pgsteal_kswapd "
+"pgalloc_normal "
+"pgalloc_dma32 "
+"workingset_activate_file "
+"workingset_refault_file "
+"nr_free_pages "
+"18446744073709551615"
+"\x00"
+EOF
+cat >"$tmp/conf_big.dict" <<'EOF'
+"vm."
+"vm/"
+" = "
+"-vm."
+"min_free_kbytes"
+"watermark_scale_factor"
+"watermark_boost_factor"
+"lowmem_reserve_ratio"
+"extra_free_kbytes"
+"\x0a#"
+"\x0a;"
 EOF
 
 targets=()

@@ -56,6 +56,8 @@ expect_usage "give --mem SIZE or --zone" calc
 expect_usage "do not go together" calc --mem 8G --zone Normal=1G
 expect_usage "not a size" calc --mem big
 expect_usage "unknown unit" calc --mem 8Q
+expect_usage "unknown unit" calc --mem 1P
+expect_usage "not a size" calc --mem "1 G"
 expect_usage "too large" calc --mem 99999999999999999999
 expect_usage "unknown zone 'Foo'" calc --zone Foo=1G
 expect_usage "expected \[NODE:\]NAME=SIZE" calc --zone Normal
@@ -64,6 +66,7 @@ expect_usage "given twice" calc --zone Normal=1G --zone Normal=2G
 expect_usage "Device zone manages no pages" calc --zone Device=1G
 expect_usage "accepts 1..3000" calc --mem 8G --wsf 0
 expect_usage "accepts 1..3000" calc --mem 8G --wsf 3001
+expect_usage "watermark_scale_factor -1 is out of range" calc --mem 8G --wsf -1
 expect_usage "accepts 1..1000" --kernel 5.16.20 calc --mem 8G --wsf 1001
 expect_usage "no watermark boost" --kernel 4.19 calc --mem 8G --boost-factor 100
 expect_usage "out of range" calc --mem 8G --min-free-kbytes -1
@@ -78,12 +81,21 @@ expect_usage "unknown format 'xml'" -o xml show
 expect_usage "unknown command 'shw'" shw
 expect_usage "no command given"
 expect_usage "unexpected argument" show extra
+expect_usage "option '--root' needs a value" --root
+expect_usage "option '--kernel' needs a value" --kernel
+expect_usage "option '-o' needs a value" -o
+expect_usage "option '--burst' needs a value" recommend --burst
 expect_usage "name a change" --root $D/qemu-k61-4g-before whatif
 expect_usage "accepts 1..3000" --root $D/qemu-k61-4g-before whatif --wsf 3001
 expect_usage "accepts 0..2147483647" --root $D/qemu-k61-4g-before whatif --min-free-kbytes -5
 expect_usage "has 5 entries, not 3" --root $D/qemu-k61-4g-before whatif --lowmem-reserve-ratio "1 2 3"
 expect_usage "out of range" --root $D/qemu-k61-4g-before verify --wsf 0
 expect_usage "give one destination" capture
+
+# blanks around a size are skipped on both sides
+for m in " 1G" "1G " " 1G "; do
+	check "calc --mem '$m' is 1 GiB" bash -c "'$W' -j calc --mem '$m' | python3 -c 'import json,sys; assert json.load(sys.stdin)[\"zones\"][0][\"managed\"] == 262144'"
+done
 
 # --help and --version go to stdout with status 0
 for c in "--help" "-V" "help" "calc --help" "show --help" "verify --help" "whatif --help" "capture --help"; do
@@ -132,6 +144,19 @@ mkdir -p "$tmp/excerpt/proc"
 printf 'Node 0, zone   Normal\n  pages free     10\n        min      5\n        low      6\n        high     7\n' >"$tmp/excerpt/proc/zoneinfo"
 "$W" --root "$tmp/excerpt" verify >"$tmp/o" 2>"$tmp/e"
 if [ $? = 1 ] && grep -q "cannot verify: no managed pages" "$tmp/e"; then ok "verify of an excerpt without managed pages says it cannot, exit 1"; else nok "verify of an excerpt without managed pages says it cannot, exit 1"; fi
+# zone headers alone: whatif, apply -n and recommend refuse too, naming the file
+cp -r $D/vm-6.18-firecracker-A "$tmp/headers"
+printf 'Node 0, zone      DMA\n  per-node s' >"$tmp/headers/proc/zoneinfo"
+for c in "whatif --wsf 200" "apply -n --wsf 200" "recommend --burst 100M"; do
+	# shellcheck disable=SC2086
+	"$W" --root "$tmp/headers" $c >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	if [ $rc = 2 ] && [ ! -s "$tmp/o" ] && grep -q "$tmp/headers/proc/zoneinfo: no managed pages" "$tmp/e"; then
+		ok "$c on zone headers alone: exit 2, no managed pages"
+	else
+		nok "$c on zone headers alone: exit 2, no managed pages (exit $rc)"; sed 's/^/# /' "$tmp/e" | head -3
+	fi
+done
 
 # capture: round trip, and no overwrite
 "$W" --root $D/vm-6.18-firecracker-A capture "$tmp/cap" 2>/dev/null
@@ -144,4 +169,23 @@ fi
 if [ $? = 2 ] && grep -q "not an empty directory" "$tmp/e"; then ok "capture refuses a non-empty destination"; else nok "capture refuses a non-empty destination"; fi
 "$W" --root $D/vm-6.18-firecracker-A capture "$tmp/no/such/parent" >"$tmp/o" 2>"$tmp/e"
 if [ $? = 3 ] && [ ! -e "$tmp/no" ]; then ok "capture into a missing parent fails and leaves nothing"; else nok "capture into a missing parent fails and leaves nothing"; fi
+"$W" --root $D/vm-6.18-firecracker-A capture "$tmp/slash/" >"$tmp/o" 2>"$tmp/e"
+if [ $? = 0 ] && cmp -s $D/vm-6.18-firecracker-A/proc/zoneinfo "$tmp/slash/proc/zoneinfo" &&
+   [ -z "$(ls -d "$tmp"/slash?* 2>/dev/null)" ]; then
+	ok "capture DIR/ (a trailing slash) writes DIR"
+else
+	nok "capture DIR/ (a trailing slash) writes DIR"; sed 's/^/# /' "$tmp/e"
+fi
+
+# a root that resolves to / is the live machine, with the live machine's checks
+if [ -r /proc/zoneinfo ]; then
+	for r in // /. /proc/..; do
+		src=$("$W" --root "$r" -j show 2>"$tmp/e" | python3 -c 'import json,sys; print(json.load(sys.stdin)["source"])' 2>/dev/null)
+		if [ "$src" = live ]; then ok "--root $r is the live machine"; else nok "--root $r is the live machine (source '$src')"; sed 's/^/# /' "$tmp/e"; fi
+	done
+	src=$(cd / && "$W" --root . -j show 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["source"])' 2>/dev/null)
+	if [ "$src" = live ]; then ok "--root . in / is the live machine"; else nok "--root . in / is the live machine (source '$src')"; fi
+else
+	n=$((n + 1)); echo "ok $n - --root // is the live machine # SKIP no /proc/zoneinfo"
+fi
 echo "1..$n"

@@ -52,15 +52,19 @@ for knob in min_free_kbytes watermark_scale_factor watermark_boost_factor; do
 	done
 done
 
-# ---- a missing min_free_kbytes: exit 3 naming the path, with the option that gives it
+# ---- a capture without min_free_kbytes: exit 2 naming the path, with the option that gives it
 fresh qemu-k61-4g-before
 rm "$tmp/r/proc/sys/vm/min_free_kbytes"
 for c in verify "whatif --wsf 100" "recommend --burst 10M" "apply -n --wsf 100"; do
 	# shellcheck disable=SC2086
 	run --root "$tmp/r" $c
-	is "no min_free_kbytes: $c is exit 3 naming the path" \
-		test $rc = 3 -a -n "$(grep -F "$tmp/r/proc/sys/vm/min_free_kbytes: not there" "$tmp/e")"
+	is "no min_free_kbytes: $c is exit 2 naming the path" \
+		test $rc = 2 -a -n "$(grep -F "$tmp/r/proc/sys/vm/min_free_kbytes: not there" "$tmp/e")"
 done
+run --root "$tmp/r" recommend --burst 10M
+is "recommend says which option supplies it" test -n "$(grep -F '(give --min-free-kbytes)' "$tmp/e")"
+run --root "$tmp/r" recommend --burst 10M --min-free-kbytes 67584
+is "and with --min-free-kbytes it recommends (exit 0)" test $rc = 0 -a -n "$(grep 'Apply with' "$tmp/o")"
 run --root "$tmp/r" verify
 is "verify says which option supplies it" test -n "$(grep -F '(give --min-free-kbytes, or --infer)' "$tmp/e")"
 run --root "$tmp/r" verify --min-free-kbytes 67584

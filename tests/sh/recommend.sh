@@ -131,6 +131,21 @@ run --root "$vm" recommend --vmstat-before "$vm/proc/vmstat" --vmstat-after "$T/
 [ $rc -eq 2 ] && grep -q "line 2" "$T/err"
 check $? "a malformed vmstat file: exit 2 with the line"
 
+# counters that go backwards: swapped files, or two boots
+awk '$1=="allocstall_normal"{$2+=100} $1=="pgsteal_direct"{$2+=50000} $1=="pgscan_direct"{$2+=60000} $1=="pgalloc_normal"{$2+=900000} {print}' \
+	"$vm/proc/vmstat" >"$T/later"
+run --root "$vm" recommend --vmstat-before "$vm/proc/vmstat" --vmstat-after "$T/later"
+[ $rc -eq 0 ] && grep -q "Apply with: wmark apply --wsf 253" "$T/out"
+check $? "vmstat files in order: raise to 253"
+run --root "$vm" recommend --vmstat-before "$T/later" --vmstat-after "$vm/proc/vmstat"
+[ $rc -eq 2 ] && [ ! -s "$T/out" ] && grep -q "$vm/proc/vmstat: pgalloc_\* went backwards since $T/later" "$T/err"
+check $? "vmstat files swapped: exit 2, the counter that went backwards named"
+printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=500\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=400\n' >"$T/psi-a"
+printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=100\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=50\n' >"$T/psi-b"
+run --root "$vm" recommend --vmstat-before "$vm/proc/vmstat" --vmstat-after "$T/later" --psi-before "$T/psi-a" --psi-after "$T/psi-b"
+[ $rc -eq 2 ] && grep -q "$T/psi-b: the memory pressure totals went backwards" "$T/err"
+check $? "PSI files swapped: exit 2"
+
 # ---- a kernel that still has extra_free_kbytes ------------------------------
 echo 4.19.191-android11-5 >"$T/root/proc/sys/kernel/osrelease"
 echo 0 >"$T/root/proc/sys/vm/extra_free_kbytes"
@@ -141,6 +156,33 @@ run --root "$T/root" -j recommend --extra-free-kbytes 29615
 check $? "an Android 4.19 kernel with the knob gets extra_free_kbytes itself"
 json 'd["wsf"]["kernel_max"] == 1000 and d["wsf"]["recommended"] == 55'
 check $? "and the wsf equivalent (55) within 4.19's range 1..1000"
+
+# ---- the AOSP script's simulation: on CRLF text too, or a reason why not ----
+k61=data/machines/qemu-k61-4g-before
+mkdir -p "$T/crlf" && cp -r "$k61/." "$T/crlf/"
+sed 's/$/\r/' "$k61/proc/zoneinfo" >"$T/crlf/proc/zoneinfo"
+run --root "$k61" -j recommend --extra-free-kbytes 29615
+python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["extra_free_kbytes"]["script"], sort_keys=True))' "$T/out" >"$T/script-lf"
+run --root "$T/crlf" -j recommend --extra-free-kbytes 29615
+[ $rc -eq 0 ] && json 'd["extra_free_kbytes"]["script"] is not None and any("CRLF line ends" in x for x in d["reasons"])' &&
+	python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["extra_free_kbytes"]["script"], sort_keys=True))' "$T/out" | cmp -s - "$T/script-lf"
+check $? "CRLF zoneinfo: the script is simulated as on the LF text, and the reasons say so"
+mkdir -p "$T/many" && cp -r "$k61/." "$T/many/"
+awk -v N=14 'BEGIN{RS="\0"} {t0=$0} END{for(n=0;n<N;n++){t=t0; gsub(/Node 0,/,"Node " n ",",t); printf "%s",t}}' \
+	"$k61/proc/zoneinfo" >"$T/many/proc/zoneinfo"
+run --root "$T/many" recommend --extra-free-kbytes 29615
+[ $rc -eq 0 ] && grep -q "init/extra_free_kbytes.sh is not simulated: more than 64 zones" "$T/out"
+check $? "70 zones: the script is not simulated, and the reasons say why"
+
+# ---- a kernel before 4.6: one answer for every command that would change wsf ----
+mkdir -p "$T/k24" && cp -r "$vm/." "$T/k24/"
+echo 2.4.37 >"$T/k24/proc/sys/kernel/osrelease"
+for c in "recommend --burst 100M" "whatif --wsf 200" "apply -n --wsf 100"; do
+	# shellcheck disable=SC2086
+	run --root "$T/k24" $c
+	[ $rc -eq 2 ] && grep -q "kernel 2.4 has no watermark_scale_factor (4.6+)" "$T/err" && [ ! -s "$T/out" ]
+	check $? "kernel 2.4 with a watermark_scale_factor file: $c is exit 2, no wsf before 4.6"
+done
 
 # ---- nothing written ----------------------------------------------------------
 for mode in "--extra-free-kbytes 100000" "--burst 1G" "--sample 1" \

@@ -85,6 +85,30 @@ static void test_a_knob_the_kernel_lacks_is_refused_with_the_version_that_brough
 	assert_int_equal(wm_knob_check_range(&p419, WM_KNOB_BOOST, 0, NULL), WM_OK);
 }
 
+static void test_a_wsf_change_before_4_6_is_refused_even_where_the_file_is(void **state)
+{
+	struct wm_profile p24 = prof("2.4.37");
+	struct wm_sysctl now, after;
+	struct wm_change ch = { 0 };
+	struct wm_diag d = { 0 };
+	unsigned rec;
+
+	wm_sysctl_none(&now);
+	now.min_free_kbytes = 1024;
+	now.wsf = 10;
+	now.extra_free_kbytes = 0;
+	now.have = WM_HAVE_MFK | WM_HAVE_WSF | WM_HAVE_EXTRA;
+	ch.set = WM_HAVE_WSF;
+	ch.to.wsf = 200;
+	assert_int_equal(wm_change_apply(&p24, &now, &ch, &after, &rec, &d), WM_EINVAL);
+	assert_string_equal(d.msg, "kernel 2.4 has no watermark_scale_factor (4.6+)");
+	/* a file the root has still stands for a knob the model uses anyway */
+	ch.set = WM_HAVE_EXTRA;
+	ch.to.extra_free_kbytes = 4096;
+	assert_int_equal(wm_change_apply(&p24, &now, &ch, &after, &rec, NULL), WM_OK);
+	assert_int_equal(after.extra_free_kbytes, 4096);
+}
+
 static void test_negative_values_are_refused_but_a_ratio_takes_any_int(void **state)
 {
 	struct wm_profile p = prof("6.12.117"), p414 = prof("4.14.180");
@@ -233,6 +257,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wsf_2000_is_refused_on_4_9_and_taken_on_5_10_186),
 		cmocka_unit_test(test_a_knob_the_kernel_lacks_is_refused_with_the_version_that_brought_it),
+		cmocka_unit_test(test_a_wsf_change_before_4_6_is_refused_even_where_the_file_is),
 		cmocka_unit_test(test_negative_values_are_refused_but_a_ratio_takes_any_int),
 		cmocka_unit_test(test_only_mfk_wsf_and_extra_recompute_the_watermarks),
 		cmocka_unit_test(test_a_change_sets_its_values_and_says_what_recomputes),
