@@ -26,7 +26,6 @@ static const char *const capture_files[] = {
 	P_VM "percpu_pagelist_high_fraction",
 	P_OSRELEASE, P_KVERSION,
 	P_THP,
-	"sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled",
 	"proc/sys/kernel/task_delayacct",
 	P_MEMINFO, P_VMSTAT, P_PSI,
 	"proc/pagetypeinfo",
@@ -203,6 +202,27 @@ int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 		err = write_file(tmp, capture_files[i], buf, len);
 		free(buf);
 		nfiles++;
+	}
+	/* every per-size THP control: min_free_kbytes follows them on 6.11+ */
+	if (!err) {
+		struct thp_size sz[32];
+		int k, nsz = snapshot_thp_sizes(s.root, sz, 32);
+
+		for (k = 0; !err && k < nsz; k++) {
+			char *buf;
+			size_t len;
+			int r = read_rooted(s.root, sz[k].rel, &buf, &len);
+
+			if (r == -ENOENT || r == -EACCES || r == -EPERM || r == -EINVAL)
+				continue;
+			if (r) {
+				err = r;
+				break;
+			}
+			err = write_file(tmp, sz[k].rel, buf, len);
+			free(buf);
+			nfiles++;
+		}
 	}
 	if (!err && st == 1 && rmdir(dest))
 		err = -errno;

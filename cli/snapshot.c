@@ -10,6 +10,7 @@
  * sysctls, and everything is read again while the zones' sizes and
  * watermarks moved in between.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -369,33 +370,88 @@ static int read_kernel(const struct cli_ctx *ctx, struct snapshot *s)
 	return EXIT_OK;
 }
 
+int snapshot_thp_sizes(const char *root, struct thp_size *out, int max)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	if (root_path(root, P_THP_DIR, path, sizeof(path)) || !(d = opendir(path)))
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		unsigned long kb;
+		char k;
+
+		/* hugepages-<N>kB, nothing after */
+		if (sscanf(e->d_name, "hugepages-%lukB%c", &kb, &k) != 1 || !kb)
+			continue;
+		out[n].kb = kb;
+		snprintf(out[n].rel, sizeof(out[n].rel), "%s/%s/enabled", P_THP_DIR, e->d_name);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* One per-size control's word, as enum wm_thp_size. */
+static enum wm_thp_size thp_size_word(const char *w)
+{
+	if (strcmp(w, "always") == 0)
+		return WM_THP_SIZE_ALWAYS;
+	if (strcmp(w, "madvise") == 0)
+		return WM_THP_SIZE_MADVISE;
+	if (strcmp(w, "inherit") == 0)
+		return WM_THP_SIZE_INHERIT;
+	return WM_THP_SIZE_NEVER;
+}
+
+/*
+ * The THP mode min_free_kbytes follows: the global control and the
+ * per-size anon controls (6.8+), decided by wm_thp_for_mfk().  The
+ * largest anon size is the PMD size (anon mTHP orders stop there): 2 MiB
+ * with 4 KiB pages, 32 MiB with 16 KiB.
+ */
 static int read_thp(struct snapshot *s)
 {
+	struct wm_thp_controls c = { .global = WM_THP_UNSUPPORTED };
+	struct thp_size sz[32];
+	enum wm_thp_size v[32];
 	char *buf, word[32];
+	unsigned long pmd_kb = 0;
 	size_t len;
 	enum wm_thp thp;
-	int rc;
+	int rc, i, n;
 
 	s->thp = WM_THP_UNSUPPORTED;
 	if ((rc = read_optional(s, P_THP, &buf, &len)) || !buf)
 		return rc;
 	if (pf_parse_thp(buf, len, &thp, NULL) == WM_OK)
-		s->thp = thp;
+		c.global = thp;
 	free(buf);
-	/* 6.11+: the PMD-size control decides unless it says "inherit". */
-	if ((rc = read_optional(s, "sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled",
-				&buf, &len)) || !buf)
-		return rc;
-	if (pf_parse_choice(buf, len, word, sizeof(word), NULL) == WM_OK &&
-	    s->prof.kver.major * 100 + s->prof.kver.minor >= 611) {
-		if (strcmp(word, "always") == 0)
-			s->thp = WM_THP_ALWAYS;
-		else if (strcmp(word, "madvise") == 0)
-			s->thp = WM_THP_MADVISE;
-		else if (strcmp(word, "never") == 0)
-			s->thp = WM_THP_NEVER;
+	n = snapshot_thp_sizes(s->root, sz, 32);
+	for (i = 0; i < n; i++) {
+		v[i] = WM_THP_SIZE_ABSENT;
+		if ((rc = read_optional(s, sz[i].rel, &buf, &len)))
+			return rc;
+		if (!buf)
+			continue;
+		if (pf_parse_choice(buf, len, word, sizeof(word), NULL) == WM_OK)
+			v[i] = thp_size_word(word);
+		free(buf);
+		if (v[i] != WM_THP_SIZE_ABSENT && sz[i].kb > pmd_kb)
+			pmd_kb = sz[i].kb;
 	}
-	free(buf);
+	c.pmd = WM_THP_SIZE_ABSENT;
+	for (i = 0; i < n; i++) {
+		if (v[i] == WM_THP_SIZE_ABSENT)
+			continue;
+		if (sz[i].kb == pmd_kb)
+			c.pmd = v[i];
+		else if (v[i] == WM_THP_SIZE_ALWAYS || v[i] == WM_THP_SIZE_MADVISE)
+			c.other_on++;
+	}
+	s->thp = wm_thp_for_mfk(&s->prof, &c);
 	return EXIT_OK;
 }
 

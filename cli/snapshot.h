@@ -151,4 +151,19 @@ int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsig
 void snapshot_reserve(const struct snapshot *s, const struct wm_predicted *after,
 		      struct wm_reserve *out);
 
+#define P_THP_DIR "sys/kernel/mm/transparent_hugepage"
+
+/* A per-size THP control: its size and its enabled file under the root. */
+struct thp_size {
+	unsigned long kb;
+	char rel[320];	/* P_THP_DIR, a directory name (<= 255), "/enabled" */
+};
+
+/*
+ * The hugepages-<N>kB directories under ROOT's transparent_hugepage
+ * directory, at most max into out; return how many (0 on kernels before
+ * 6.8 or when the directory cannot be read).
+ */
+int snapshot_thp_sizes(const char *root, struct thp_size *out, int max);
+
 #endif /* WMARK_SNAPSHOT_H */

@@ -1,0 +1,54 @@
+#!/bin/bash
+# Which THP controls make khugepaged raise min_free_kbytes, as apply's
+# warning sees them: transparent_hugepage=never with one anon mTHP size
+# at always starts khugepaged on 7.x (7.2 hugepage_enabled()), not on
+# 6.12 (hugepage_pmd_enabled(): the PMD size only).  Prints TAP.
+cd "$(dirname "$0")/../.." || exit 2
+W=${WMARK:-$PWD/build/wmark}
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wmark-thp.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+# root RELEASE GLOBAL PMD SMALL: the 6.18 VM as kernel RELEASE with the THP
+# controls given (the active word of each file)
+root() {
+	local r=$tmp/$1-$2-$3-$4 t=sys/kernel/mm/transparent_hugepage
+	rm -rf "$r"
+	cp -r data/machines/vm-6.18-firecracker-A "$r"
+	echo "$1" >"$r/proc/sys/kernel/osrelease"
+	rm -f "$r/proc/sys/kernel/version"
+	mkdir -p "$r/$t/hugepages-2048kB" "$r/$t/hugepages-64kB"
+	echo "always madvise never" | sed "s/$2/[$2]/" >"$r/$t/enabled"
+	echo "always inherit madvise never" | sed "s/$3/[$3]/" >"$r/$t/hugepages-2048kB/enabled"
+	echo "always inherit madvise never" | sed "s/$4/[$4]/" >"$r/$t/hugepages-64kB/enabled"
+	echo "$r"
+}
+
+# warns RELEASE GLOBAL PMD SMALL WANT: apply -n --min-free-kbytes 8192 says
+# "THP is enabled" (WANT yes) or not (no)
+warns() {
+	local r out got
+	r=$(root "$1" "$2" "$3" "$4")
+	out=$("$W" --root "$r" apply -n --min-free-kbytes 8192 2>&1)
+	got=no
+	case $out in *"THP is enabled"*) got=yes ;; esac
+	if [ "$got" = "$5" ]; then
+		ok "$1, THP $2, 2 MiB $3, 64 KiB $4: khugepaged's min_free_kbytes warning: $5"
+	else
+		not_ok "$1, THP $2, 2 MiB $3, 64 KiB $4: khugepaged's min_free_kbytes warning: $got, expected $5"
+		echo "$out" | head -5 | sed 's/^/# /'
+	fi
+}
+
+warns 7.2.13+deb14-amd64 never inherit always yes
+warns 7.2.13+deb14-amd64 never inherit never no
+warns 7.2.13+deb14-amd64 never never madvise yes
+warns 6.12.117+deb13-amd64 never inherit always no
+warns 6.12.117+deb13-amd64 never always never yes
+warns 6.12.117+deb13-amd64 madvise never never no
+warns 6.12.117+deb13-amd64 madvise inherit never yes
+warns 6.1.0-57-amd64 never always always no
+warns 6.1.0-57-amd64 madvise never never yes
+echo "1..$n"
