@@ -449,6 +449,27 @@ dump_checks() {
 	diag "$(head -10 "$dir/calc-diff.txt")"
 }
 
+# thp_anon_check DIR NAME: with transparent_hugepage=never and an mTHP size
+# on from the command line, khugepaged set the boot min_free_kbytes (7.x)
+# or did not (6.12); wmark's "khugepaged raises min_free_kbytes back to N"
+# must say the same, N being the kernel's boot value.
+thp_anon_check() {
+	local dir=$1 name=$2 mfk out said
+	mfk=$(cat "$dir/raw/proc/sys/vm/min_free_kbytes" 2>/dev/null)
+	out=$("$wmark" --root "$dir/raw" apply -n --min-free-kbytes 1024 2>&1)
+	said=$(echo "$out" | sed -n 's/.*raises min_free_kbytes back to \([0-9]*\) KiB.*/\1/p' | head -1)
+	case $name in
+	*k72*|*k7.*)
+		[ -n "$said" ] && [ "$said" = "$mfk" ]
+		check $? "[$name] THP never with an mTHP size on: wmark says khugepaged sets min_free_kbytes ${said:-(nothing)} KiB, the kernel booted with $mfk"
+		;;
+	*)
+		[ -z "$said" ]
+		check $? "[$name] THP never with an mTHP size on: wmark says khugepaged does not run (${said:+it says $said KiB; }the kernel booted with $mfk)"
+		;;
+	esac
+}
+
 host_has_verify=0 host_has_calc=0
 "$wmark" help 2>/dev/null | grep -q '^  verify ' && host_has_verify=1
 "$wmark" help 2>/dev/null | grep -q '^  calc ' && host_has_calc=1
@@ -579,6 +600,10 @@ while read -r name flavour mem nodes args; do
 			skip "[$name] verify --root of the capture after the refresh" "verify not built"
 		fi
 	fi
+	# thp_anon=: the boot min_free_kbytes follows the per-size controls
+	case " $args " in
+	*" thp_anon="*) thp_anon_check "$dir" "$name" ;;
+	esac
 	cap_verdict=$(info_get "$dir" capture_verdict)
 	cap_rc=$(info_get "$dir" capture_verify_rc)
 	if [ -d "$dir/capture" ] && [ $host_has_verify = 1 ]; then
@@ -587,6 +612,9 @@ while read -r name flavour mem nodes args; do
 		check $? "[$name] verify --root of the guest's capture gives what verify gave in the guest (host: exit $vrc ${vv:-none}; guest: exit $cap_rc $cap_verdict)"
 		[ "$vrc" = 0 ]
 		check $? "[$name] the guest's capture, taken after rollback, verifies exact on the host"
+		ps=$(json_key "$dir/capture" page_size) src=$(json_key "$dir/capture" page_size_source)
+		[ -n "$ps" ] && [ "$src" != assumed ] && [ "$ps" = "$(json_key "$dir/raw" page_size)" ]
+		check $? "[$name] the guest's capture tells its page size: $ps bytes ($src)"
 	elif [ -d "$dir/capture" ]; then
 		skip "[$name] verify --root of the guest's capture" "verify not built"
 	fi
