@@ -174,7 +174,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
 		switch (c) {
 		case O_MEM:
 			mem = optarg;
@@ -209,6 +209,8 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 		case 'h':
 			calc_usage();
 			return EXIT_OK;
+		case ':':
+			return cli_usage("calc", "option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (opts_is_knob(c)) {
 				if ((rc = opts_knob("calc", c, optarg, &ch)))

@@ -243,7 +243,7 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
 		switch (c) {
 		case O_INFER:
 			o.infer = true;
@@ -251,6 +251,8 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 		case 'h':
 			verify_usage();
 			return EXIT_OK;
+		case ':':
+			return cli_usage("verify", "option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (opts_is_knob(c)) {
 				if ((rc = opts_knob("verify", c, optarg, &o.given)))

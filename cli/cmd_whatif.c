@@ -101,7 +101,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMULA:
 			if ((rc = opts_formula("whatif", optarg, &cols)))
@@ -110,6 +110,8 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 		case 'h':
 			whatif_usage();
 			return EXIT_OK;
+		case ':':
+			return cli_usage("whatif", "option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (opts_is_knob(c)) {
 				if ((rc = opts_knob("whatif", c, optarg, &ch)))

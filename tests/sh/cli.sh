@@ -85,6 +85,10 @@ expect_usage "option '--root' needs a value" --root
 expect_usage "option '--kernel' needs a value" --kernel
 expect_usage "option '-o' needs a value" -o
 expect_usage "option '--burst' needs a value" recommend --burst
+expect_usage "option '--mem' needs a value" calc --mem
+expect_usage "option '--wsf' needs a value" calc --mem 4G --wsf
+expect_usage "option '--wsf' needs a value" --root data/machines/vm-6.18-firecracker-A verify --wsf
+expect_usage "option '--wsf' needs a value" --root data/machines/vm-6.18-firecracker-A whatif --wsf
 expect_usage "name a change" --root $D/qemu-k61-4g-before whatif
 expect_usage "accepts 1..3000" --root $D/qemu-k61-4g-before whatif --wsf 3001
 expect_usage "accepts 0..2147483647" --root $D/qemu-k61-4g-before whatif --min-free-kbytes -5
