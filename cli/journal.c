@@ -105,6 +105,28 @@ static void remove_stale(int dfd, const char *path)
 	closedir(d);
 }
 
+/*
+ * After path was renamed into place in dir, or unlinked: remove its stale
+ * temporaries and fsync the directory, so the change survives a crash.
+ * Some filesystems cannot fsync a directory; the rename still holds.
+ */
+static int settle_dir(const char *dir, const char *path, const char **failed)
+{
+	int dfd, e;
+
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return fail(failed, "open directory", errno);
+	remove_stale(dfd, path);
+	if (fsync(dfd) != 0 && errno != EINVAL && errno != ENOTSUP) {
+		e = errno;
+		close(dfd);
+		return fail(failed, "fsync directory", e);
+	}
+	close(dfd);
+	return 0;
+}
+
 void jr_remove_stale(const char *path)
 {
 	char dir[PATH_MAX];
@@ -125,7 +147,7 @@ int jr_write_atomic(const char *path, const char *data, size_t len,
 {
 	char dir[PATH_MAX], tmp[PATH_MAX];
 	size_t off = 0;
-	int fd, dfd, e, r;
+	int fd, e, r;
 
 	if (dir_of(path, dir, sizeof(dir)) < 0)
 		return fail(failed, "path", ENAMETOOLONG);
@@ -166,40 +188,18 @@ int jr_write_atomic(const char *path, const char *data, size_t len,
 		unlink(tmp);
 		return fail(failed, "rename", e);
 	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return fail(failed, "open directory", errno);
-	remove_stale(dfd, path);
-	/* Some filesystems cannot fsync a directory; the rename still holds. */
-	if (fsync(dfd) != 0 && errno != EINVAL && errno != ENOTSUP) {
-		e = errno;
-		close(dfd);
-		return fail(failed, "fsync directory", e);
-	}
-	close(dfd);
-	return 0;
+	return settle_dir(dir, path, failed);
 }
 
 int jr_remove(const char *path, const char **failed)
 {
 	char dir[PATH_MAX];
-	int dfd, e;
 
 	if (dir_of(path, dir, sizeof(dir)) < 0)
 		return fail(failed, "path", ENAMETOOLONG);
 	if (unlink(path) != 0 && errno != ENOENT)
 		return fail(failed, "unlink", errno);
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return fail(failed, "open directory", errno);
-	remove_stale(dfd, path);
-	if (fsync(dfd) != 0 && errno != EINVAL && errno != ENOTSUP) {
-		e = errno;
-		close(dfd);
-		return fail(failed, "fsync directory", e);
-	}
-	close(dfd);
-	return 0;
+	return settle_dir(dir, path, failed);
 }
 
 static int mkdir_p(char *dir)
