@@ -143,6 +143,27 @@ static int dest_state(const char *path)
 	return n ? -1 : 1;
 }
 
+/*
+ * Copy rel from root into the capture being built in tmp, counting it in
+ * *nfiles; a file that is absent or not readable here is left out.
+ * Return 0 or -errno.
+ */
+static int copy_file(const char *root, const char *tmp, const char *rel, int *nfiles)
+{
+	char *buf;
+	size_t len;
+	int r = read_rooted(root, rel, &buf, &len);
+
+	if (r == -ENOENT || r == -EACCES || r == -EPERM || r == -EINVAL)
+		return 0;	/* optional, or not readable here */
+	if (r)
+		return r;
+	r = write_file(tmp, rel, buf, len);
+	free(buf);
+	(*nfiles)++;
+	return r;
+}
+
 int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -188,41 +209,15 @@ int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 	err = mkdir(tmp, 0755) ? -errno : 0;	/* the parent must exist */
 	if (!err)
 		err = write_file(tmp, P_ZONEINFO, s.zoneinfo, s.zoneinfo_len);
-	for (i = 0; !err && i < sizeof(capture_files) / sizeof(capture_files[0]); i++) {
-		char *buf;
-		size_t len;
-		int r = read_rooted(s.root, capture_files[i], &buf, &len);
-
-		if (r == -ENOENT || r == -EACCES || r == -EPERM || r == -EINVAL)
-			continue;	/* optional, or not readable here */
-		if (r) {
-			err = r;
-			break;
-		}
-		err = write_file(tmp, capture_files[i], buf, len);
-		free(buf);
-		nfiles++;
-	}
+	for (i = 0; !err && i < sizeof(capture_files) / sizeof(capture_files[0]); i++)
+		err = copy_file(s.root, tmp, capture_files[i], &nfiles);
 	/* every per-size THP control: min_free_kbytes follows them on 6.11+ */
 	if (!err) {
 		struct thp_size sz[32];
 		int k, nsz = snapshot_thp_sizes(s.root, sz, 32);
 
-		for (k = 0; !err && k < nsz; k++) {
-			char *buf;
-			size_t len;
-			int r = read_rooted(s.root, sz[k].rel, &buf, &len);
-
-			if (r == -ENOENT || r == -EACCES || r == -EPERM || r == -EINVAL)
-				continue;
-			if (r) {
-				err = r;
-				break;
-			}
-			err = write_file(tmp, sz[k].rel, buf, len);
-			free(buf);
-			nfiles++;
-		}
+		for (k = 0; !err && k < nsz; k++)
+			err = copy_file(s.root, tmp, sz[k].rel, &nfiles);
 	}
 	if (!err && st == 1 && rmdir(dest))
 		err = -errno;
