@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * boost.h - watermark boost (5.0+): how far a zone's boost can rise, and
+ * what a series of zoneinfo and vmstat readings shows of boost at work.
+ *
+ * A fallback allocation that steals a pageblock of another migratetype
+ * calls boost_watermark() (mm/page_alloc.c): the zone's watermark_boost
+ * grows by one pageblock, up to high * watermark_boost_factor / 10000, and
+ * kswapd is woken although free may be far above low.  While the boost
+ * lasts, min, low and high all read as raw + boost, so allocations meet
+ * the (raised) min sooner, and kswapd's boosted passes reclaim without
+ * swap or writeback (6.12 balance_pgdat: may_swap = !nr_boost_reclaim):
+ * clean page cache only.  Zoneinfo prints the boost from 5.16; on 5.0 to
+ * 5.15 it shows only as min, low and high risen together by whole
+ * pageblocks.
+ */
+#ifndef WMARK_BOOST_H
+#define WMARK_BOOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "recommend.h"
+#include "wmark.h"
+
+/*
+ * The most pages boost_watermark() of profile p lets a zone's boost reach
+ * with watermark_boost_factor factor: 0 on kernels without boost, for
+ * factor <= 0, for a zone of fewer than 4 pageblocks of managed pages
+ * (5.7+, 5.4.y) and where the raw high watermark gives a product of 0;
+ * otherwise mult_frac(high, factor, 10000) (no overflow: quotient and
+ * remainder apart, as the kernel's macro) but at least one pageblock.
+ * managed, high and pageblock in pages (pageblock 0: 512).  Never fails.
+ */
+unsigned long wm_boost_max(const struct wm_profile *p, unsigned long managed,
+			   unsigned long high, long factor, unsigned long pageblock);
+
+/* One zone in one reading of zoneinfo. */
+struct wm_boost_obs {
+	unsigned long free;		/* pages: "pages free" */
+	unsigned long min, low, high;	/* pages, as printed (boost included, 5.0+) */
+	long boost;			/* pages: the "boost" line (5.16+), -1 if none */
+};
+
+/* What the readings show. */
+struct wm_boost_evidence {
+	size_t nsamples;
+	size_t boosted;			/* readings in which some zone had a boost */
+	size_t rises;			/* zone and interval pairs in which a boost grew */
+	size_t kswapd_boost_runs;	/* intervals in which kswapd ran (pageoutrun
+					 * moved) while boosted zones kept free
+					 * pages above their unboosted low */
+	uint64_t stalls;		/* allocstall over the readings */
+	uint64_t stalls_boosted;	/* of those, in intervals with a boost */
+	uint64_t compact_stalls;	/* compact_stall over the readings */
+	bool hidden;			/* boost read from uniform rises (5.0-5.15) */
+	size_t odd_moves;		/* 5.0-5.15: changes of min/low/high that
+					 * are not one uniform whole-pageblock
+					 * rise (a recompute, not a boost) */
+	unsigned long peak_total;	/* pages: the largest summed boost of one reading */
+	size_t over_max;		/* zone readings whose boost exceeds wm_boost_max */
+};
+
+/*
+ * Read boost from readings obs[s * m->nzones + z] (nsamples readings of
+ * every zone of m, in time order) and, when vm is not NULL, the vmstat
+ * samples vm[0..nsamples) taken with them (pageoutrun, allocstall,
+ * compact_stall).  A zone's boost in a reading is its boost line where
+ * printed; on 5.0-5.15 kernels without one, the rise of min, low and
+ * high over raw[z] (the model's raw watermarks; NULL: the lowest printed
+ * value of each over the readings) when all three rose by the same
+ * whole number of pageblocks; 0 before 5.0.  Fill *out, and peak[z]
+ * (m->nzones entries, may be NULL) with each zone's largest boost.
+ * factor is watermark_boost_factor, for over_max (negative: not checked).
+ * Return WM_OK, WM_EINVAL (no readings, no zones) or WM_ENOMEM.
+ */
+int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
+		      const struct wm_zone_wm *raw, const struct wm_boost_obs *obs,
+		      const struct wm_rec_sample *vm, size_t nsamples, long factor,
+		      unsigned long *peak, struct wm_boost_evidence *out,
+		      struct wm_diag *diag);
+
+#endif /* WMARK_BOOST_H */

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_boost.c - boost_watermark()'s ceiling per kernel (6.12
+ * mm/page_alloc.c; 5.7's small-zone rule; kernel-notes.md 3.1) and the
+ * boost read from zoneinfo series: printed (5.16+) or recognised as a
+ * uniform whole-pageblock rise of min, low and high (5.0-5.15).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../calc/boost.h"
+
+static struct wm_profile prof(const char *release)
+{
+	struct wm_profile p;
+	struct wm_kver k;
+
+	assert_int_equal(wm_kver_parse(release, &k, NULL), WM_OK);
+	wm_profile_for(&k, &p);
+	return p;
+}
+
+static void test_max_boost_is_high_times_factor_over_10000(void **state)
+{
+	struct wm_profile p = prof("6.12.117+deb13-amd64");
+
+	(void)state;
+	/* 12668 * 15000 / 10000 = 19002: 150% of high */
+	assert_int_equal(wm_boost_max(&p, 193648, 12668, 15000, 512), 19002);
+	/* quotient and remainder apart: 10001 * 3 / 10000 = 3, not 0 */
+	assert_int_equal(wm_boost_max(&p, 1u << 20, 10001, 30000, 512), 30003);
+	/* a factor that makes less than a pageblock still boosts one */
+	assert_int_equal(wm_boost_max(&p, 193648, 12668, 100, 512), 512);
+}
+
+static void test_factor_zero_or_high_zero_never_boosts(void **state)
+{
+	struct wm_profile p = prof("6.12.117+deb13-amd64");
+
+	(void)state;
+	assert_int_equal(wm_boost_max(&p, 193648, 12668, 0, 512), 0);
+	assert_int_equal(wm_boost_max(&p, 193648, 12668, -1, 512), 0);
+	/* mult_frac gives 0: high not set up yet */
+	assert_int_equal(wm_boost_max(&p, 193648, 0, 15000, 512), 0);
+	assert_int_equal(wm_boost_max(&p, 193648, 1, 5000, 512), 0);
+}
+
+static void test_small_zones_boost_from_5_7_no_more(void **state)
+{
+	struct wm_profile p57 = prof("5.10.0-46-amd64"), p56 = prof("5.6.0");
+
+	(void)state;
+	/* 1500 managed < 4 * 512: 5.7+ leaves the zone alone */
+	assert_int_equal(wm_boost_max(&p57, 1500, 284, 15000, 512), 0);
+	/* 5.6: 284 * 1.5 = 426, raised to one pageblock */
+	assert_int_equal(wm_boost_max(&p56, 1500, 284, 15000, 512), 512);
+	/* exactly 4 pageblocks is enough */
+	assert_int_equal(wm_boost_max(&p57, 2048, 284, 15000, 512), 512);
+}
+
+static void test_no_boost_before_5_0(void **state)
+{
+	struct wm_profile p = prof("4.19.0");
+
+	(void)state;
+	assert_int_equal(wm_boost_max(&p, 193648, 12668, 15000, 512), 0);
+}
+
+static void test_16k_pages_boost_by_2048_page_blocks(void **state)
+{
+	struct wm_profile p = prof("6.12.117+deb13-arm64-16k");
+
+	(void)state;
+	/* 32 MiB pageblocks: 2048 pages of 16 KiB */
+	assert_int_equal(wm_boost_max(&p, 100000, 1000, 15000, 2048), 2048);
+	assert_int_equal(wm_boost_max(&p, 8000, 1000, 15000, 2048), 0);
+}
+
+/* One zone, machine with the given managed pages and pageblock. */
+static struct wm_zone zone1;
+static struct wm_machine machine1(unsigned long managed, unsigned long pageblock)
+{
+	struct wm_machine m = { .zones = &zone1, .nzones = 1, .page_size = 4096,
+				.pageblock_pages = pageblock };
+
+	memset(&zone1, 0, sizeof(zone1));
+	zone1.type = WM_ZONE_NORMAL;
+	zone1.managed = managed;
+	zone1.present = managed;
+	return m;
+}
+
+static void test_printed_boost_is_read_as_printed(void **state)
+{
+	struct wm_profile p = prof("6.12.117+deb13-amd64");
+	struct wm_machine m = machine1(1000000, 512);
+	/* raw 11000/13750/16500; the printed lines include the boost */
+	struct wm_boost_obs o[3] = {
+		{ 400000, 11000, 13750, 16500, 0 },
+		{ 400000, 12024, 14774, 17524, 1024 },
+		{ 400000, 11512, 14262, 17012, 512 },
+	};
+	struct wm_boost_evidence ev;
+	unsigned long peak;
+
+	(void)state;
+	assert_int_equal(wm_boost_evidence(&p, &m, NULL, o, NULL, 3, 15000, &peak, &ev, NULL),
+			 WM_OK);
+	assert_int_equal(ev.boosted, 2);
+	assert_int_equal(ev.rises, 1);
+	assert_int_equal(peak, 1024);
+	assert_int_equal(ev.peak_total, 1024);
+	assert_false(ev.hidden);
+	assert_int_equal(ev.odd_moves, 0);
+	assert_int_equal(ev.over_max, 0);
+}
+
+static void test_5_10_boost_is_a_uniform_rise_by_whole_pageblocks(void **state)
+{
+	struct wm_profile p = prof("5.10.0-46-amd64");
+	struct wm_machine m = machine1(1000000, 512);
+	struct wm_zone_wm raw = { .min = 11000, .low = 13750, .high = 16500 };
+	struct wm_boost_obs o[3] = {
+		{ 400000, 11000, 13750, 16500, -1 },
+		{ 400000, 12024, 14774, 17524, -1 },	/* +2 pageblocks */
+		{ 400000, 11512, 14262, 17012, -1 },	/* +1 */
+	};
+	struct wm_boost_evidence ev;
+	unsigned long peak;
+
+	(void)state;
+	assert_int_equal(wm_boost_evidence(&p, &m, &raw, o, NULL, 3, 15000, &peak, &ev, NULL),
+			 WM_OK);
+	assert_true(ev.hidden);
+	assert_int_equal(ev.boosted, 2);
+	assert_int_equal(ev.rises, 1);
+	assert_int_equal(peak, 1024);
+	assert_int_equal(ev.odd_moves, 0);
+	/* without the model's raw values the lowest reading is the base */
+	assert_int_equal(wm_boost_evidence(&p, &m, NULL, o, NULL, 3, 15000, &peak, &ev, NULL),
+			 WM_OK);
+	assert_int_equal(ev.boosted, 2);
+	assert_int_equal(peak, 1024);
+}
+
+static void test_5_10_recompute_is_not_a_boost(void **state)
+{
+	struct wm_profile p = prof("5.10.0-46-amd64");
+	struct wm_machine m = machine1(1000000, 512);
+	struct wm_zone_wm raw = { .min = 11000, .low = 13750, .high = 16500 };
+	struct wm_boost_obs o[3] = {
+		{ 400000, 11000, 13750, 16500, -1 },
+		{ 400000, 11100, 13875, 16650, -1 },	/* managed grew: gaps moved */
+		{ 400000, 11100, 13850, 16600, -1 },	/* uniform, but not pageblocks */
+	};
+	struct wm_boost_evidence ev;
+
+	(void)state;
+	assert_int_equal(wm_boost_evidence(&p, &m, &raw, o, NULL, 3, 15000, NULL, &ev, NULL),
+			 WM_OK);
+	assert_int_equal(ev.boosted, 0);
+	assert_int_equal(ev.odd_moves, 2);
+	assert_false(ev.hidden);
+}
+
+static void test_before_5_0_nothing_is_boost(void **state)
+{
+	struct wm_profile p = prof("4.19.0");
+	struct wm_machine m = machine1(1000000, 512);
+	struct wm_zone_wm raw = { .min = 11000, .low = 13750, .high = 16500 };
+	struct wm_boost_obs o[2] = {
+		{ 400000, 11000, 13750, 16500, -1 },
+		{ 400000, 12024, 14774, 17524, -1 },
+	};
+	struct wm_boost_evidence ev;
+
+	(void)state;
+	assert_int_equal(wm_boost_evidence(&p, &m, &raw, o, NULL, 2, 15000, NULL, &ev, NULL),
+			 WM_OK);
+	assert_int_equal(ev.boosted, 0);
+}
+
+static void test_kswapd_runs_above_low_and_stalls_during_a_boost_are_counted(void **state)
+{
+	struct wm_profile p = prof("6.12.117+deb13-amd64");
+	struct wm_machine m = machine1(1000000, 512);
+	struct wm_boost_obs o[4] = {
+		{ 50000, 11000, 13750, 16500, 0 },
+		{ 50000, 12024, 14774, 17524, 1024 },	/* kswapd woken by the boost */
+		{ 12000, 12024, 14774, 17524, 1024 },	/* below the raised min */
+		{ 60000, 11000, 13750, 16500, 0 },	/* boost reclaimed */
+	};
+	struct wm_rec_sample vm[4];
+	unsigned have = (1u << WM_REC_PAGEOUTRUN) | (1u << WM_REC_ALLOCSTALL) |
+			(1u << WM_REC_COMPACT_STALL);
+	const uint64_t runs[4] = { 10, 12, 13, 14 }, stalls[4] = { 0, 0, 5, 7 };
+	const uint64_t comp[4] = { 1, 1, 3, 3 };
+	struct wm_boost_evidence ev;
+	size_t i;
+
+	(void)state;
+	memset(vm, 0, sizeof(vm));
+	for (i = 0; i < 4; i++) {
+		vm[i].t = (double)i;
+		vm[i].have = have;
+		vm[i].c[WM_REC_PAGEOUTRUN] = runs[i];
+		vm[i].c[WM_REC_ALLOCSTALL] = stalls[i];
+		vm[i].c[WM_REC_COMPACT_STALL] = comp[i];
+	}
+	assert_int_equal(wm_boost_evidence(&p, &m, NULL, o, vm, 4, 15000, NULL, &ev, NULL),
+			 WM_OK);
+	/* 0->1 only: in 1->2 and 2->3 free fell below the unboosted low */
+	assert_int_equal(ev.kswapd_boost_runs, 1);
+	assert_int_equal(ev.stalls, 7);
+	/* 1->2 (5) and 2->3 (2) had a boost at one end */
+	assert_int_equal(ev.stalls_boosted, 7);
+	assert_int_equal(ev.compact_stalls, 2);
+}
+
+static void test_a_boost_beyond_the_factor_is_flagged(void **state)
+{
+	struct wm_profile p = prof("6.12.117+deb13-amd64");
+	struct wm_machine m = machine1(1000000, 512);
+	/* 16500 * 1.5 = 24750 at most */
+	struct wm_boost_obs o[1] = { { 400000, 41000, 43750, 46500, 30000 } };
+	struct wm_boost_evidence ev;
+
+	(void)state;
+	assert_int_equal(wm_boost_evidence(&p, &m, NULL, o, NULL, 1, 15000, NULL, &ev, NULL),
+			 WM_OK);
+	assert_int_equal(ev.over_max, 1);
+	/* unknown factor: not checked */
+	assert_int_equal(wm_boost_evidence(&p, &m, NULL, o, NULL, 1, -1, NULL, &ev, NULL), WM_OK);
+	assert_int_equal(ev.over_max, 0);
+}
+
+static void test_no_readings_is_an_error(void **state)
+{
+	struct wm_profile p = prof("6.12.117+deb13-amd64");
+	struct wm_machine m = machine1(1000000, 512);
+	struct wm_boost_evidence ev;
+	struct wm_diag d = { 0 };
+
+	(void)state;
+	assert_int_equal(wm_boost_evidence(&p, &m, NULL, NULL, NULL, 0, 15000, NULL, &ev, &d),
+			 WM_EINVAL);
+	assert_string_equal(d.msg, "no readings");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_max_boost_is_high_times_factor_over_10000),
+		cmocka_unit_test(test_factor_zero_or_high_zero_never_boosts),
+		cmocka_unit_test(test_small_zones_boost_from_5_7_no_more),
+		cmocka_unit_test(test_no_boost_before_5_0),
+		cmocka_unit_test(test_16k_pages_boost_by_2048_page_blocks),
+		cmocka_unit_test(test_printed_boost_is_read_as_printed),
+		cmocka_unit_test(test_5_10_boost_is_a_uniform_rise_by_whole_pageblocks),
+		cmocka_unit_test(test_5_10_recompute_is_not_a_boost),
+		cmocka_unit_test(test_before_5_0_nothing_is_boost),
+		cmocka_unit_test(test_kswapd_runs_above_low_and_stalls_during_a_boost_are_counted),
+		cmocka_unit_test(test_a_boost_beyond_the_factor_is_flagged),
+		cmocka_unit_test(test_no_readings_is_an_error),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
