@@ -180,3 +180,41 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 	free(base);
 	return WM_OK;
 }
+
+void wm_rec_boost_decide(const struct wm_profile *p, long factor_now,
+			 const struct wm_boost_evidence *ev, unsigned long headroom,
+			 const struct wm_rec_decision *dec, unsigned long gap_now,
+			 struct wm_rec_boost *out)
+{
+	out->factor = -1;
+	out->headroom = headroom;
+	out->need = dec->verdict == WM_REC_KEEP ? gap_now : dec->need;
+	if (!p->boost)
+		out->action = WM_REC_BOOST_NONE;
+	else if (factor_now == 0)
+		out->action = WM_REC_BOOST_OFF;
+	else if (!ev->boosted && !ev->kswapd_boost_runs)
+		out->action = WM_REC_BOOST_IDLE;
+	else if (!ev->stalls_boosted)
+		out->action = WM_REC_BOOST_HARMLESS;
+	else {
+		out->action = WM_REC_BOOST_ZERO;
+		out->factor = 0;
+		if (dec->verdict == WM_REC_RAISE && ev->stalls_boosted == ev->stalls)
+			out->need = gap_now + (dec->deficit > headroom ?
+					       (unsigned long)(dec->deficit - headroom) : 0);
+	}
+}
+
+const char *wm_rec_boost_action_name(enum wm_rec_boost_action a)
+{
+	static const char *const name[] = {
+		[WM_REC_BOOST_NONE] = "none",
+		[WM_REC_BOOST_OFF] = "off",
+		[WM_REC_BOOST_IDLE] = "idle",
+		[WM_REC_BOOST_HARMLESS] = "harmless",
+		[WM_REC_BOOST_ZERO] = "zero",
+	};
+
+	return (unsigned)a < sizeof(name) / sizeof(name[0]) ? name[a] : "?";
+}

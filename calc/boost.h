@@ -80,4 +80,45 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 		      unsigned long *peak, struct wm_boost_evidence *out,
 		      struct wm_diag *diag);
 
+/* What recommend does with watermark_boost_factor. */
+enum wm_rec_boost_action {
+	WM_REC_BOOST_NONE,	/* the kernel has no boost (before 5.0) */
+	WM_REC_BOOST_OFF,	/* the factor is 0 already */
+	WM_REC_BOOST_IDLE,	/* no zone was boosted in the readings */
+	WM_REC_BOOST_HARMLESS,	/* boosts came, no allocation stalled during one */
+	WM_REC_BOOST_ZERO,	/* allocations stalled during boosts: write 0 */
+};
+
+/* The boost half of a recommendation. */
+struct wm_rec_boost {
+	enum wm_rec_boost_action action;
+	long factor;		/* to write, -1: leave it as it is */
+	unsigned long headroom;	/* pages: the boost of the usable zones at its peak,
+				 * what the raised min took from the free pages */
+	unsigned long need;	/* pages: summed gap to aim for beside factor */
+};
+
+/*
+ * Decide watermark_boost_factor from evidence ev (wm_boost_evidence),
+ * today's factor (-1 unknown), headroom (the sum of the usable zones'
+ * peak boosts) and the wsf decision dec with today's summed gap gap_now:
+ *  - no boost on the kernel, the factor 0 already, or no zone boosted in
+ *    the readings: leave it; need is dec's (gap_now for a keep);
+ *  - boosts came but no allocation stalled in an interval with one:
+ *    leave it (kswapd's boosted passes cost clean page cache only);
+ *  - allocations stalled during boosts: factor 0.  A boost raises min
+ *    with low and high, so while it lasts allocations stall that many
+ *    pages sooner; when every stall fell in such an interval the deficit
+ *    is first set against the headroom, and the gap need only hold the
+ *    rest (need = gap_now + max(0, deficit - headroom)); otherwise need
+ *    stays dec's.
+ * Never fails.
+ */
+void wm_rec_boost_decide(const struct wm_profile *p, long factor_now,
+			 const struct wm_boost_evidence *ev, unsigned long headroom,
+			 const struct wm_rec_decision *dec, unsigned long gap_now,
+			 struct wm_rec_boost *out);
+
+const char *wm_rec_boost_action_name(enum wm_rec_boost_action a);
+
 #endif /* WMARK_BOOST_H */

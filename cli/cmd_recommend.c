@@ -23,6 +23,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../calc/boost.h"
 #include "../calc/procfs.h"
 #include "../calc/recommend.h"
 #include "commands.h"
@@ -110,6 +111,12 @@ struct rec {
 	struct wm_rec_measure ms;
 	struct wm_rec_decision dec;
 	bool measured;
+	struct wm_boost_obs *bobs;	/* readings x zones, --sample; else the snapshot's */
+	size_t nbobs;			/* readings in bobs */
+	struct wm_boost_evidence bev;
+	unsigned long *bpeak;		/* pages per zone: the largest boost seen */
+	struct wm_rec_boost bdec;
+	bool bmeasured;			/* bev and bdec hold a result */
 	long kept_from;			/* the answer before "keep" replaced it, -1 */
 	struct wm_reserve rv;
 	char *reasons[MAX_REASONS];
@@ -131,8 +138,10 @@ static void rec_usage(void)
 	      "                             beside what init/extra_free_kbytes.sh computes\n"
 	      "  --burst SIZE               the smallest wsf whose min->low gaps, over the zones\n"
 	      "                             a user-space allocation can use, hold SIZE\n"
-	      "  --sample SECONDS           watch /proc/vmstat and /proc/pressure/memory and\n"
-	      "                             decide from the reclaim seen (progress on stderr)\n"
+	      "  --sample SECONDS           watch /proc/vmstat, /proc/pressure/memory and the\n"
+	      "                             zones' boost in /proc/zoneinfo and decide from the\n"
+	      "                             reclaim seen (progress on stderr); stalls during a\n"
+	      "                             boost add watermark_boost_factor 0 to the answer\n"
 	      "  --vmstat-before F --vmstat-after F\n"
 	      "                             the same from two captured /proc/vmstat files\n"
 	      "\n"
@@ -187,6 +196,28 @@ static double mib(unsigned long pages, unsigned page_size)
 }
 
 /* ---- reading counters ------------------------------------------------- */
+
+/* The boost readings of zoneinfo zi for every model zone (zeros where not printed). */
+static void boost_obs_of(const struct rec *r, const struct zi_info *zi, struct wm_boost_obs *obs)
+{
+	size_t i;
+
+	for (i = 0; i < r->s.m.nzones; i++) {
+		long k = r->s.zone_map[i];
+		const struct zi_zone *z = k >= 0 ? &zi->zones[k] : NULL;
+
+		memset(&obs[i], 0, sizeof(obs[i]));
+		obs[i].boost = -1;
+		if (!z)
+			continue;
+		obs[i].free = z->free;
+		obs[i].min = z->min;
+		obs[i].low = z->low;
+		obs[i].high = z->high;
+		if (z->flags & ZI_HAS_BOOST)
+			obs[i].boost = (long)z->boost;
+	}
+}
 
 /* A user-given path: absolute, or relative to the working directory. */
 static int read_user(const char *path, char **buf, size_t *len)
@@ -257,6 +288,37 @@ static int read_sample(const struct rec *r, struct wm_rec_sample *smp)
 	return rc;
 }
 
+/*
+ * Fill one reading of boost obs[m.nzones] from the root's zoneinfo, in
+ * the snapshot's layout (zone_map: the same file order on one kernel).
+ */
+static int read_boost_obs(const struct rec *r, struct wm_boost_obs *obs)
+{
+	char *buf = NULL, path[4096];
+	struct zi_info zi;
+	struct wm_diag d = { 0 };
+	size_t len;
+	int rc, e;
+
+	root_path(r->s.root, P_ZONEINFO, path, sizeof(path));
+	if ((e = read_rooted(r->s.root, P_ZONEINFO, &buf, &len)))
+		return read_error(CMD, path, READ_MAX_ZONES, e);
+	rc = zi_parse(buf, len, &zi, &d);
+	free(buf);
+	if (rc) {
+		zi_free(&zi);
+		return cli_diag(path, rc, &d);
+	}
+	if (zi.nzones != r->s.zi.nzones) {
+		zi_free(&zi);
+		return cli_err(EXIT_SYSTEM, CMD, "%s: %zu zones now, %zu at the start", path,
+			       zi.nzones, r->s.zi.nzones);
+	}
+	boost_obs_of(r, &zi, obs);
+	zi_free(&zi);
+	return EXIT_OK;
+}
+
 static double mono_now(void)
 {
 	struct timespec ts;
@@ -283,21 +345,28 @@ static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
 	double dt = (double)r->interval_ms / 1000.0, t0;
 	size_t cap = (size_t)((double)r->sample_s / dt) + 2, i = 0;
 	struct wm_rec_sample *s = calloc(cap, sizeof(*s));
+	size_t nz = r->s.m.nzones ? r->s.m.nzones : 1;
 	long last_report = -1;
 	int rc;
 
-	if (!s)
+	free(r->bobs);
+	r->bobs = calloc(cap * nz, sizeof(*r->bobs));
+	if (!s || !r->bobs) {
+		free(s);
 		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
+	}
 	t0 = mono_now();
 	for (;;) {
 		double t = mono_now();
 
-		if ((rc = read_sample(r, &s[i]))) {
+		if ((rc = read_sample(r, &s[i])) ||
+		    (rc = read_boost_obs(r, &r->bobs[i * r->s.m.nzones]))) {
 			free(s);
 			return rc;
 		}
 		s[i].t = t - t0;
 		i++;
+		r->nbobs = i;
 		if (s[i - 1].t >= (double)r->sample_s || i >= cap)
 			break;
 		if ((long)s[i - 1].t != last_report) {
@@ -489,6 +558,43 @@ static int run_burst(struct rec *r)
 	return EXIT_OK;
 }
 
+/*
+ * Boost evidence: the live readings of --sample with their vmstat
+ * samples vm (NULL: files, where the snapshot's zoneinfo is the one
+ * reading there is).
+ */
+static int measure_boost(struct rec *r, const struct wm_rec_sample *vm, struct wm_diag *d)
+{
+	size_t nz = r->s.m.nzones;
+
+	r->bpeak = calloc(nz ? nz : 1, sizeof(*r->bpeak));
+	if (!r->bpeak)
+		return wm_fail(d, WM_ENOMEM, 0, NULL, "out of memory");
+	if (!vm) {
+		free(r->bobs);
+		r->bobs = calloc(nz ? nz : 1, sizeof(*r->bobs));
+		if (!r->bobs)
+			return wm_fail(d, WM_ENOMEM, 0, NULL, "out of memory");
+		boost_obs_of(r, &r->s.zi, r->bobs);
+		r->nbobs = 1;
+	}
+	return wm_boost_evidence(&r->s.prof, &r->s.m, NULL, r->bobs, vm, r->nbobs,
+				 (r->now.have & WM_HAVE_BOOST) ? r->now.boost_factor : -1,
+				 r->bpeak, &r->bev, d);
+}
+
+/* Pages: the usable zones' peak boosts, what the raised min took. */
+static unsigned long boost_headroom(const struct rec *r)
+{
+	unsigned long h = 0;
+	size_t i;
+
+	for (i = 0; i < r->s.m.nzones; i++)
+		if (r->usable[i])
+			h += r->bpeak[i];
+	return h;
+}
+
 static int run_measure(struct rec *r)
 {
 	struct wm_rec_sample two[2], *s = two;
@@ -504,6 +610,8 @@ static int run_measure(struct rec *r)
 	if (rc)
 		return rc;
 	rc = wm_rec_analyze(s, n, &r->ms, &d);
+	if (rc == WM_OK)
+		rc = measure_boost(r, s == two ? NULL : s, &d);
 	if (s != two)
 		free(s);
 	if (rc)
@@ -514,9 +622,10 @@ static int run_measure(struct rec *r)
 	if ((rc = wm_rec_for_gap(&r->in, r->usable, 0, &cur, &d)))
 		return cli_diag(CMD, rc, &d);
 	wm_rec_decide(&r->ms, cur.gap_now, &r->dec);
-	if ((rc = wm_rec_for_gap(&r->in, r->usable,
-				 r->dec.verdict == WM_REC_KEEP ? cur.gap_now : r->dec.need,
-				 &r->ans, &d)))
+	wm_rec_boost_decide(&r->s.prof, (r->now.have & WM_HAVE_BOOST) ? r->now.boost_factor : -1,
+			    &r->bev, boost_headroom(r), &r->dec, cur.gap_now, &r->bdec);
+	r->bmeasured = true;
+	if ((rc = wm_rec_for_gap(&r->in, r->usable, r->bdec.need, &r->ans, &d)))
 		return cli_diag(CMD, rc, &d);
 	if (r->dec.verdict == WM_REC_KEEP)
 		wm_rec_keep(&r->ans, r->now.wsf);
@@ -737,6 +846,103 @@ static void measure_reasons(struct rec *r)
 		       period(r, per, sizeof(per)));
 }
 
+/* Pages: the most boost the factor lets the usable zones reach, summed. */
+static unsigned long boost_allowed(const struct rec *r)
+{
+	unsigned long a = 0;
+	size_t i;
+
+	for (i = 0; i < r->s.m.nzones; i++)
+		if (r->usable[i])
+			a += wm_boost_max(&r->s.prof, r->s.m.zones[i].managed,
+					  r->model_now[i].wm.high, r->now.boost_factor,
+					  r->s.m.pageblock_pages);
+	return a;
+}
+
+static bool boost_zero(const struct rec *r)
+{
+	return r->bmeasured && r->bdec.action == WM_REC_BOOST_ZERO;
+}
+
+static void boost_reasons(struct rec *r)
+{
+	const struct wm_boost_evidence *ev = &r->bev;
+	const struct wm_rec_boost *b = &r->bdec;
+	unsigned ps = r->s.m.page_size;
+	bool once = r->mode != M_SAMPLE;
+	unsigned long peak = b->headroom, allowed;
+
+	if (!r->bmeasured)
+		return;
+	switch (b->action) {
+	case WM_REC_BOOST_NONE:
+		reason(r, "this kernel has no watermark boost (5.0+): watermark_scale_factor "
+		       "is the only lever");
+		return;
+	case WM_REC_BOOST_OFF:
+		reason(r, "watermark_boost_factor is 0: no boost raises the watermarks");
+		return;
+	default:
+		break;
+	}
+	allowed = boost_allowed(r);
+	if (ev->hidden)
+		reason(r, "this kernel prints no boost line (5.0-5.15): a boost was read as min, "
+		       "low and high risen together by whole pageblocks of %lu pages",
+		       r->s.m.pageblock_pages);
+	if (ev->odd_moves)
+		reason(r, "%zu zone readings moved min, low or high otherwise than a boost does "
+		       "(a recompute), and were not counted as boost", ev->odd_moves);
+	switch (b->action) {
+	case WM_REC_BOOST_IDLE:
+		if (once)
+			reason(r, "zoneinfo, read once, shows no boost (--sample watches it over "
+			       "time): watermark_boost_factor %ld stays", r->now.boost_factor);
+		else
+			reason(r, "no zone was boosted in %zu readings of zoneinfo: "
+			       "watermark_boost_factor %ld stays (it would allow up to %.1f MiB "
+			       "in the usable zones)", ev->nsamples, r->now.boost_factor,
+			       mib(allowed, ps));
+		break;
+	case WM_REC_BOOST_HARMLESS:
+		if (once)
+			reason(r, "zoneinfo, read once, shows a boost of %.1f MiB in the usable "
+			       "zones; two vmstat readings cannot tell whether allocations stalled "
+			       "during it (--sample can): watermark_boost_factor %ld stays",
+			       mib(peak, ps), r->now.boost_factor);
+		else
+			reason(r, "zones were boosted in %zu of %zu readings (at most %.1f MiB in "
+			       "the usable zones; watermark_boost_factor %ld allows %.1f MiB), "
+			       "kswapd ran %zu times for a boost alone, and no allocation stalled "
+			       "during a boost: the factor stays (boosted kswapd passes reclaim "
+			       "clean page cache only, without swap or writeback)", ev->boosted,
+			       ev->nsamples, mib(peak, ps), r->now.boost_factor, mib(allowed, ps),
+			       ev->kswapd_boost_runs);
+		break;
+	case WM_REC_BOOST_ZERO:
+		reason(r, "allocations stalled during boosts: %llu of %llu stalls came while a "
+		       "zone was boosted (at most %.1f MiB in the usable zones; "
+		       "watermark_boost_factor %ld allows %.1f MiB); a boost raises min with "
+		       "low and high, so allocations stall that much sooner: set "
+		       "watermark_boost_factor 0",
+		       (unsigned long long)ev->stalls_boosted, (unsigned long long)ev->stalls,
+		       mib(peak, ps), r->now.boost_factor, mib(allowed, ps));
+		if (r->dec.verdict == WM_REC_RAISE && ev->stalls_boosted == ev->stalls)
+			reason(r, "every stall came during a boost: without it the gaps need hold "
+			       "today's %.1f MiB plus what of the %.1f MiB deficit the boost does "
+			       "not explain: %.1f MiB", mib(r->ans.gap_now, ps),
+			       mib((unsigned long)r->dec.deficit, ps), mib(b->need, ps));
+		if (ev->kswapd_boost_runs)
+			reason(r, "kswapd also ran %zu times for a boost alone, reclaiming clean "
+			       "page cache while free memory was above the unboosted low",
+			       ev->kswapd_boost_runs);
+		break;
+	default:
+		break;
+	}
+}
+
 /* The 2018 RFC's sqrt-clamped low->high step at today's wsf. */
 static void sqrt_reason(struct rec *r)
 {
@@ -817,7 +1023,8 @@ static void apply_line(const struct rec *r, char *buf, size_t n)
 	if (r->mode == M_EXTRA && r->knob)
 		snprintf(buf, n, "wmark apply --extra-free-kbytes %ld", r->extra_kb);
 	else
-		snprintf(buf, n, "wmark apply --wsf %ld", r->ans.wsf);
+		snprintf(buf, n, "wmark apply --wsf %ld%s", r->ans.wsf,
+			 boost_zero(r) ? " --boost-factor 0" : "");
 }
 
 static cJSON *json_measure(const struct rec *r)
@@ -874,6 +1081,29 @@ static cJSON *json_measure(const struct rec *r)
 		cJSON_AddNumberToObject(o, "refault_pct", round(r->dec.refault_pct * 10) / 10);
 	else
 		cJSON_AddNullToObject(o, "refault_pct");
+	return o;
+}
+
+static cJSON *json_boost(const struct rec *r)
+{
+	const struct wm_boost_evidence *ev = &r->bev;
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "action", wm_rec_boost_action_name(r->bdec.action));
+	json_add_long(o, "factor_now", (r->now.have & WM_HAVE_BOOST) ? r->now.boost_factor : RV_NONE);
+	json_add_long(o, "factor_recommended", r->bdec.factor < 0 ? RV_NONE : r->bdec.factor);
+	cJSON_AddNumberToObject(o, "readings", (double)ev->nsamples);
+	cJSON_AddNumberToObject(o, "boosted_readings", (double)ev->boosted);
+	cJSON_AddNumberToObject(o, "rises", (double)ev->rises);
+	cJSON_AddBoolToObject(o, "hidden", ev->hidden);
+	cJSON_AddNumberToObject(o, "odd_moves", (double)ev->odd_moves);
+	cJSON_AddNumberToObject(o, "peak_pages", (double)r->bdec.headroom);
+	cJSON_AddNumberToObject(o, "allowed_pages",
+				(r->now.have & WM_HAVE_BOOST) ? (double)boost_allowed(r) : 0);
+	cJSON_AddNumberToObject(o, "kswapd_boost_runs", (double)ev->kswapd_boost_runs);
+	cJSON_AddItemToObject(o, "stalls", json_counter(ev->stalls));
+	cJSON_AddItemToObject(o, "stalls_during_boost", json_counter(ev->stalls_boosted));
+	cJSON_AddNumberToObject(o, "gap_needed_pages", (double)r->bdec.need);
 	return o;
 }
 
@@ -934,6 +1164,8 @@ static int print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 		cJSON_AddNumberToObject(o, "extra_free_kbytes", (double)r->extra_kb);
 	else
 		cJSON_AddNumberToObject(o, "watermark_scale_factor", (double)r->ans.wsf);
+	if (boost_zero(r))
+		cJSON_AddNumberToObject(o, "watermark_boost_factor", (double)r->bdec.factor);
 	a = cJSON_AddArrayToObject(doc, "reasons");
 	for (j = 0; j < r->nreasons; j++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(r->reasons[j]));
@@ -985,6 +1217,8 @@ static int print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 	}
 	if (r->measured)
 		cJSON_AddItemToObject(doc, "measurements", json_measure(r));
+	if (r->bmeasured)
+		cJSON_AddItemToObject(doc, "boost", json_boost(r));
 	apply_line(r, line, sizeof(line));
 	cJSON_AddStringToObject(doc, "apply", line);
 	return report_json_print(doc);
@@ -1002,8 +1236,10 @@ static void print_text(struct rec *r, const struct rzone *rows, size_t nrows)
 		printf("Recommendation: extra_free_kbytes %ld (this kernel has the knob); "
 		       "watermark_scale_factor %ld is the equivalent\n", r->extra_kb, r->ans.wsf);
 	else
-		printf("Recommendation: watermark_scale_factor %ld (%s; today %ld; the kernel "
-		       "accepts 1..%ld)\n", r->ans.wsf, verdict(r), r->now.wsf, r->s.prof.wsf_max);
+		printf("Recommendation: watermark_scale_factor %ld%s (%s; today %ld; the kernel "
+		       "accepts 1..%ld)\n", r->ans.wsf,
+		       boost_zero(r) ? " and watermark_boost_factor 0" : "", verdict(r),
+		       r->now.wsf, r->s.prof.wsf_max);
 	for (j = 0; j < r->nwarnings; j++)
 		printf("Warning: %s\n", r->warnings[j]);
 	printf("Kernel %s rules, min_free_kbytes %ld.\n",
@@ -1190,6 +1426,8 @@ static void rec_free(struct rec *r)
 	free(r->after);
 	free(r->usable);
 	free(r->efk);
+	free(r->bobs);
+	free(r->bpeak);
 }
 
 int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
@@ -1271,6 +1509,8 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 
 	sc_after = r.now;
 	sc_after.wsf = r.ans.wsf;
+	if (boost_zero(&r))
+		sc_after.boost_factor = 0;
 	if (r.mode == M_EXTRA && r.knob)
 		sc_after.extra_free_kbytes = r.extra_kb;
 	if ((rc = snapshot_predict(&r.s, &sc_after, WM_RECOMPUTE_WMARKS, r.after)))
@@ -1286,6 +1526,7 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 		break;
 	default:
 		measure_reasons(&r);
+		boost_reasons(&r);
 		if (r.dec.verdict == WM_REC_LOWER)
 			sqrt_reason(&r);
 		break;

@@ -252,6 +252,60 @@ static void test_no_readings_is_an_error(void **state)
 	assert_string_equal(d.msg, "no readings");
 }
 
+static void test_recommend_leaves_boost_alone_without_evidence(void **state)
+{
+	struct wm_profile p = prof("6.12.117+deb13-amd64"), old = prof("4.19.0");
+	struct wm_boost_evidence ev = { .nsamples = 10 };
+	struct wm_rec_decision dec = { .verdict = WM_REC_RAISE, .deficit = 3000, .need = 5000 };
+	struct wm_rec_boost b;
+
+	(void)state;
+	wm_rec_boost_decide(&p, 15000, &ev, 0, &dec, 2000, &b);
+	assert_int_equal(b.action, WM_REC_BOOST_IDLE);
+	assert_int_equal(b.factor, -1);
+	assert_int_equal(b.need, 5000);
+	wm_rec_boost_decide(&old, -1, &ev, 0, &dec, 2000, &b);
+	assert_int_equal(b.action, WM_REC_BOOST_NONE);
+	ev.boosted = 3;
+	ev.stalls_boosted = 4;
+	wm_rec_boost_decide(&p, 0, &ev, 0, &dec, 2000, &b);
+	assert_int_equal(b.action, WM_REC_BOOST_OFF);
+	/* boosts without a stall during one: harmless */
+	ev.stalls_boosted = 0;
+	ev.stalls = 9;
+	wm_rec_boost_decide(&p, 15000, &ev, 1024, &dec, 2000, &b);
+	assert_int_equal(b.action, WM_REC_BOOST_HARMLESS);
+	assert_int_equal(b.need, 5000);
+	/* a keep aims at today's gap */
+	dec.verdict = WM_REC_KEEP;
+	wm_rec_boost_decide(&p, 15000, &ev, 1024, &dec, 2000, &b);
+	assert_int_equal(b.need, 2000);
+}
+
+static void test_stalls_during_boosts_turn_boost_off_and_shrink_the_gap_needed(void **state)
+{
+	struct wm_profile p = prof("6.12.117+deb13-amd64");
+	struct wm_boost_evidence ev = { .nsamples = 10, .boosted = 4, .stalls = 7,
+					.stalls_boosted = 7 };
+	struct wm_rec_decision dec = { .verdict = WM_REC_RAISE, .deficit = 3000, .need = 5000 };
+	struct wm_rec_boost b;
+
+	(void)state;
+	/* every stall during a boost: 1024 pages of the deficit were the raised min */
+	wm_rec_boost_decide(&p, 15000, &ev, 1024, &dec, 2000, &b);
+	assert_int_equal(b.action, WM_REC_BOOST_ZERO);
+	assert_int_equal(b.factor, 0);
+	assert_int_equal(b.need, 2000 + 3000 - 1024);
+	/* a boost larger than the deficit: today's gap is enough */
+	wm_rec_boost_decide(&p, 15000, &ev, 4096, &dec, 2000, &b);
+	assert_int_equal(b.need, 2000);
+	/* some stalls without a boost: the deficit stays whole */
+	ev.stalls = 9;
+	wm_rec_boost_decide(&p, 15000, &ev, 1024, &dec, 2000, &b);
+	assert_int_equal(b.action, WM_REC_BOOST_ZERO);
+	assert_int_equal(b.need, 5000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +321,8 @@ int main(void)
 		cmocka_unit_test(test_kswapd_runs_above_low_and_stalls_during_a_boost_are_counted),
 		cmocka_unit_test(test_a_boost_beyond_the_factor_is_flagged),
 		cmocka_unit_test(test_no_readings_is_an_error),
+		cmocka_unit_test(test_recommend_leaves_boost_alone_without_evidence),
+		cmocka_unit_test(test_stalls_during_boosts_turn_boost_off_and_shrink_the_gap_needed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
