@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../calc/boost.h"
 #include "commands.h"
 #include "explain.h"
 #include "snapshot.h"
@@ -19,9 +20,10 @@ static void show_usage(void)
 	fputs("Usage: wmark [--root DIR] [-j|-o text|json|prom] show\n"
 	      "\n"
 	      "Print every node and zone as the kernel reports it: managed and free\n"
-	      "pages, min/low/high/promo, boost, the gaps between them, where free\n"
-	      "memory stands, and the smallest watermark_scale_factor that would change\n"
-	      "each zone's gap.  Reads /proc/zoneinfo and the vm sysctls under --root.\n",
+	      "pages, min/low/high/promo, boost and the most boost watermark_boost_factor\n"
+	      "allows (boost_max), the gaps between them, where free memory stands, and\n"
+	      "the smallest watermark_scale_factor that would change each zone's gap.\n"
+	      "Reads /proc/zoneinfo and the vm sysctls under --root.\n",
 	      stdout);
 }
 
@@ -112,6 +114,25 @@ static struct wm_zone_wm *show_model(const struct snapshot *s)
 	return out;
 }
 
+/*
+ * The most boost zone z can reach with today's watermark_boost_factor.
+ * The kernel scales its raw high, _watermark[WMARK_HIGH]: the printed
+ * high less the printed boost (5.16+); 5.0-5.15 print no boost, and
+ * their high is taken as printed (raw unless boosted at that moment).
+ */
+static long boost_ceiling(const struct snapshot *s, const struct zi_zone *z)
+{
+	unsigned long high;
+
+	if (!(z->flags & ZI_HAS_HIGH) || !(z->flags & ZI_HAS_MANAGED))
+		return RV_NONE;
+	high = z->high;
+	if ((z->flags & ZI_HAS_BOOST) && z->boost <= high)
+		high -= z->boost;
+	return (long)wm_boost_max(&s->prof, z->managed, high, s->sysctl.boost_factor,
+				  s->m.pageblock_pages);
+}
+
 int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -159,6 +180,10 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 		promo |= (s.zi.zones[i].flags & ZI_HAS_PROMO) != 0;
 	}
 
+	if (s.prof.boost && (s.sysctl.have & WM_HAVE_BOOST))
+		for (i = 0; i < s.zi.nzones; i++)
+			rows[i].boost_max = boost_ceiling(&s, &s.zi.zones[i]);
+
 	explain_init(&ex);
 	ex.source = s.live ? "live" : "capture";
 	ex.kernel_label = s.osrelease[0] ? s.osrelease : NULL;
@@ -169,7 +194,8 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	ex.wm = w;
 	ex.rows = rows;
 	ex.nrows = s.zi.nzones;
-	ex.cols = COL_DEFAULT | COL_LIVE | COL_BOOST | (promo ? COL_PROMO : 0);
+	ex.cols = COL_DEFAULT | COL_LIVE | COL_BOOST | (promo ? COL_PROMO : 0) |
+		  (s.prof.boost && (s.sysctl.have & WM_HAVE_BOOST) ? COL_BOOST_MAX : 0);
 	if (ctx->format == FMT_JSON) {
 		extra = cJSON_CreateObject();
 		node_totals(rows, s.zi.nzones, cJSON_AddArrayToObject(extra, "nodes"), NULL);

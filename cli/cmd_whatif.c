@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../calc/boost.h"
 #include "commands.h"
 #include "explain.h"
 #include "snapshot.h"
@@ -79,6 +80,51 @@ static void whatif_usage(void)
 	      "  --extra-free-kbytes K      extra_free_kbytes (Android 4.x kernels)\n"
 	      "  --formula default|sqrt|both   high watermark formulas shown (default both)\n"
 	      "  -h, --help                 this help\n", stdout);
+}
+
+/* The most boost sysctls sc let a zone reach from raw high, or RV_NONE. */
+static long boost_ceiling(const struct snapshot *s, const struct wm_sysctl *sc,
+			  unsigned long managed, unsigned long high)
+{
+	if (!s->prof.boost || !(sc->have & WM_HAVE_BOOST))
+		return RV_NONE;
+	return (long)wm_boost_max(&s->prof, managed, high, sc->boost_factor,
+				  s->m.pageblock_pages);
+}
+
+/*
+ * The boost ceiling summed over the zones, today (from the printed high
+ * less the printed boost) and after the change (the predicted raw high,
+ * the new factor): what a burst of fragmentation events can add to every
+ * watermark for a while.
+ */
+static void boost_line(const struct snapshot *s, const struct wm_sysctl *sc,
+		       const struct wm_predicted *after)
+{
+	unsigned long now = 0, then = 0, boosted = 0;
+	size_t i;
+
+	if (!s->prof.boost || !(s->sysctl.have & WM_HAVE_BOOST) || !(sc->have & WM_HAVE_BOOST))
+		return;
+	for (i = 0; i < s->m.nzones; i++) {
+		const struct zi_zone *z;
+		unsigned long high;
+
+		if (!after[i].shown)
+			continue;
+		z = &s->zi.zones[s->zone_map[i]];
+		high = z->high;
+		if ((z->flags & ZI_HAS_BOOST) && z->boost <= high) {
+			high -= z->boost;
+			boosted += z->boost;
+		}
+		now += (unsigned long)boost_ceiling(s, &s->sysctl, s->m.zones[i].managed, high);
+		then += (unsigned long)boost_ceiling(s, sc, s->m.zones[i].managed, after[i].wm.high);
+	}
+	printf("Watermark boost: at most %.1f MiB over the zones now (watermark_boost_factor %ld), "
+	       "%.1f MiB after (%ld); boosted now: %.1f MiB\n", mib((long)now, s->m.page_size),
+	       s->sysctl.boost_factor, mib((long)then, s->m.page_size), sc->boost_factor,
+	       mib((long)boosted, s->m.page_size));
 }
 
 int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
@@ -169,8 +215,10 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 			row.promo = after[i].promo_printed
 					    ? (long)(after[i].wm.promo + after[i].boost) : RV_NONE;
 			row.boost = (long)after[i].boost;
+			row.boost_max = boost_ceiling(&s, &sc, s.m.zones[i].managed, after[i].wm.high);
 			row.nprot = s.zi.zones[s.zone_map[i]].nprotection;
-			arr = report_json_zones(&row, 1, cols | COL_PROMO | COL_BOOST);
+			arr = report_json_zones(&row, 1, cols | COL_PROMO | COL_BOOST |
+						(row.boost_max != RV_NONE ? COL_BOOST_MAX : 0));
 			zo = cJSON_DetachItemFromArray(arr, 0);
 			cJSON_Delete(arr);
 			zrow_from_zoneinfo(&now, &s.zi.zones[s.zone_map[i]]);
@@ -218,6 +266,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 		putchar('\n');
 	}
 	putchar('\n');
+	boost_line(&s, &sc, after);
 	explain_text_reserve(stdout, &rv, s.m.page_size, 0);
 	if ((ch.set & WM_HAVE_LRR) || sc.nlrr)
 		puts("Protection is recomputed whenever lowmem_reserve_ratio is read or written.");

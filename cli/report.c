@@ -25,7 +25,10 @@ static const struct fmt_field fields[] = {
 	F("free", "free", "free_pages", "Free pages in the zone",
 	  FMT_PAGES, free, COL_LIVE, 0),
 	F("boost", "boost", "boost_pages", "Current watermark boost",
-	  FMT_PAGES, boost, COL_BOOST, FMT_F_NO_MIB),
+	  FMT_PAGES, boost, COL_BOOST, 0),
+	F("boost_max", "boost_max", "boost_max_pages",
+	  "Largest watermark boost watermark_boost_factor allows: high x factor / 10000, at least one pageblock",
+	  FMT_PAGES, boost_max, COL_BOOST_MAX, 0),
 	F("min", "min", "min_pages", "Min watermark: below it only atomic and reclaim allocations succeed",
 	  FMT_PAGES, min, 0, 0),
 	F("low", "low", "low_pages", "Low watermark: kswapd wakes below it",
@@ -78,6 +81,7 @@ void zrow_from_zoneinfo(struct zrow *r, const struct zi_zone *z)
 	r->spanned = opt(z, ZI_HAS_SPANNED, z->spanned);
 	r->free = opt(z, ZI_HAS_FREE, z->free);
 	r->boost = opt(z, ZI_HAS_BOOST, z->boost);
+	r->boost_max = RV_NONE;
 	r->min = opt(z, ZI_HAS_MIN, z->min);
 	r->low = opt(z, ZI_HAS_LOW, z->low);
 	r->high = opt(z, ZI_HAS_HIGH, z->high);
@@ -107,6 +111,7 @@ void zrow_from_model(struct zrow *r, int node, const char *zone,
 	r->spanned = RV_NONE;
 	r->free = RV_NONE;
 	r->boost = boost;
+	r->boost_max = RV_NONE;
 	/* zoneinfo prints _watermark[] + watermark_boost (5.0+). */
 	r->min = (long)w->min + boost;
 	r->low = (long)w->low + boost;

@@ -26,6 +26,7 @@ struct zrow {
 	const char *zone;
 	long managed, present, spanned, free;
 	long min, low, high, promo, boost;
+	long boost_max;		/* the most boost watermark_boost_factor allows */
 	long gap;		/* min->low */
 	long high_sqrt, gap_sqrt;
 	long wsf_floor;		/* smallest wsf that changes the gap */
@@ -43,6 +44,7 @@ enum {
 	COL_LIVE = 1u << 3,	/* free, boost, state: read from a machine */
 	COL_SIZES = 1u << 4,	/* present, spanned */
 	COL_BOOST = 1u << 5,	/* boost: read, or what stays after a change */
+	COL_BOOST_MAX = 1u << 6,	/* boost_max: the factor's ceiling */
 };
 
 /* Where free memory stands against the zone's watermarks, or NULL. */
