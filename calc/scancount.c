@@ -81,6 +81,34 @@ long wm_anon_only_margin(unsigned long node_file, unsigned long free, unsigned l
 	return (long)(node_file + free) - (long)high_sum;
 }
 
+bool wm_scan_node(const struct zi_info *zi, int node, const unsigned long *high,
+		  struct wm_scan_in *in)
+{
+	bool any = false, lru = false;
+	size_t j;
+	int l;
+
+	memset(in->lru, 0, sizeof(in->lru));
+	in->free = in->high_sum = 0;
+	for (j = 0; j < zi->nzones; j++) {
+		const struct zi_zone *z = &zi->zones[j];
+
+		if (z->node != node)
+			continue;
+		any = true;
+		lru |= z->has_lru;
+		for (l = 0; l < WM_NR_LRU; l++)
+			in->lru[l] += z->lru[l];
+		in->free += z->free;
+		/* managed zones only; kernels before 3.8 print no managed line */
+		if (z->managed || !(z->flags & ZI_HAS_MANAGED))
+			in->high_sum += high ? high[j] : z->high;
+	}
+	in->node_file = in->lru[WM_LRU_INACTIVE_FILE] + in->lru[WM_LRU_ACTIVE_FILE];
+	in->node_inactive_anon = in->lru[WM_LRU_INACTIVE_ANON];
+	return any && lru;
+}
+
 static unsigned long isqrt(unsigned long x)
 {
 	unsigned long r = 0, bit = 1ul << (sizeof(long) * 8 - 2);

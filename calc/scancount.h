@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "wmark.h"
+#include "zoneinfo.h"
 
 /* The kernel's evictable LRU lists, in its order (enum lru_list). */
 enum wm_lru {
@@ -120,5 +121,17 @@ const char *wm_scan_balance_name(enum wm_scan_balance b);
  * scans anon only (subject to the 4.13+ inactive-anon guard).
  */
 long wm_anon_only_margin(unsigned long node_file, unsigned long free, unsigned long high_sum);
+
+/*
+ * Fill the node fields of *in (lru[], node_file, node_inactive_anon, free,
+ * high_sum) from the zones of node in zoneinfo: the LRU counts summed
+ * over the node's zones (the per-node block 4.8+, per zone before), free
+ * over its zones, and high over its managed zones (for_each_managed_zone_pgdat),
+ * taken from high[j] for zone j of zi when high is not NULL (a prediction),
+ * else as zoneinfo printed it (high_wmark_pages: boost included).  Return
+ * false when the node has no zone or no LRU line.
+ */
+bool wm_scan_node(const struct zi_info *zi, int node, const unsigned long *high,
+		  struct wm_scan_in *in);
 
 #endif /* WMARK_SCANCOUNT_H */

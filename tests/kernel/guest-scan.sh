@@ -1,0 +1,154 @@
+#!/bin/sh
+# wmark scan against a real kernel's reclaim (busybox sh, inside the guest).
+#
+# A leaf cgroup is filled with pages of known kinds: shmem written to a
+# tmpfs file (anon LRU, swap-backed), block-device page cache read from a
+# loop device twice for most of it (active file) and once for the rest
+# (inactive file).  Swap is a loop device over a tmpfs file written in
+# full beforehand.  With MGLRU off, a memory.reclaim write larger than one
+# priority pass is traced (vmscan:mm_vmscan_lru_shrink_inactive/active
+# and memcg_reclaim_begin/end), and the pages each list scanned at
+# priority 12 of the first reclaim call are compared with what
+# `wmark scan --memcg` predicts from memory.stat read just before.
+#
+# Prints TAP like guest-tests.sh (numbered from 1), "# " diagnostics and
+# "WMARK-INFO scan_*" facts; guest-tests.sh folds it into its own.
+
+W=${WMARK_BIN:-/bin/wmark}
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+diag() { [ -n "$*" ] || return 0; echo "$*" | sed "s/^/# /"; }
+info() { echo "WMARK-INFO $*"; }
+
+TR=/sys/kernel/tracing
+CG=/sys/fs/cgroup/wmark-scan
+D=/tmp/scan
+ANON_MB=${WMARK_SCAN_ANON_MB:-400}
+FILE_MB=${WMARK_SCAN_FILE_MB:-320}	# read twice: active
+ONCE_MB=${WMARK_SCAN_ONCE_MB:-64}	# read once more, past the rest: inactive
+SWAP_MB=${WMARK_SCAN_SWAP_MB:-256}
+
+skip_all() {
+	skip "scan: the first priority pass of cgroup reclaim matches wmark scan --memcg" "$1"
+	exit 0
+}
+
+[ -e /sys/fs/cgroup/cgroup.controllers ] || skip_all "no cgroup2"
+grep -qw memory /sys/fs/cgroup/cgroup.controllers || skip_all "no memory controller"
+command -v losetup >/dev/null || skip_all "no losetup"
+mkdir -p $TR
+[ -e $TR/trace ] || mount -t tracefs nodev $TR 2>/dev/null
+[ -e $TR/events/vmscan/mm_vmscan_lru_shrink_inactive ] || skip_all "no vmscan trace events"
+if [ -e /sys/kernel/mm/lru_gen/enabled ]; then
+	mglru=$(cat /sys/kernel/mm/lru_gen/enabled)
+	# wmark must say that MGLRU bypasses get_scan_count while it is on
+	$W scan --anon 1000,1000 --file 1000,1000 >/tmp/scan-mglru.txt 2>&1
+	grep -q MGLRU /tmp/scan-mglru.txt
+	said=$?
+	if [ "$mglru" != 0x0000 ] && [ "$mglru" != 0 ]; then
+		if [ $said -eq 0 ]; then ok "scan says MGLRU bypasses get_scan_count (lru_gen/enabled $mglru)"
+		else not_ok "scan says MGLRU bypasses get_scan_count (lru_gen/enabled $mglru)"; fi
+	fi
+	echo 0 >/sys/kernel/mm/lru_gen/enabled || skip_all "cannot turn MGLRU off"
+	info "scan_mglru_boot=$mglru"
+fi
+
+mkdir -p $D
+# swap: a loop device over a tmpfs file written in full, so swap-out adds no page
+dd if=/dev/zero of=$D/swap.img bs=1M count=$SWAP_MB 2>/dev/null
+swapdev=$(losetup -f) && losetup "$swapdev" $D/swap.img && mkswap "$swapdev" >/dev/null 2>&1 &&
+	swapon "$swapdev" || skip_all "no swap on a loop device"
+# the block device whose page cache is the file LRU
+dd if=/dev/zero of=$D/disk.img bs=1M count=0 seek=$((FILE_MB + ONCE_MB)) 2>/dev/null
+bdev=$(losetup -f) && losetup "$bdev" $D/disk.img || skip_all "no second loop device"
+exec 7<"$bdev"	# the last close of a block device drops its cache
+
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+mkdir -p $CG || skip_all "cannot create a cgroup"
+mkdir -p $D/shm && mount -t tmpfs -o size=$((ANON_MB + 16))m tmpfs $D/shm
+# fill from inside the cgroup, then leave it: the pages stay charged
+sh -c "echo \$\$ >$CG/cgroup.procs
+	dd if=/dev/zero of=$D/shm/anon bs=1M count=$ANON_MB 2>/dev/null
+	dd if=$bdev of=/dev/null bs=1M count=$FILE_MB 2>/dev/null
+	dd if=$bdev of=/dev/null bs=1M count=$FILE_MB 2>/dev/null
+	dd if=$bdev of=/dev/null bs=1M skip=$FILE_MB count=$ONCE_MB 2>/dev/null"
+
+stat_of() { awk -v k="$1" '$1 == k { print $2 }' $CG/memory.stat; }
+diag "$(awk '$1 ~ /^(anon|file|shmem|inactive_anon|active_anon|inactive_file|active_file)$/' $CG/memory.stat | tr '\n' ' ')"
+
+for e in mm_vmscan_lru_shrink_inactive mm_vmscan_lru_shrink_active \
+	mm_vmscan_memcg_reclaim_begin mm_vmscan_memcg_reclaim_end; do
+	echo 1 >$TR/events/vmscan/$e/enable
+done
+echo 16384 >$TR/buffer_size_kb
+echo >$TR/trace
+
+# the sizes just before, and the prediction from them
+cp $CG/memory.stat /tmp/scan-memory.stat
+$W -j scan --cgroup $CG --memcg --rule current >/tmp/scan.json 2>/tmp/scan.err
+rc=$?
+echo 1 >$TR/tracing_on
+echo 128M >$CG/memory.reclaim 2>/dev/null
+echo 0 >$TR/tracing_on
+cat $TR/trace >/tmp/scan-trace.txt
+info "scan_trace_lines=$(wc -l </tmp/scan-trace.txt)"
+
+# trace: sum of each list's pages scanned at priority 12 of the first call
+awk '
+	/mm_vmscan_memcg_reclaim_begin/ { calls++; next }
+	/mm_vmscan_memcg_reclaim_end/ { if (calls == 1) done = 1; next }
+	calls != 1 || done { next }
+	/mm_vmscan_lru_shrink_(in)?active/ {
+		p = ""; f = ""; s = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^priority=/) p = substr($i, 10)
+			if ($i ~ /^flags=/) f = ($i ~ /FILE/) ? "file" : "anon"
+			if ($i ~ /^nr_scanned=/) s = substr($i, 12)
+			if ($i ~ /^nr_taken=/) s = substr($i, 10)
+		}
+		if (p != 12) next
+		k = (/shrink_inactive/ ? "inactive_" : "active_") f
+		sum[k] += s
+	}
+	END {
+		printf "%d %d %d %d %d\n", sum["inactive_anon"], sum["active_anon"],
+			sum["inactive_file"], sum["active_file"], calls
+	}' /tmp/scan-trace.txt >/tmp/scan-traced.txt
+set -- $(cat /tmp/scan-traced.txt)
+t_ia=$1 t_aa=$2 t_if=$3 t_af=$4 calls=$5
+info "scan_traced_p12=$t_ia,$t_aa,$t_if,$t_af scan_calls=$calls"
+
+if [ $rc -ne 0 ]; then
+	not_ok "scan: wmark -j scan --cgroup --memcg exits 0 (exit $rc: $(head -1 /tmp/scan.err))"
+	exit 0
+fi
+model() {	# model FIELD: the priority-12 value of the first rule
+	awk -f /tests/json-flat.awk /tmp/scan.json |
+		awk -v k="targets.0.rules.0.priorities.0.$1" '$1 == k { print $2 }'
+}
+m_ia=$(model inactive_anon) m_aa=$(model active_anon)
+m_if=$(model inactive_file) m_af=$(model active_file) m_bal=$(model balance)
+info "scan_model_p12=$m_ia,$m_aa,$m_if,$m_af scan_balance=$m_bal"
+diag "priority 12, first reclaim call: model [$m_ia,$m_aa,$m_if,$m_af] $m_bal, trace [$t_ia,$t_aa,$t_if,$t_af]"
+
+[ "$calls" -ge 1 ]
+if [ $? -eq 0 ]; then ok "scan: memory.reclaim was traced ($calls reclaim calls)"
+else not_ok "scan: memory.reclaim was traced (no mm_vmscan_memcg_reclaim_begin)"; fi
+[ "$m_ia" -gt 0 ] && [ "$m_if$m_af" != 00 ]
+if [ $? -eq 0 ]; then ok "scan: the cgroup gives both anon and file something to scan at priority 12 ($m_bal)"
+else not_ok "scan: the cgroup gives both anon and file something to scan at priority 12 (model [$m_ia,$m_aa,$m_if,$m_af])"; fi
+for l in inactive_anon:$m_ia:$t_ia active_anon:$m_aa:$t_aa inactive_file:$m_if:$t_if \
+	active_file:$m_af:$t_af; do
+	name=${l%%:*} rest=${l#*:}
+	m=${rest%%:*} t=${rest#*:}
+	if [ "$m" = "$t" ]; then ok "scan: $name scanned at priority 12 is the model's $m"
+	else not_ok "scan: $name scanned at priority 12 is the model's $m (trace $t)"; fi
+done
+# a second, independent reading: the memory.stat the model used is what
+# the shell reads (no counter moved between the two reads)
+cmp -s $CG/memory.stat /tmp/scan-memory.stat || diag "memory.stat moved during reclaim (expected)"
+
+swapoff "$swapdev" 2>/dev/null
+exit 0
