@@ -60,7 +60,7 @@ enum wm_scan_rule wm_scan_rule_for(int major, int minor)
 		return WM_RULE_412;
 	if (v <= 5007)
 		return WM_RULE_413;
-	if (v < 7002)
+	if (v < 5010)
 		return WM_RULE_58;
 	return WM_RULE_CURRENT;
 }

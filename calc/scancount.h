@@ -40,8 +40,9 @@ enum wm_scan_rule {
 	WM_RULE_315,		/* 3.15-4.11: force only when nothing else scans */
 	WM_RULE_412,		/* 4.12: no force scan */
 	WM_RULE_413,		/* 4.13-5.7: the file-tiny rule asks for inactive anon */
-	WM_RULE_58,		/* 5.8-6.x: cost-based balance */
-	WM_RULE_CURRENT,	/* 7.2.13 as read: 5.8's plus swappiness=max, usage + 1 */
+	WM_RULE_58,		/* 5.8-5.9: cost-based balance (5.8.18's protection) */
+	WM_RULE_CURRENT,	/* 5.10 on, as read in 6.1, 6.12 and 7.2.13: protection
+				 * over usage + 1; swappiness=max (6.16+) */
 	WM_NR_RULES,
 };
 
@@ -107,8 +108,8 @@ int wm_scan_rule_parse(const char *s, enum wm_scan_rule *rule);
 
 /*
  * The era rule a kernel release (major, minor) runs: 3.14 and older get
- * WM_RULE_314, ..., 5.8 up to 7.1 WM_RULE_58, 7.2 and newer
- * WM_RULE_CURRENT.
+ * WM_RULE_314, 3.15-4.11 WM_RULE_315, 4.12 WM_RULE_412, 4.13-5.7
+ * WM_RULE_413, 5.8-5.9 WM_RULE_58, 5.10 and newer WM_RULE_CURRENT.
  */
 enum wm_scan_rule wm_scan_rule_for(int major, int minor);
 

@@ -230,7 +230,7 @@ static void print_head(const struct target *t, const char *kernel, enum wm_scan_
 		       m > 0 ? "above" : "at or below",
 		       m > 0 ? "" : " (global reclaim scans anon only)");
 	}
-	printf("  swappiness %d, swap %s, %s reclaim; kernel %s: rule %s\n", in->swappiness,
+	printf("  swappiness %d, swap %s, %s reclaim; kernel %s (its rule: %s)\n", in->swappiness,
 	       in->swap ? "available" : "none", in->memcg ? "cgroup" : "global",
 	       kernel[0] ? kernel : "unknown", wm_scan_rule_name(def));
 }

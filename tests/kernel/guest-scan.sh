@@ -25,9 +25,12 @@ info() { echo "WMARK-INFO $*"; }
 TR=/sys/kernel/tracing
 CG=/sys/fs/cgroup/wmark-scan
 D=/tmp/scan
-ANON_MB=${WMARK_SCAN_ANON_MB:-400}
-FILE_MB=${WMARK_SCAN_FILE_MB:-320}	# read twice: active
-ONCE_MB=${WMARK_SCAN_ONCE_MB:-64}	# read once more, past the rest: inactive
+# Sizes half-way between multiples of 16 MiB (4096 pages): a few pages of
+# drift between memory.stat and the kernel's own LRU counts then cannot
+# move a list's size >> 12.
+ANON_MB=${WMARK_SCAN_ANON_MB:-424}
+FILE_MB=${WMARK_SCAN_FILE_MB:-296}	# read twice: active
+ONCE_MB=${WMARK_SCAN_ONCE_MB:-72}	# read once more, past the rest: inactive
 SWAP_MB=${WMARK_SCAN_SWAP_MB:-256}
 
 skip_all() {
@@ -151,4 +154,11 @@ done
 cmp -s $CG/memory.stat /tmp/scan-memory.stat || diag "memory.stat moved during reclaim (expected)"
 
 swapoff "$swapdev" 2>/dev/null
+exec 7<&-
+losetup -d "$bdev" 2>/dev/null
+rm -f $D/shm/anon
+umount $D/shm 2>/dev/null
+rmdir $CG 2>/dev/null
+losetup -d "$swapdev" 2>/dev/null
+rm -f $D/swap.img $D/disk.img
 exit 0

@@ -496,6 +496,24 @@ if has stalls && [ -f $T/guest-stalls.sh ] &&
 	done </tmp/guest-stalls.txt
 	check $rc "guest-stalls.sh exits 0 (exit $rc)"
 fi
+# get_scan_count() against the trace of a cgroup's reclaim (guest-scan.sh):
+# one 6.1 and one 6.12 entry, each about 15 s under TCG.
+if has scan && [ -f $T/guest-scan.sh ]; then
+	case ${WMARK_ENTRY:-} in
+	k612-4g-always | k61-2g-never)
+		WMARK_BIN=$W sh $T/guest-scan.sh >/tmp/guest-scan.txt 2>&1
+		rc=$?
+		while IFS= read -r line; do
+			case $line in
+			"ok "[0-9]*" - "*) ok "${line#ok * - }" ;;
+			"not ok "[0-9]*" - "*) not_ok "${line#not ok * - }" ;;
+			"#"* | "WMARK-INFO "*) echo "$line" ;;
+			esac
+		done </tmp/guest-scan.txt
+		check $rc "guest-scan.sh exits 0 (exit $rc)"
+		;;
+	esac
+fi
 if has reclaim; then
 	$W reclaim --help >/dev/null 2>&1
 	check $? "reclaim --help exits 0"

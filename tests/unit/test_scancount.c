@@ -349,7 +349,9 @@ static void test_rule_names_and_releases(void **state)
 	assert_int_equal(wm_scan_rule_for(4, 11), WM_RULE_315);
 	assert_int_equal(wm_scan_rule_for(4, 12), WM_RULE_412);
 	assert_int_equal(wm_scan_rule_for(5, 7), WM_RULE_413);
-	assert_int_equal(wm_scan_rule_for(6, 12), WM_RULE_58);
+	assert_int_equal(wm_scan_rule_for(5, 9), WM_RULE_58);
+	assert_int_equal(wm_scan_rule_for(5, 10), WM_RULE_CURRENT);
+	assert_int_equal(wm_scan_rule_for(6, 12), WM_RULE_CURRENT);
 	assert_int_equal(wm_scan_rule_for(7, 2), WM_RULE_CURRENT);
 	assert_string_equal(wm_scan_rule_name(WM_RULE_CURRENT), "current");
 }
