@@ -345,6 +345,19 @@ int wm_scan_count(enum wm_scan_rule rule, const struct wm_scan_in *in, int prior
 			       "swappiness %d is outside 0..200%s", in->swappiness,
 			       rule == WM_RULE_CURRENT ? " (or 201, 'max')" : "");
 	decide(rule, in, priority, out);
+	if (rule <= WM_RULE_315) {
+		/* 3.x: file by active > inactive; anon by the sqrt ratio (of the zone
+		 * there, of the lists here) and only with swap */
+		out->deactivate[1] = in->lru[WM_LRU_ACTIVE_FILE] > in->lru[WM_LRU_INACTIVE_FILE];
+	} else {
+		out->deactivate[1] = inactive_is_low(in->lru[WM_LRU_INACTIVE_FILE],
+						     in->lru[WM_LRU_ACTIVE_FILE], in->page_size) ||
+				     (rule >= WM_RULE_58 && in->refault_file);
+	}
+	out->deactivate[0] = in->swap &&
+			     (inactive_is_low(in->lru[WM_LRU_INACTIVE_ANON],
+					      in->lru[WM_LRU_ACTIVE_ANON], in->page_size) ||
+			      (rule >= WM_RULE_58 && in->refault_anon));
 	switch (rule) {
 	case WM_RULE_314:
 		/* memcg reclaim always forces (kswapd on an unreclaimable zone too) */

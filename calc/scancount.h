@@ -89,6 +89,12 @@ struct wm_scan_out {
 	bool forced;			/* 3.14/3.15: some list was forced to min(size, 32) */
 	bool tiny_guarded;		/* file + free <= high, but the 4.13+ guard kept
 					 * reclaim off anon-only */
+	/*
+	 * Whether shrink_list() shrinks the active list at all (anon, file):
+	 * only while its inactive list is low (5.8+: or refaults were seen).
+	 * Otherwise the kernel skips it, whatever nr[] says.
+	 */
+	bool deactivate[2];
 };
 
 /*

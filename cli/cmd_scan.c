@@ -177,7 +177,25 @@ static bool mglru_on(const char *root)
 	return on;
 }
 
+static const char *why_base(enum wm_scan_rule rule, const struct wm_scan_out *o, char *b,
+			    size_t n);
+
+/* The reason, and which active lists the kernel skips although nr[] counts them. */
 static const char *why_text(enum wm_scan_rule rule, const struct wm_scan_out *o, char *b,
+			    size_t n)
+{
+	char base[200];
+	bool sa = o->nr[WM_LRU_ACTIVE_ANON] && !o->deactivate[0];
+	bool sf = o->nr[WM_LRU_ACTIVE_FILE] && !o->deactivate[1];
+
+	snprintf(b, n, "%s%s%s%s", why_base(rule, o, base, sizeof(base)),
+		 sa || sf ? "; not shrunk (inactive not low): " : "",
+		 sa ? (sf ? "active anon, active file" : "active anon") : "",
+		 sf && !sa ? "active file" : "");
+	return b;
+}
+
+static const char *why_base(enum wm_scan_rule rule, const struct wm_scan_out *o, char *b,
 			    size_t n)
 {
 	switch (o->why) {
@@ -251,7 +269,7 @@ static void print_assumed(FILE *f, const struct target *t, const struct scan_opt
 
 static void text_one(const struct target *t, enum wm_scan_rule rule)
 {
-	char b[160];
+	char b[512];
 	int p;
 
 	printf("\nrule %s\n%4s %13s %13s %13s %13s  %-10s %s\n", wm_scan_rule_name(rule), "prio",
@@ -300,7 +318,7 @@ static cJSON *json_target(const struct target *t, const struct scan_opts *o, int
 {
 	const struct wm_scan_in *in = &t->in;
 	cJSON *obj = cJSON_CreateObject(), *rules, *as;
-	char b[160];
+	char b[512];
 	int r, p;
 
 	if (t->node >= 0)
@@ -347,6 +365,8 @@ static cJSON *json_target(const struct target *t, const struct scan_opts *o, int
 			cJSON_AddNumberToObject(po, "active_anon", (double)so.nr[1]);
 			cJSON_AddNumberToObject(po, "inactive_file", (double)so.nr[2]);
 			cJSON_AddNumberToObject(po, "active_file", (double)so.nr[3]);
+			cJSON_AddBoolToObject(po, "deactivate_anon", so.deactivate[0]);
+			cJSON_AddBoolToObject(po, "deactivate_file", so.deactivate[1]);
 			cJSON_AddStringToObject(po, "balance", wm_scan_balance_name(so.balance));
 			cJSON_AddStringToObject(po, "why", why_text((enum wm_scan_rule)r, &so, b,
 								    sizeof(b)));

@@ -500,7 +500,7 @@ fi
 # one 6.1 and one 6.12 entry, each about 15 s under TCG.
 if has scan && [ -f $T/guest-scan.sh ]; then
 	case ${WMARK_ENTRY:-} in
-	k612-4g-always | k61-2g-never)
+	k612-4g-always | k61-2g-never | k72-4g-madvise)
 		WMARK_BIN=$W sh $T/guest-scan.sh >/tmp/guest-scan.txt 2>&1
 		rc=$?
 		while IFS= read -r line; do

@@ -320,6 +320,19 @@ static void test_plenty_of_inactive_file_is_file_only(void **state)
 	in.lru[2] = 40000, in.lru[3] = 20000;
 	expect(WM_RULE_CURRENT, &in, 12, 0, 0, 9, 4, WM_SCAN_FILE);
 	expect(WM_RULE_315, &in, 12, 0, 0, 9, 4, WM_SCAN_FILE);
+	/* inactive file not low: the active file list is not shrunk at all */
+	{
+		struct wm_scan_out o;
+		struct wm_diag d = { 0 };
+
+		assert_int_equal(wm_scan_count(WM_RULE_CURRENT, &in, 12, &o, &d), WM_OK);
+		assert_false(o.deactivate[1]);
+		in = b61();
+		assert_int_equal(wm_scan_count(WM_RULE_CURRENT, &in, 12, &o, &d), WM_OK);
+		assert_true(o.deactivate[1]);	/* 1000 < 2000 */
+		assert_false(o.deactivate[0]);	/* 60000 < 60000 is false */
+		in.lru[2] = 40000, in.lru[3] = 20000;
+	}
 	/* refaults deactivate (5.8+): no cache trim, the fraction */
 	in.refault_file = true;
 	expect(WM_RULE_CURRENT, &in, 12, 4, 4, 9 * 140 / 200, 4 * 140 / 200, WM_SCAN_FRACT);
