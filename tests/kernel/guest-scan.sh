@@ -144,6 +144,7 @@ major=$(uname -r | cut -d. -f1)
 compare() {
 	case $1:$major in
 	*_file:[7-9] | *_file:[1-9][0-9])
+		[ "$2" = "$3" ] && { ok "scan: $4, priority 12: $1 scanned is the model's $2"; return; }
 		if [ "$3" -ge "$2" ] && [ "$3" -lt $(($2 + 512)) ]; then
 			ok "scan: $4, priority 12: $1 scanned $3, the model's $2 rounded up to whole large folios"
 		else
