@@ -400,6 +400,84 @@ static void test_targets_never_shrink_as_priority_drops(void **state)
 			}
 }
 
+static void test_node_counts_come_from_the_per_node_block_and_managed_zones(void **state)
+{
+	/* 4.8+ layout: the per-node block under the first zone; a Movable zone
+	 * with no managed pages keeps its high out of the sum; node 1 has
+	 * pre-4.8 per-zone counters, summed */
+	static const char text[] =
+		"Node 0, zone      DMA\n"
+		"  per-node stats\n"
+		"      nr_inactive_anon 200000\n"
+		"      nr_active_anon 100000\n"
+		"      nr_inactive_file 3000\n"
+		"      nr_active_file 2000\n"
+		"      nr_inactive_anon_extra 7\n"
+		"  pages free     1000\n"
+		"        min      10\n"
+		"        low      12\n"
+		"        high     14\n"
+		"        managed  3840\n"
+		"      nr_zone_inactive_anon 5\n"
+		"Node 0, zone   Normal\n"
+		"  pages free     3000\n"
+		"        high     8986\n"
+		"        managed  500000\n"
+		"Node 0, zone  Movable\n"
+		"  pages free     0\n"
+		"        high     32\n"
+		"        managed  0\n"
+		"Node 1, zone   Normal\n"
+		"  pages free     50\n"
+		"        high     40\n"
+		"        managed  1000\n"
+		"    nr_inactive_anon 11\n"
+		"    nr_active_file 7\n"
+		"Node 1, zone  HighMem\n"
+		"  pages free     50\n"
+		"        high     40\n"
+		"        managed  1000\n"
+		"    nr_inactive_anon 22\n"
+		"    nr_active_file 8\n";
+	struct zi_info zi;
+	struct wm_diag d = { 0 };
+	struct wm_scan_in in = { 0 };
+	unsigned long high[5] = { 14, 20000, 32, 40, 40 };
+
+	assert_int_equal(zi_parse(text, sizeof(text) - 1, &zi, &d), WM_OK);
+	assert_true(wm_scan_node(&zi, 0, NULL, &in));
+	assert_int_equal(in.lru[0], 200000);
+	assert_int_equal(in.lru[1], 100000);
+	assert_int_equal(in.lru[2], 3000);
+	assert_int_equal(in.lru[3], 2000);
+	assert_int_equal(in.node_file, 5000);
+	assert_int_equal(in.free, 4000);
+	/* B6.3's node: 14 + 8986 = 9000, Movable's 32 left out */
+	assert_int_equal(in.high_sum, 9000);
+	assert_int_equal(wm_anon_only_margin(in.node_file, in.free, in.high_sum), 0);
+	/* a prediction's highs replace the printed ones */
+	assert_true(wm_scan_node(&zi, 0, high, &in));
+	assert_int_equal(in.high_sum, 20014);
+	assert_true(wm_scan_node(&zi, 1, NULL, &in));
+	assert_int_equal(in.lru[0], 33);
+	assert_int_equal(in.lru[3], 15);
+	assert_int_equal(in.high_sum, 80);
+	assert_false(wm_scan_node(&zi, 2, NULL, &in));
+	zi_free(&zi);
+}
+
+static void test_a_zoneinfo_without_lru_lines_has_no_node_counts(void **state)
+{
+	static const char text[] = "Node 0, zone   Normal\n  pages free 5\n        high 4\n";
+	struct zi_info zi;
+	struct wm_diag d = { 0 };
+	struct wm_scan_in in = { 0 };
+
+	assert_int_equal(zi_parse(text, sizeof(text) - 1, &zi, &d), WM_OK);
+	assert_false(wm_scan_node(&zi, 0, NULL, &in));
+	zi_free(&zi);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +500,8 @@ int main(void)
 		cmocka_unit_test(test_swappiness_max_is_anon_only_and_only_today),
 		cmocka_unit_test(test_rule_names_and_releases),
 		cmocka_unit_test(test_targets_never_shrink_as_priority_drops),
+		cmocka_unit_test(test_node_counts_come_from_the_per_node_block_and_managed_zones),
+		cmocka_unit_test(test_a_zoneinfo_without_lru_lines_has_no_node_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
