@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -580,19 +581,14 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	if (o.cgroup)
 		o.memcg = true;
 
-	/* zoneinfo: the nodes, or the page size for a cgroup */
-	if (!given && (!o.cgroup || root_path(ctx->root, P_ZONEINFO, path, sizeof(path)) == 0)) {
-		FILE *f = o.cgroup ? fopen(path, "r") : NULL;
-
-		if (!o.cgroup || f) {
-			if (f)
-				fclose(f);
-			if ((rc = snapshot_read(ctx, &s)))
-				return rc;
-			have_snap = true;
-			page_size = s.m.page_size;
-			snprintf(kernel, sizeof(kernel), "%s", s.osrelease);
-		}
+	/* zoneinfo: the nodes, or for a cgroup the page size where there is one */
+	if (!given && (!o.cgroup || (root_path(ctx->root, P_ZONEINFO, path, sizeof(path)) == 0 &&
+				     access(path, R_OK) == 0))) {
+		if ((rc = snapshot_read(ctx, &s)))
+			return rc;
+		have_snap = true;
+		page_size = s.m.page_size;
+		snprintf(kernel, sizeof(kernel), "%s", s.osrelease);
 	}
 	if (!have_snap && root_path(ctx->root, P_OSRELEASE, path, sizeof(path)) == 0) {
 		char *buf;
@@ -608,8 +604,10 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	if (kernel[0]) {
 		if (wm_kver_parse(kernel, &kv, &d) == 0)
 			def = wm_scan_rule_for((int)kv.major, (int)kv.minor);
-		else if (ctx->kernel)
-			return cli_usage("scan", "--kernel: '%s' is not a kernel release", ctx->kernel);
+		else if (ctx->kernel) {
+			rc = cli_usage("scan", "--kernel: '%s' is not a kernel release", ctx->kernel);
+			goto out;
+		}
 	}
 
 	if (given || o.cgroup) {
@@ -643,8 +641,18 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 		bool sw_known = true, swap_known = true, swap = true;
 		long swappiness = 60;
 
+		char cgsw[4096] = "";
+
+		/* cgroup v1 has its own memory.swappiness; v2 uses vm.swappiness */
+		if (o.cgroup)
+			snprintf(cgsw, sizeof(cgsw), "%s/memory.swappiness",
+				 o.cgroup + strspn(o.cgroup, "/"));
 		if (o.swappiness) {
 			swappiness = o.swappiness_v;
+		} else if (cgsw[0] && (rc = read_num(ctx->root, cgsw, &v)) != 1) {
+			if (rc)
+				goto out;
+			swappiness = v;
 		} else if ((rc = read_num(ctx->root, P_SWAPPINESS, &v)) == EXIT_OK) {
 			swappiness = v;
 		} else if (rc == 1) {

@@ -44,6 +44,10 @@ echo 0 >"$R/proc/sys/vm/swappiness"
 is "$("$W" --root "$R" -j scan --cgroup /$CG | get targets.0.rules.0.priorities.12.balance)" \
 	"SCAN_FILE" "vm.swappiness 0 under --root, cgroup reclaim: SCAN_FILE at priority 0"
 echo 60 >"$R/proc/sys/vm/swappiness"
+# a cgroup v1 memory.swappiness wins over vm.swappiness
+echo 0 >"$R/$CG/memory.swappiness"
+is "$("$W" --root "$R" -j scan --cgroup /$CG | get targets.0.swappiness)" 0 "a cgroup's memory.swappiness (v1) is its swappiness"
+rm "$R/$CG/memory.swappiness"
 # no swap in meminfo
 sed -i 's/^SwapFree:.*/SwapFree: 0 kB/' "$R/proc/meminfo"
 is "$("$W" --root "$R" -j scan --cgroup /$CG | get targets.0.swap)" "false" "SwapFree 0: no swap"
