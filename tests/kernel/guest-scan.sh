@@ -4,12 +4,16 @@
 # A leaf cgroup is filled with pages of known kinds: shmem written to a
 # tmpfs file (anon LRU, swap-backed), block-device page cache read from a
 # loop device twice for most of it (active file) and once for the rest
-# (inactive file).  Swap is a loop device over a tmpfs file written in
+# (inactive file).  Swap is a loop device over a ramfs file written in
 # full beforehand.  With MGLRU off, a memory.reclaim write larger than one
 # priority pass is traced (vmscan:mm_vmscan_lru_shrink_inactive/active
 # and memcg_reclaim_begin/end), and the pages each list scanned at
 # priority 12 of the first reclaim call are compared with what
 # `wmark scan --memcg` predicts from memory.stat read just before.
+#
+# Global reclaim: on 7.2 a node's own reclaim file is traced on each side of
+# the anon-only line; before 6.17 kswapd's first pass after shmem takes
+# every zone to its low watermark (below).
 #
 # Prints TAP like guest-tests.sh (numbered from 1), "# " diagnostics and
 # "WMARK-INFO scan_*" facts; guest-tests.sh folds it into its own.
@@ -58,10 +62,13 @@ if [ -e /sys/kernel/mm/lru_gen/enabled ]; then
 	info "scan_mglru_boot=$mglru"
 fi
 
-mkdir -p $D
-# swap: a loop device over a tmpfs file written in full, so swap-out adds no page
-dd if=/dev/zero of=$D/swap.img bs=1M count=$SWAP_MB 2>/dev/null
-swapdev=$(losetup -f) && losetup "$swapdev" $D/swap.img && mkswap "$swapdev" >/dev/null 2>&1 &&
+mkdir -p $D $D/ram
+# swap: a loop device over a ramfs file written in full, so swap-out adds no
+# page, and global reclaim cannot swap out the swap device's own pages (as
+# it would a tmpfs file's, and livelock)
+mount -t ramfs ramfs $D/ram
+dd if=/dev/zero of=$D/ram/swap.img bs=1M count=$SWAP_MB 2>/dev/null
+swapdev=$(losetup -f) && losetup "$swapdev" $D/ram/swap.img && mkswap "$swapdev" >/dev/null 2>&1 &&
 	swapon "$swapdev" || skip_all "no swap on a loop device"
 # the block device whose page cache is the file LRU
 dd if=/dev/zero of=$D/disk.img bs=1M count=0 seek=$((FILE_MB + ONCE_MB)) 2>/dev/null
@@ -176,7 +183,8 @@ done
 cmp -s $CG/memory.stat /tmp/scan-memory.stat || diag "memory.stat moved during reclaim (expected)"
 
 rm -f $D/shm/anon
-rmdir $CG 2>/dev/null
+# the cgroup stays (online) until the end: a deleted one's remains would be
+# scraped by global reclaim, 32 pages a list, beside the node's own counts
 
 # Global reclaim and the anon-only line (7.2: /sys/devices/system/node/
 # node0/reclaim is reclaim without a target cgroup, so prepare_scan_control()
@@ -185,6 +193,7 @@ rmdir $CG 2>/dev/null
 # watermarks; a small node reclaim at each wsf is traced, and the pages the
 # writing shell scanned at priority 12 are compared with wmark scan's.
 NR=/sys/devices/system/node/node0/reclaim
+fj() { awk -f /tests/json-flat.awk /tmp/scan-$1.json | awk -v k="$2" '$1 == k { print $2 }'; }
 if [ -w $NR ]; then
 	wsf0=$(cat /proc/sys/vm/watermark_scale_factor)
 	umount $D/shm 2>/dev/null
@@ -235,7 +244,6 @@ if [ -w $NR ]; then
 			END { printf "%d,%d,%d,%d %d\n", sum["inactive_anon"], sum["active_anon"],
 				sum["inactive_file"], sum["active_file"], ks }' /tmp/scan-trace-$2.txt
 	}
-	fj() { awk -f /tests/json-flat.awk /tmp/scan-$1.json | awk -v k="$2" '$1 == k { print $2 }'; }
 	model4() {	# the four lists, an active one 0 where it is not deactivated
 		pf=targets.0.rules.0.priorities.0
 		aa=$(fj $1 $pf.active_anon) af=$(fj $1 $pf.active_file)
@@ -278,12 +286,102 @@ EOF2
 	done
 	echo "$wsf0" >/proc/sys/vm/watermark_scale_factor
 	rm -f $D/shm/anon
+elif [ "${WMARK_SCAN_KSWAPD:-1}" = 1 ] && [ -e $TR/events/vmscan/mm_vmscan_kswapd_wake ]; then
+	# (guest-tests.sh turns this off: filling memory twice under TCG takes
+	# one to three minutes; run it as WMARK_KERNEL_SCRIPT=/tests/guest-scan.sh)
+	# No node reclaim file (before 6.17): kswapd's first pass.  Shmem is
+	# written until kswapd wakes, that is until every zone is near its low
+	# watermark, so file + free is about file + Σ low, and the node is
+	# above the anon-only line exactly while its file pages exceed Σ gap
+	# (high - low).  wsf is set for a gap of 3/4 and then 5/4 of the file
+	# pages, and kswapd's pages scanned at priority 12 of its first pass
+	# must be file only, then anon only.  Only the balance is compared: the
+	# state kswapd saw cannot be read at that moment.
+	wsf0=$(cat /proc/sys/vm/watermark_scale_factor)
+	umount $D/shm 2>/dev/null
+	echo 3 >/proc/sys/vm/drop_caches
+	dd if="$bdev" of=/dev/null bs=1M count=256 2>/dev/null
+	echo 1 >$TR/events/vmscan/mm_vmscan_kswapd_wake/enable
+	echo 1 >$TR/events/vmscan/mm_vmscan_kswapd_sleep/enable
+	node_file() { awk '/^Node/ { nd = $2 + 0 } nd == 0 && ($1 == "nr_inactive_file" || $1 == "nr_active_file") { f += $2 } END { print f + 0 }' /proc/zoneinfo; }
+	node_managed() { awk '/^Node/ { nd = $2 + 0 } nd == 0 && $1 == "managed" { m += $2 } END { print m + 0 }' /proc/zoneinfo; }
+	sman=$(node_managed)
+	# the shmem stays from one step to the next: the second only adds what
+	# takes the zones below their new low watermarks
+	mkdir -p $D/shm && mount -t tmpfs -o size=100% tmpfs $D/shm
+	for step in above:3 below:5; do
+		tag=${step%%:*} q=${step#*:}
+		file=$(node_file)
+		w=$((file * 10000 / sman * q / 4))
+		[ "$w" -ge 1 ] && [ "$w" -le 3000 ] || { skip "scan: kswapd $tag the anon-only line" "wsf $w out of range"; continue; }
+		echo "$w" >/proc/sys/vm/watermark_scale_factor
+		[ $tag = above ] && $W -j scan --rule current >/tmp/scan-kswapd.json 2>/tmp/scan-kswapd.err
+		echo >$TR/trace
+		echo 1 >$TR/tracing_on
+		i=0 limit=$(awk '$1 == "MemFree:" { print int($2 / 32768) }' /proc/meminfo)
+		while ! grep -q mm_vmscan_kswapd_wake $TR/trace && [ $i -lt "$limit" ]; do
+			dd if=/dev/zero of=$D/shm/$tag$i bs=1M count=32 2>/dev/null
+			i=$((i + 1))
+		done
+		sleep 3
+		echo 0 >$TR/tracing_on
+		cat $TR/trace >/tmp/scan-trace-kswapd-$tag.txt
+		set -- $(awk '
+			$1 !~ /^kswapd/ { next }
+			# each balance_pgdat() follows a wake event: the first one only
+			/mm_vmscan_kswapd_wake/ { if (woke) done = 1; woke = 1; next }
+			/mm_vmscan_kswapd_sleep/ { if (woke) done = 1; next }
+			!woke || done { next }
+			/mm_vmscan_lru_shrink_(in)?active/ {
+				p = ""; f = ""; n = 0
+				for (i = 1; i <= NF; i++) {
+					if ($i ~ /^priority=/) p = substr($i, 10)
+					if ($i ~ /^flags=/) f = ($i ~ /FILE/) ? "file" : "anon"
+					if ($i ~ /^nr_scanned=/) n = substr($i, 12)
+					if ($i ~ /^nr_taken=/) n = substr($i, 10)
+				}
+				if (p == 12) s[f] += n
+			}
+			END { print s["anon"] + 0, s["file"] + 0, woke + 0 }' /tmp/scan-trace-kswapd-$tag.txt)
+		anon=$1 filesc=$2 woke=$3
+		info "scan_kswapd_${tag}_wsf=$w scan_kswapd_${tag}_file_pages=$file scan_kswapd_${tag}_p12=anon:$anon,file:$filesc"
+		diag "kswapd, wsf $w (Σ gap about $((sman * w / 10000)) pages, file $file): priority 12 scanned anon $anon, file $filesc (woke: $woke after $i writes)"
+		if [ "$woke" != 1 ]; then
+			not_ok "scan: kswapd woke with wsf $w"
+			continue
+		fi
+		if [ $tag = above ]; then
+			[ "$filesc" -gt 0 ] && [ "$anon" -eq 0 ]
+		else
+			[ "$anon" -gt 0 ] && [ "$filesc" -eq 0 ]
+		fi
+		if [ $? -eq 0 ]; then
+			ok "scan: kswapd $tag the anon-only line (file $file pages vs Σ gap at wsf $w) scans $([ $tag = above ] && echo file || echo anon) only at priority 12"
+			# above the line the file lists do not change while shmem
+			# fills memory: the model from before the fill is kswapd's
+			if [ $tag = above ]; then
+				pf=targets.0.rules.0.priorities.0
+				mf=$(fj kswapd $pf.inactive_file)
+				[ "$(fj kswapd $pf.deactivate_file)" = true ] &&
+					mf=$((mf + $(fj kswapd $pf.active_file)))
+				info "scan_kswapd_above_model_file=$mf balance=$(fj kswapd $pf.balance)"
+				compare inactive_file "$mf" "$filesc" "kswapd above the line (file lists)"
+			fi
+		else
+			not_ok "scan: kswapd $tag the anon-only line (file $file pages vs Σ gap at wsf $w) scans $([ $tag = above ] && echo file || echo anon) only at priority 12 (anon $anon, file $filesc)"
+		fi
+	done
+	rm -f $D/shm/*
+	umount $D/shm
+	echo "$wsf0" >/proc/sys/vm/watermark_scale_factor
 fi
 
 swapoff "$swapdev" 2>/dev/null
 exec 7<&-
 losetup -d "$bdev" 2>/dev/null
 umount $D/shm 2>/dev/null
+rmdir $CG 2>/dev/null
 losetup -d "$swapdev" 2>/dev/null
-rm -f $D/swap.img $D/disk.img
+rm -f $D/ram/swap.img $D/disk.img
+umount $D/ram 2>/dev/null
 exit 0

@@ -501,7 +501,7 @@ fi
 if has scan && [ -f $T/guest-scan.sh ]; then
 	case ${WMARK_ENTRY:-} in
 	k612-4g-always | k61-2g-never | k72-4g-madvise)
-		WMARK_BIN=$W sh $T/guest-scan.sh >/tmp/guest-scan.txt 2>&1
+		WMARK_BIN=$W WMARK_SCAN_KSWAPD=0 sh $T/guest-scan.sh >/tmp/guest-scan.txt 2>&1
 		rc=$?
 		while IFS= read -r line; do
 			case $line in
