@@ -354,6 +354,29 @@ static int zone_value(struct zi_state *st, const char *key, const char *p,
 	return WM_OK;
 }
 
+/* "nr_inactive_anon N" and its three siblings; other nr_i* / nr_a* lines skipped. */
+static int parse_lru(struct zi_state *st, const char *k, const char *eol)
+{
+	static const char *const keys[ZI_NR_LRU] = {
+		"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
+	};
+	const char *ke = k;
+	size_t n, i;
+
+	if (!st->z)
+		return WM_OK;	/* a counter before any zone: not ours to judge */
+	while (ke < eol && !is_blank(*ke))
+		ke++;
+	n = (size_t)(ke - k);
+	for (i = 0; i < ZI_NR_LRU; i++)
+		if (strlen(keys[i]) == n && memcmp(k, keys[i], n) == 0) {
+			st->z->has_lru = true;
+			return zone_value(st, keys[i], ke, eol,
+					  offsetof(struct zi_zone, lru) + i * sizeof(unsigned long), 0);
+		}
+	return WM_OK;
+}
+
 #define KEY_IS(k, n, lit) ((n) == sizeof(lit) - 1 && memcmp((k), lit, (n)) == 0)
 #define ZV(lit, field, flag) \
 	zone_value(st, lit, ke, eol, offsetof(struct zi_zone, field), flag)
@@ -372,6 +395,11 @@ static int parse_line(struct zi_state *st, const char *k, const char *eol)
 	case 'N': case 'p': case 'm': case 'l': case 'h': case 'b':
 	case 's': case 'c':
 		break;
+	case 'n':
+		/* of the counters, only the LRU sizes: nr_inactive_*, nr_active_* */
+		if (eol - k > 14 && k[1] == 'r' && k[2] == '_' && (k[3] == 'i' || k[3] == 'a'))
+			return parse_lru(st, k, eol);
+		return WM_OK;
 	default:
 		return WM_OK;
 	}

@@ -37,6 +37,9 @@ enum zi_has {
 	ZI_HAS_HIGH_MIN = 1u << 11,	/* pcp high_min/high_max (6.13+) */
 };
 
+/* The LRU lists of zi_zone.lru[], in the kernel's order (enum lru_list). */
+enum { ZI_INACTIVE_ANON, ZI_ACTIVE_ANON, ZI_INACTIVE_FILE, ZI_ACTIVE_FILE, ZI_NR_LRU };
+
 struct zi_zone {
 	int node;
 	char name[16];			/* as printed: "DMA32", "Normal" */
@@ -52,6 +55,15 @@ struct zi_zone {
 	int ncpus;			/* "cpu: N" pagesets seen */
 	long pcp_batch;			/* first pageset's batch, -1 if none */
 	long pcp_high_min, pcp_high_max;/* first pageset's, -1 if none */
+	/*
+	 * pages: nr_inactive_anon, nr_active_anon, nr_inactive_file,
+	 * nr_active_file as printed under this zone's header: the node's
+	 * counts in the per-node block of its first populated zone (4.8+),
+	 * the zone's own before.  Their sum over a node's zones is the
+	 * node's LRU either way.
+	 */
+	unsigned long lru[ZI_NR_LRU];
+	bool has_lru;			/* one of those lines was there */
 };
 
 struct zi_info {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../calc/boost.h"
+#include "../calc/scancount.h"
 #include "commands.h"
 #include "explain.h"
 #include "snapshot.h"
@@ -63,6 +64,56 @@ static const struct fmt_field wfields[] = {
 static double mib(long pages, unsigned page_size)
 {
 	return (double)pages * page_size / (1024.0 * 1024.0);
+}
+
+/*
+ * Per node: file + free against the sum of its zones' high watermarks
+ * now and after (calc/scancount.c), where global reclaim turns anon-only.
+ * Text when doc is NULL, else an "anon_only" array in doc.
+ */
+static void anon_only_lines(const struct snapshot *s, const struct wm_predicted *after, cJSON *doc)
+{
+	unsigned long *high = calloc(s->zi.nzones ? s->zi.nzones : 1, sizeof(*high));
+	cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "anon_only") : NULL;
+	struct wm_scan_in now, then;
+	size_t i;
+	int node;
+
+	if (!high)
+		return;
+	for (i = 0; i < s->zi.nzones; i++)
+		high[i] = s->zi.zones[i].high;
+	for (i = 0; i < s->m.nzones; i++)
+		if (after[i].shown && s->zone_map[i] >= 0)
+			high[s->zone_map[i]] = after[i].wm.high + after[i].boost;
+	for (node = 0; node < s->zi.nnodes; node++) {
+		long mn, ma;
+
+		if (!wm_scan_node(&s->zi, node, NULL, &now) || !wm_scan_node(&s->zi, node, high, &then))
+			continue;
+		mn = wm_anon_only_margin(now.node_file, now.free, now.high_sum);
+		ma = wm_anon_only_margin(then.node_file, then.free, then.high_sum);
+		if (arr) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddNumberToObject(o, "node", node);
+			cJSON_AddNumberToObject(o, "margin_now_mib", mib(mn, s->m.page_size));
+			cJSON_AddNumberToObject(o, "margin_mib", mib(ma, s->m.page_size));
+			cJSON_AddBoolToObject(o, "anon_only_now", mn <= 0);
+			cJSON_AddBoolToObject(o, "anon_only", ma <= 0);
+			cJSON_AddItemToArray(arr, o);
+			continue;
+		}
+		printf("Node %d: file + free %s the anon-only line (Σ high): margin %.1f MiB now, "
+		       "%.1f MiB after%s\n", node,
+		       (mn > 0) == (ma > 0) ? (ma > 0 ? "stays above" : "stays at or below")
+					    : (ma > 0 ? "moves above" : "moves to or below"),
+		       mib(mn, s->m.page_size), mib(ma, s->m.page_size),
+		       (mn > 0) != (ma > 0) ? (ma > 0 ? ": global reclaim scans file again"
+						      : ": global reclaim scans anon only")
+					    : "");
+	}
+	free(high);
 }
 
 static void whatif_usage(void)
@@ -232,6 +283,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 		}
 		cJSON_AddItemToObject(doc, "reserve",
 				      explain_json_reserve(&rv, s.m.page_size, RESERVE_LOW_SUM));
+		anon_only_lines(&s, after, doc);
 		rc = report_json_print(doc);
 		goto out;
 	}
@@ -268,6 +320,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	putchar('\n');
 	boost_line(&s, &sc, after);
 	explain_text_reserve(stdout, &rv, s.m.page_size, 0);
+	anon_only_lines(&s, after, NULL);
 	if ((ch.set & WM_HAVE_LRR) || sc.nlrr)
 		puts("Protection is recomputed whenever lowmem_reserve_ratio is read or written.");
 	rc = EXIT_OK;

@@ -25,6 +25,7 @@ static const struct cli_cmd commands[] = {
 	{ "rollback", cmd_rollback, "restore the values from before the last applies", false },
 	{ "capture", cmd_capture, "write a root tree of the live machine", false },
 	{ "stalls", cmd_stalls, "per-task direct-reclaim and other delays", false },
+	{ "scan", cmd_scan, "reclaim scan targets per LRU list and priority", false },
 };
 
 int cli_err(int code, const char *context, const char *fmt, ...)

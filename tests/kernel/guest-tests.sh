@@ -496,6 +496,25 @@ if has stalls && [ -f $T/guest-stalls.sh ] &&
 	done </tmp/guest-stalls.txt
 	check $rc "guest-stalls.sh exits 0 (exit $rc)"
 fi
+# get_scan_count() against the trace of a cgroup's reclaim (guest-scan.sh):
+# a 6.12 entry (cgroup reclaim, about 25 s under TCG) and a 7.2 one (also
+# node reclaim on each side of the anon-only line, about 60 s).
+if has scan && [ -f $T/guest-scan.sh ]; then
+	case ${WMARK_ENTRY:-} in
+	k612-4g-always | k72-4g-madvise)
+		WMARK_BIN=$W WMARK_SCAN_KSWAPD=0 sh $T/guest-scan.sh >/tmp/guest-scan.txt 2>&1
+		rc=$?
+		while IFS= read -r line; do
+			case $line in
+			"ok "[0-9]*" - "*) ok "${line#ok * - }" ;;
+			"not ok "[0-9]*" - "*) not_ok "${line#not ok * - }" ;;
+			"#"* | "WMARK-INFO "*) echo "$line" ;;
+			esac
+		done </tmp/guest-scan.txt
+		check $rc "guest-scan.sh exits 0 (exit $rc)"
+		;;
+	esac
+fi
 if has reclaim; then
 	$W reclaim --help >/dev/null 2>&1
 	check $? "reclaim --help exits 0"

@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612-4g-before scan --anon 60000,60000 --file 1000,2000 --memcg --swappiness 60 --swap 1G --rule all

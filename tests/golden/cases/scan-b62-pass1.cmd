@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612-4g-before scan --anon 3000,3000 --file 2000,3000 --memcg --swappiness 60 --swap 1G --rule 3.15

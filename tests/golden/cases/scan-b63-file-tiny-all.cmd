@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612-4g-before scan --anon 200000,100000 --file 3000,2000 --free 4000 --high 9000 --swappiness 60 --swap 1G --rule all

@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612-4g-before scan --anon 1,2

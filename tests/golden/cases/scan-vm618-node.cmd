@@ -1,0 +1,1 @@
+--root data/machines/vm-6.18-firecracker-A scan --swappiness 60 --swap 1G
