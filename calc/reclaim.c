@@ -180,6 +180,31 @@ uint64_t wm_batch_next(enum wm_batch_mode mode, uint64_t left, uint64_t fixed)
 	return left;
 }
 
+int wm_batch_plan(enum wm_reclaim_rule r, enum wm_batch_mode mode, uint64_t request,
+		  uint64_t fixed, struct wm_batch_plan *p, struct wm_diag *diag)
+{
+	struct wm_reclaim_model m;
+	uint64_t done = 0, w;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	while (done < request) {
+		w = wm_batch_next(mode, request - done, fixed);
+		rc = wm_reclaim_model(r, w, &m, diag);
+		if (rc)
+			return rc;
+		if (!p->writes)
+			p->first = w;
+		p->writes++;
+		p->calls += m.calls;
+		done += w + m.overshoot;
+	}
+	if (r == WM_RECLAIM_NONE)
+		return wm_reclaim_model(r, request, &m, diag);
+	p->overshoot = done - request;
+	return WM_OK;
+}
+
 int wm_reclaim_check_swappiness(const struct wm_reclaim_profile *p, const struct wm_kver *k,
 				int val, struct wm_diag *diag)
 {

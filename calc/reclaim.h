@@ -154,6 +154,23 @@ enum wm_batch_mode {
  */
 uint64_t wm_batch_next(enum wm_batch_mode mode, uint64_t left, uint64_t fixed);
 
+/* wmark's writes for a whole request, in the idealised kernel. */
+struct wm_batch_plan {
+	uint64_t writes;	/* writes wmark makes */
+	uint64_t calls;		/* the kernel's internal calls over all writes */
+	uint64_t overshoot;	/* pages reclaimed past the request */
+	uint64_t first;		/* pages of the first write */
+};
+
+/*
+ * Fill *p with the writes of a request of request pages under mode (fixed
+ * the WM_BATCH_FIXED step) on a kernel of rule r, each write reclaiming
+ * what wm_reclaim_model() says (its request and the idealised overshoot).
+ * Return WM_OK, or what wm_reclaim_model() returns.
+ */
+int wm_batch_plan(enum wm_reclaim_rule r, enum wm_batch_mode mode, uint64_t request,
+		  uint64_t fixed, struct wm_batch_plan *p, struct wm_diag *diag);
+
 /*
  * Check a "swappiness=" value for kernel p: val is 0..200, or -1 for
  * "max".  Return WM_OK, or WM_EINVAL with diag naming the kernel edge.

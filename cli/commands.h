@@ -24,6 +24,7 @@ WM_CMD(cmd_apply);
 WM_CMD(cmd_rollback);
 WM_CMD(cmd_capture);
 WM_CMD(cmd_stalls);
+WM_CMD(cmd_reclaim);
 
 #undef WM_CMD
 

@@ -25,6 +25,7 @@ static const struct cli_cmd commands[] = {
 	{ "rollback", cmd_rollback, "restore the values from before the last applies", false },
 	{ "capture", cmd_capture, "write a root tree of the live machine", false },
 	{ "stalls", cmd_stalls, "per-task direct-reclaim and other delays", false },
+	{ "reclaim", cmd_reclaim, "proactive reclaim of a cgroup, measured and modelled", false },
 };
 
 int cli_err(int code, const char *context, const char *fmt, ...)

@@ -244,6 +244,29 @@ static void test_wmark_batches_split_what_is_left(void **state)
 	assert_int_equal(wm_batch_next(WM_BATCH_FIXED, 100, 256), 100);
 }
 
+static void test_quarter_writes_on_6_1_take_what_6_9_does_inside(void **state)
+{
+	struct wm_batch_plan p;
+	struct wm_reclaim_model m;
+
+	/* 6.1 driven from outside with quarters: as many writes as 6.9+ makes calls */
+	assert_int_equal(wm_batch_plan(WM_RECLAIM_FULL, WM_BATCH_QUARTER, 262144, 0, &p, NULL), WM_OK);
+	assert_int_equal(wm_reclaim_model(WM_RECLAIM_QUARTER, 262144, &m, NULL), WM_OK);
+	assert_int_equal(p.writes, m.calls);
+	assert_int_equal(p.calls, m.calls);
+	assert_int_equal(p.overshoot, m.overshoot);
+	assert_int_equal(p.first, 65536);
+	/* one kernel write on 6.12 is the whole quarter loop */
+	assert_int_equal(wm_batch_plan(WM_RECLAIM_QUARTER, WM_BATCH_KERNEL, 262144, 0, &p, NULL), WM_OK);
+	assert_int_equal(p.writes, 1);
+	assert_int_equal(p.calls, 31);
+	/* fixed 4 MiB steps on 6.6: 256 writes of 32 calls each */
+	assert_int_equal(wm_batch_plan(WM_RECLAIM_CAP32, WM_BATCH_FIXED, 262144, 1024, &p, NULL), WM_OK);
+	assert_int_equal(p.writes, 256);
+	assert_int_equal(p.calls, 8192);
+	assert_int_equal(wm_batch_plan(WM_RECLAIM_NONE, WM_BATCH_KERNEL, 100, 0, &p, NULL), WM_EINVAL);
+}
+
 static void test_swappiness_is_refused_where_the_kernel_has_no_key(void **state)
 {
 	struct wm_kver k;
@@ -282,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_the_last_call_after_the_budget_may_still_succeed),
 		cmocka_unit_test(test_over_reclaim_bound_is_twice_one_call),
 		cmocka_unit_test(test_wmark_batches_split_what_is_left),
+		cmocka_unit_test(test_quarter_writes_on_6_1_take_what_6_9_does_inside),
 		cmocka_unit_test(test_swappiness_is_refused_where_the_kernel_has_no_key),
 	};
 
