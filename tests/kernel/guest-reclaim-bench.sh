@@ -9,7 +9,10 @@
 #   part     --bytes RECLAIM_PART_MB in one write (the table's "1G reclaim")
 #   quarter  the same in wmark's quarter writes (--batch quarter)
 #   full     more than the cgroup holds: until the kernel says EAGAIN
+#   fixed32  the same in writes of 32 pages (--batch fixed:128K): one
+#            internal call each, as 6.6-6.8 make them, plus a syscall each
 #   root     the root cgroup, all of the guest's memory asked for (60 s at most)
+#   root32   the same in writes of 32 pages, stopped by SIGTERM after 60 s
 RECLAIM_BENCH=1
 T=${WMARK_TESTS:-/tests}
 . $T/guest-reclaim.sh
@@ -27,14 +30,17 @@ for lru in classic mglru; do
 	elif [ $lru = mglru ]; then
 		continue
 	fi
-	for c in part quarter full root; do
+	for c in part quarter fixed32 full root root32; do
 		fill b $file_mb $anon_mb
 		diag "$lru $c: cgroup b holds $(cur_mb b) MiB"
 		case $c in
 		part) reclaim_case b ${lru}_part --bytes ${part_mb}M --timeout 120 ;;
 		quarter) reclaim_case b ${lru}_quarter --bytes ${part_mb}M --batch quarter --timeout 120 ;;
 		full) reclaim_case b ${lru}_full --bytes 64G --timeout 120 ;;
+		fixed32) reclaim_case b ${lru}_fixed32 --bytes ${part_mb}M --batch fixed:128K --timeout 120 ;;
 		root) reclaim_case / ${lru}_root --bytes ${mem_kb}K --timeout 60 ;;
+		root32) RC_PREFIX="timeout -s TERM 60" reclaim_case / ${lru}_root32 --bytes ${mem_kb}K \
+			--batch fixed:128K --timeout 60 ;;
 		esac
 		empty b
 	done

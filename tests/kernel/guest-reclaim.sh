@@ -94,13 +94,19 @@ empty() {
 cur_mb() { awk '{ printf "%.1f", $1 / 1048576 }' $CG/$1/memory.current; }
 
 # reclaim_case NAME TAG ARGS...: run wmark -j reclaim NAME ARGS into /tmp/TAG.json
-# and report its totals as WMARK-INFO reclaim_TAG_*.
+# (after $RC_PREFIX, e.g. a timeout command) and report its totals as
+# WMARK-INFO reclaim_TAG=...; NAME "" for none (--node).
 reclaim_case() {
 	cgn=$1 tag=$2
 	shift 2
-	$W -j reclaim "$cgn" "$@" >/tmp/$tag.json 2>/tmp/$tag.err
+	if [ -n "$cgn" ]; then
+		${RC_PREFIX:-} $W -j reclaim "$cgn" "$@" >/tmp/$tag.json 2>/tmp/$tag.err
+	else
+		${RC_PREFIX:-} $W -j reclaim "$@" >/tmp/$tag.json 2>/tmp/$tag.err
+	fi
 	rc=$?
 	res=$(jget result /tmp/$tag.json)
+	counter=$(jget counter /tmp/$tag.json)
 	asked=$(jget total.requested_pages /tmp/$tag.json)
 	got=$(jget total.reclaimed_pages /tmp/$tag.json)
 	dcur=$(jget total.current_drop_pages /tmp/$tag.json)
@@ -174,5 +180,13 @@ case $rel in
 	fi
 	;;
 esac
+# Per-node reclaim (6.17+): node 0's file, counted in /proc/vmstat.
+if [ -e /sys/devices/system/node/node0/reclaim ]; then
+	fill rc1 16 0
+	reclaim_case "" node --node 0 --bytes 4M
+	[ "$rc" -eq 0 ] && [ "$res" = ok ] && [ "$got" -ge 1024 ] &&
+		[ "$(jget file /tmp/node.json)" = /sys/devices/system/node/node0/reclaim ]
+	check $? "--node 0 on $rel: node0/reclaim written, $got pages reclaimed for 1024 (vmstat ${counter:-})"
+fi
 empty rc1
 exit 0
