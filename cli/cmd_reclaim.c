@@ -786,8 +786,8 @@ static void print_text(const struct rc_run *r)
 	print_model_text(r);
 	if (r->o->dry_run)
 		return;
-	printf("reclaimed from %s in memory.stat (pages)\n",
-	       r->steal_key ? r->steal_key : "no counter");
+	printf("reclaimed: %s of %s (pages)\n", r->steal_key ? r->steal_key : "no counter",
+	       r->o->node >= 0 ? "/proc/vmstat" : "memory.stat");
 	fmt_widths(write_fields, NWF, r->w, sizeof(*r->w), r->nw, 0, width);
 	fmt_text_header(stdout, write_fields, NWF, width, 0, 0);
 	fputs(" RESULT\n", stdout);
