@@ -836,7 +836,7 @@ static int run_writes(struct rc_run *r)
 	struct rc_stat a, b, first;
 	struct rc_write w;
 	uint64_t left, pages, fixed = o->fixed / r->ps;
-	double t0 = now_ns(), last = t0, got_total = 0;
+	double t0 = now_ns(), last = t0, credited = 0;
 	int err;
 
 	if (o->batch == WM_BATCH_FIXED && !fixed)
@@ -875,25 +875,27 @@ static int run_writes(struct rc_run *r)
 					       r->t.file, pages * r->ps, strerror(err));
 			break;
 		}
-		/* what is left: by the counter, or Δcurrent where there is none */
-		got_total = !isnan(r->total.got) ? r->total.got : or0(r->total.dcur);
 		if (o->have_to) {
 			if (b.current < 0)
 				return cli_err(EXIT_SYSTEM, CMD, "%s/memory.current: cannot be read",
 					       r->t.dir);
 			left = (uint64_t)b.current > o->to
 				       ? ((uint64_t)b.current - o->to + r->ps - 1) / r->ps : 0;
-		} else {
-			left = got_total >= (double)r->request ? 0 : r->request - (uint64_t)got_total;
-			if (left && o->batch == WM_BATCH_KERNEL) {
-				/* the kernel said the write was met: its count, not ours */
-				left = 0;
+			/* memory.current is exact: a write that moved nothing, no point in another */
+			if (left && or0(w.got) <= 0 && or0(w.dcur) <= 0) {
+				r->result = "stalled";
+				break;
 			}
-		}
-		/* a write the kernel called met that moved nothing: no point in another */
-		if (left && or0(w.got) <= 0 && or0(w.dcur) <= 0) {
-			r->result = "stalled";
-			break;
+		} else {
+			/*
+			 * A write that succeeded reclaimed at least what it asked
+			 * (the kernel's loop runs until it has), even where
+			 * memory.stat does not show it yet: its counters are
+			 * flushed in batches, and a 32-page write can leave them
+			 * unchanged.  So what is left goes by the larger of the two.
+			 */
+			credited += or0(w.got) > w.asked ? or0(w.got) : w.asked;
+			left = credited >= (double)r->request ? 0 : r->request - (uint64_t)credited;
 		}
 		progress(r, t0, &last);
 		if (stop_sig) {
