@@ -46,7 +46,7 @@ mkdir -p "$out"
 				printf "| %s | %s | %s | %.1f | %.1f | %s | %s | %s | %s | %s | %s |\n",
 					rel, lru, c, v["asked"] * mib, v["reclaimed"] * mib,
 					(v["over"] == "null" ? "-" : sprintf("%.2f", v["over"] * mib)),
-					(v["result"] == "timeout" ? "inf" : sprintf("%.3f", v["time_ns"] / 1e9)),
+					(v["result"] == "timeout" ? "inf" : v["result"] == "interrupted" ? sprintf("inf (stopped at %.1f)", v["time_ns"] / 1e9) : sprintf("%.3f", v["time_ns"] / 1e9)),
 					v["rate"], v["writes"], v["result"], v["model_calls"]
 			}'
 	done
