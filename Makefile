@@ -60,7 +60,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all run check check-unit check-kernel check-kernel-full install \
 	uninstall clean deps deps-test asan fuzz bench bench-recommend lint examples \
-	static-arm64 static-armv7
+	static-arm64 static-armv7 bench-reclaim
 
 all: $(B)/wmark $(B)/libwmark.a wmark
 
@@ -192,6 +192,10 @@ bench: all
 # wmark's recommend, evaluated on a real kernel under qemu (slow).
 bench-recommend: all
 	$(Q)WMARK=$(B)/wmark tests/bench/recommend-eval.sh
+
+# wmark reclaim measured on real kernels under qemu (slow; docs/reclaim-eval.md).
+bench-reclaim: all
+	$(Q)WMARK=$(B)/wmark tests/bench/reclaim-eval.sh
 
 lint:
 	mandoc -Tlint -W warning wmark.1

@@ -25,6 +25,7 @@ WM_CMD(cmd_rollback);
 WM_CMD(cmd_capture);
 WM_CMD(cmd_stalls);
 WM_CMD(cmd_scan);
+WM_CMD(cmd_reclaim);
 
 #undef WM_CMD
 

@@ -26,6 +26,7 @@ static const struct cli_cmd commands[] = {
 	{ "capture", cmd_capture, "write a root tree of the live machine", false },
 	{ "stalls", cmd_stalls, "per-task direct-reclaim and other delays", false },
 	{ "scan", cmd_scan, "reclaim scan targets per LRU list and priority", false },
+	{ "reclaim", cmd_reclaim, "proactive reclaim of a cgroup, measured and modelled", false },
 };
 
 int cli_err(int code, const char *context, const char *fmt, ...)

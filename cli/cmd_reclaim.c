@@ -1,0 +1,1031 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_reclaim.c - `wmark reclaim`: proactive reclaim of a cgroup v2
+ * through its memory.reclaim file (or of a NUMA node, 6.17+), measured
+ * write by write, beside what the kernel's own loop does with such a
+ * request (calc/reclaim.c).
+ *
+ * A write's result is read from the cgroup's memory.stat before and after
+ * it: the reclaimed pages are the difference of pgsteal_proactive where
+ * the kernel has it (6.19+), else of pgsteal_direct, which is where
+ * earlier kernels count proactive reclaim (reclaim-notes 0.3, A4).
+ * Δmemory.current is shown beside it: it also moves with whatever the
+ * cgroup's tasks allocate or free meanwhile, and with slab.
+ *
+ * Signals: SIGINT and SIGTERM are held off while a write runs, so the
+ * kernel does not cut it short (a pending signal ends the kernel's loop
+ * with EINTR); they stop the run after it, with the totals so far.
+ * --timeout arms a timer whose SIGALRM does interrupt the write (no
+ * SA_RESTART: on 6.17+ the kernel returns -ERESTARTSYS, which SA_RESTART
+ * would turn into a fresh write of the whole request).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "../calc/reclaim.h"
+#include "cli.h"
+#include "commands.h"
+#include "fmt.h"
+#include "report.h"
+#include "snapshot.h"
+
+#define CMD "reclaim"
+
+static void reclaim_usage(void)
+{
+	fputs("Usage: wmark [--root DIR] [--kernel VERSION] [-j] reclaim CGROUP --bytes SIZE [OPTIONS]\n"
+	      "       wmark ... reclaim CGROUP --to SIZE [OPTIONS]\n"
+	      "       wmark ... reclaim --node N --bytes SIZE [OPTIONS]        (6.17+)\n"
+	      "\n"
+	      "Reclaim memory of a cgroup v2 by writing to its memory.reclaim file, and\n"
+	      "report per write and in total: pages asked for, reclaimed (memory.stat's\n"
+	      "pgsteal_proactive, or pgsteal_direct before 6.19) and Δmemory.current,\n"
+	      "over- or under-reclaim, time, pages/s, the anon/file split, working-set\n"
+	      "refaults, and the kernel's answer.  Beside it, what this kernel's own\n"
+	      "loop does with the request: 5.19-6.5 one call for all of it, 6.6-6.8\n"
+	      "calls of 32 pages, 6.9+ calls of a quarter of what is left; every call\n"
+	      "aims at 32 pages at least; 16 calls that reclaim nothing, then EAGAIN.\n"
+	      "\n"
+	      "CGROUP is a path under the cgroup v2 mount (\"/\" is the root cgroup) or\n"
+	      "an absolute path inside the mount.\n"
+	      "\n"
+	      "  --bytes SIZE           reclaim SIZE (K/M/G/T, powers of 1024)\n"
+	      "  --to SIZE              reclaim until memory.current is at most SIZE\n"
+	      "  --batch MODE           kernel: one write of all that is left (default);\n"
+	      "                         quarter: writes of a quarter of what is left, at\n"
+	      "                         least 32 pages (6.9+'s rule, from user space);\n"
+	      "                         fixed:SIZE: writes of SIZE\n"
+	      "  --swappiness N|max     pass swappiness=N (0-200, 6.11+) or max (anon only,\n"
+	      "                         6.16+) with each write\n"
+	      "  --node N               reclaim from node N instead of a cgroup (6.17+)\n"
+	      "  --timeout S            interrupt a write after S seconds (reported as inf)\n"
+	      "  -n, --dry-run          print the plan and the model, write nothing; with\n"
+	      "                         --kernel and --bytes the cgroup need not exist\n"
+	      "  -h, --help             this help\n"
+	      "\n"
+	      "Exit 0 when the request was met, 1 when the kernel gave up (EAGAIN), a\n"
+	      "write timed out or the run was stopped, 2 bad usage, 3 the system refused\n"
+	      "(no cgroup v2, no memory.reclaim on this kernel, not permitted).\n", stdout);
+}
+
+/* ---- options ------------------------------------------------------- */
+
+struct rc_opts {
+	const char *cgroup;
+	uint64_t bytes;		/* --bytes */
+	bool have_bytes;
+	uint64_t to;		/* --to, bytes */
+	bool have_to;
+	enum wm_batch_mode batch;
+	uint64_t fixed;		/* fixed:SIZE, bytes */
+	int swappiness;		/* -2 none, -1 max, else 0..200 */
+	long node;		/* -1: a cgroup */
+	double timeout;		/* seconds, 0 none */
+	bool dry_run;
+};
+
+static const char *batch_name(enum wm_batch_mode b)
+{
+	return b == WM_BATCH_QUARTER ? "quarter" : b == WM_BATCH_FIXED ? "fixed" : "kernel";
+}
+
+static int size_opt(const char *opt, const char *arg, uint64_t *out)
+{
+	struct wm_diag d = { 0 };
+
+	if (wm_parse_size(arg, out, &d))
+		return cli_usage(CMD, "%s '%s': expected a size (K/M/G/T or bytes)", opt, arg);
+	return EXIT_OK;
+}
+
+static int parse_opts(int argc, char **argv, struct rc_opts *o)
+{
+	static const struct option opts[] = {
+		{ "bytes", required_argument, NULL, 'b' },
+		{ "to", required_argument, NULL, 't' },
+		{ "batch", required_argument, NULL, 'B' },
+		{ "swappiness", required_argument, NULL, 's' },
+		{ "node", required_argument, NULL, 'N' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long v;
+	int c, rc;
+
+	memset(o, 0, sizeof(*o));
+	o->swappiness = -2;
+	o->node = -1;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":nh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			if ((rc = size_opt("--bytes", optarg, &o->bytes)))
+				return rc;
+			o->have_bytes = true;
+			break;
+		case 't':
+			if ((rc = size_opt("--to", optarg, &o->to)))
+				return rc;
+			o->have_to = true;
+			break;
+		case 'B':
+			if (strcmp(optarg, "kernel") == 0) {
+				o->batch = WM_BATCH_KERNEL;
+			} else if (strcmp(optarg, "quarter") == 0) {
+				o->batch = WM_BATCH_QUARTER;
+			} else if (strncmp(optarg, "fixed:", 6) == 0) {
+				if ((rc = size_opt("--batch fixed", optarg + 6, &o->fixed)))
+					return rc;
+				if (!o->fixed)
+					return cli_usage(CMD, "--batch '%s': a fixed step must not be 0", optarg);
+				o->batch = WM_BATCH_FIXED;
+			} else {
+				return cli_usage(CMD, "--batch '%s': expected kernel, quarter or fixed:SIZE",
+						 optarg);
+			}
+			break;
+		case 's':
+			if (strcmp(optarg, "max") == 0) {
+				o->swappiness = -1;
+				break;
+			}
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 0 || v > 200)
+				return cli_usage(CMD, "--swappiness '%s': expected 0 to 200 or max", optarg);
+			o->swappiness = (int)v;
+			break;
+		case 'N':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 0 || v > 1 << 20)
+				return cli_usage(CMD, "--node '%s': expected a node number", optarg);
+			o->node = v;
+			break;
+		case 'T':
+			errno = 0;
+			o->timeout = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o->timeout > 0) || o->timeout > 86400)
+				return cli_usage(CMD, "--timeout '%s': expected seconds > 0", optarg);
+			break;
+		case 'n':
+			o->dry_run = true;
+			break;
+		case 'h':
+			reclaim_usage();
+			return -1;
+		case ':':
+			return cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o->cgroup = argv[optind++];
+	if (optind < argc)
+		return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+	if (o->node >= 0 && o->cgroup)
+		return cli_usage(CMD, "--node reclaims a node, not a cgroup: give one of them");
+	if (o->node < 0 && !o->cgroup)
+		return cli_usage(CMD, "no cgroup given (a path under the cgroup v2 mount, or / for the root)");
+	if (o->have_bytes == o->have_to)
+		return cli_usage(CMD, o->have_bytes ? "--bytes and --to: give one of them"
+						    : "--bytes SIZE or --to SIZE is needed");
+	if (o->have_to && o->node >= 0)
+		return cli_usage(CMD, "--to needs a cgroup's memory.current, not a node");
+	return EXIT_OK;
+}
+
+/* ---- the kernel and the files ---------------------------------------- */
+
+struct rc_target {
+	char dir[4096];		/* the cgroup's directory (root-prefixed), or the node's */
+	char file[4200];	/* memory.reclaim or nodeN/reclaim */
+	char shown[4096];	/* what the user is told: the path without --root */
+	bool is_root_cgroup;
+};
+
+/* Read a small text file of the target; 0 or -errno. */
+static int read_small(const char *path, char **buf)
+{
+	size_t len;
+
+	return read_path(path, READ_MAX, buf, &len);
+}
+
+/*
+ * Find the cgroup v2 mount in root's /proc/mounts: fill mnt (without
+ * root) and return EXIT_OK, or print why there is none (a v1 memory
+ * hierarchy is named) and return EXIT_SYSTEM.
+ */
+static int find_cgroup2(const char *root, char *mnt, size_t n)
+{
+	char path[4096], *buf = NULL, *line, *save = NULL, dev[256], dir[2048], type[64], opt[1024];
+	char v1[2048] = "";
+	int err;
+
+	if (root_path(root, "proc/mounts", path, sizeof(path)))
+		return cli_err(EXIT_SYSTEM, CMD, "%s: path too long", root);
+	err = read_small(path, &buf);
+	if (err)
+		return cli_err(EXIT_SYSTEM, CMD, "%s: %s (no list of mounts)", path, strerror(-err));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%255s %2047s %63s %1023s", dev, dir, type, opt) != 4)
+			continue;
+		if (strcmp(type, "cgroup2") == 0) {
+			snprintf(mnt, n, "%s", dir);
+			free(buf);
+			return EXIT_OK;
+		}
+		if (strcmp(type, "cgroup") == 0 && strstr(opt, "memory") && !v1[0])
+			snprintf(v1, sizeof(v1), "%s", dir);
+	}
+	free(buf);
+	if (v1[0])
+		return cli_err(EXIT_SYSTEM, CMD,
+			       "%s is a cgroup v1 memory hierarchy: memory.reclaim exists in cgroup v2 only (no cgroup2 mount in %s)",
+			       v1, path);
+	return cli_err(EXIT_SYSTEM, CMD, "no cgroup v2 mount in %s", path);
+}
+
+/* Does the path have a ".." component? */
+static bool has_dotdot(const char *p)
+{
+	const char *s = p;
+
+	while ((s = strstr(s, "..")) != NULL) {
+		if ((s == p || s[-1] == '/') && (s[2] == '\0' || s[2] == '/'))
+			return true;
+		s += 2;
+	}
+	return false;
+}
+
+/* Resolve the cgroup (or node) to its files; an exit code. */
+static int resolve_target(const struct cli_ctx *ctx, const struct rc_opts *o,
+			  const char *kernel_label, bool has_file, struct rc_target *t)
+{
+	char mnt[2048], rel[4096];
+	const char *cg;
+	struct stat st;
+	size_t ml;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if (o->node >= 0) {
+		snprintf(t->shown, sizeof(t->shown), "/sys/devices/system/node/node%ld/reclaim", o->node);
+		root_path(ctx->root, t->shown + 1, t->file, sizeof(t->file));
+		if (stat(t->file, &st))
+			return cli_err(EXIT_SYSTEM, CMD, "%s: %s (kernel %s)", t->file, strerror(errno),
+				       kernel_label);
+		return EXIT_OK;
+	}
+	cg = o->cgroup;
+	if (has_dotdot(cg))
+		return cli_usage(CMD, "cgroup '%s': '..' is not allowed", cg);
+	rc = find_cgroup2(ctx->root, mnt, sizeof(mnt));
+	if (rc)
+		return rc;
+	ml = strlen(mnt);
+	while (ml > 1 && mnt[ml - 1] == '/')
+		ml--;
+	/* an absolute path inside the mount, or one relative to it */
+	if (ml > 1 && strncmp(cg, mnt, ml) == 0 && (cg[ml] == '/' || cg[ml] == '\0'))
+		cg += ml;
+	while (*cg == '/')
+		cg++;
+	snprintf(rel, sizeof(rel), "%.*s%s%s", (int)ml, mnt, ml > 1 && *cg ? "/" : "", cg);
+	while (strlen(rel) > 1 && rel[strlen(rel) - 1] == '/')
+		rel[strlen(rel) - 1] = '\0';
+	t->is_root_cgroup = *cg == '\0';
+	snprintf(t->shown, sizeof(t->shown), "%s", rel);
+	if (root_path(ctx->root, rel + 1, t->dir, sizeof(t->dir)))
+		return cli_err(EXIT_SYSTEM, CMD, "%s: path too long", rel);
+	if (stat(t->dir, &st) || !S_ISDIR(st.st_mode))
+		return cli_err(EXIT_SYSTEM, CMD, "%s: no such cgroup (%s)", t->dir,
+			       errno ? strerror(errno) : "not a directory");
+	snprintf(t->file, sizeof(t->file), "%s/memory.reclaim", t->dir);
+	if (stat(t->file, &st)) {
+		if (!has_file)
+			return cli_err(EXIT_SYSTEM, CMD, "%s: kernel %s has no memory.reclaim (5.19+)",
+				       t->file, kernel_label);
+		return cli_err(EXIT_SYSTEM, CMD,
+			       "%s: %s (is the memory controller enabled in the parent's cgroup.subtree_control?)",
+			       t->file, strerror(errno));
+	}
+	return EXIT_OK;
+}
+
+/* ---- one reading of the cgroup --------------------------------------- */
+
+struct rc_stat {
+	bool have_steal;
+	uint64_t steal;		/* pages: the counter named by steal_key */
+	const char *steal_key;
+	long long current;	/* bytes, -1 unknown */
+	long long anon, file;	/* bytes, -1 unknown */
+	bool have_refault;
+	uint64_t refault;	/* workingset_refault_anon + _file */
+};
+
+/* The value of "key N" lines (memory.stat, vmstat) in buf, by keyword. */
+static bool stat_key(const char *buf, const char *key, uint64_t *out)
+{
+	size_t kl = strlen(key);
+	const char *p = buf;
+
+	while (p && *p) {
+		if (strncmp(p, key, kl) == 0 && (p[kl] == ' ' || p[kl] == '\t'))
+			return sscanf(p + kl, "%" SCNu64, out) == 1;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+/* Read the target's counters now; a file that is missing leaves its fields unknown. */
+static void stat_read(const struct cli_ctx *ctx, const struct rc_target *t, struct rc_stat *s)
+{
+	char path[4300], *buf = NULL;
+	uint64_t v, a, f;
+
+	memset(s, 0, sizeof(*s));
+	s->current = s->anon = s->file = -1;
+	if (t->dir[0])
+		snprintf(path, sizeof(path), "%s/memory.stat", t->dir);
+	else
+		root_path(ctx->root, "proc/vmstat", path, sizeof(path));
+	if (read_small(path, &buf) == 0) {
+		if (stat_key(buf, "pgsteal_proactive", &v)) {
+			s->steal_key = "pgsteal_proactive";
+			s->have_steal = true;
+			s->steal = v;
+		} else if (stat_key(buf, "pgsteal_direct", &v)) {
+			s->steal_key = "pgsteal_direct";
+			s->have_steal = true;
+			s->steal = v;
+		}
+		if (stat_key(buf, "anon", &v))
+			s->anon = (long long)v;
+		if (stat_key(buf, "file", &v))
+			s->file = (long long)v;
+		if (stat_key(buf, "workingset_refault_anon", &a) &&
+		    stat_key(buf, "workingset_refault_file", &f)) {
+			s->have_refault = true;
+			s->refault = a + f;
+		}
+		free(buf);
+		buf = NULL;
+	}
+	if (t->dir[0] && !t->is_root_cgroup) {
+		snprintf(path, sizeof(path), "%s/memory.current", t->dir);
+		if (read_small(path, &buf) == 0 && sscanf(buf, "%" SCNu64, &v) == 1)
+			s->current = (long long)v;
+		free(buf);
+		return;
+	}
+	/* The root cgroup has no memory.current: the machine's used memory. */
+	root_path(ctx->root, "proc/meminfo", path, sizeof(path));
+	if (read_small(path, &buf) == 0 && stat_key(buf, "MemTotal:", &a) &&
+	    stat_key(buf, "MemFree:", &f) && a >= f)
+		s->current = (long long)(a - f) * 1024;
+	free(buf);
+}
+
+/* ---- the writes ------------------------------------------------------- */
+
+/* One write as reported.  NAN: not known. */
+struct rc_write {
+	double n;		/* 1-based; the total row has NAN */
+	double asked;		/* pages */
+	double got;		/* pages reclaimed (memory.stat) */
+	double dcur;		/* pages memory.current went down by */
+	double over;		/* got - asked */
+	double ns;		/* wall time of the write */
+	double rate;		/* got per second */
+	double anon, file;	/* pages the cgroup's anon and file went down by */
+	double refault;		/* working-set refaults meanwhile */
+	int err;		/* 0 or the write's errno */
+	bool timed_out;
+};
+
+#define GETTER(name) \
+	static bool get_##name(const void *row, double *v) \
+	{ \
+		*v = ((const struct rc_write *)row)->name; \
+		return !isnan(*v); \
+	}
+GETTER(n)
+GETTER(asked)
+GETTER(got)
+GETTER(dcur)
+GETTER(over)
+GETTER(ns)
+GETTER(rate)
+GETTER(anon)
+GETTER(file)
+GETTER(refault)
+
+#define RF(h, j, u, g) { .header = h, .json = j, .unit = u, .get = g }
+
+static const struct fmt_field write_fields[] = {
+	RF("WRITE", "write", FMT_PAGES, get_n),
+	RF("ASKED", "requested_pages", FMT_PAGES, get_asked),
+	RF("RECLAIMED", "reclaimed_pages", FMT_PAGES, get_got),
+	RF("dCURRENT", "current_drop_pages", FMT_PAGES, get_dcur),
+	RF("OVER", "over_pages", FMT_PAGES, get_over),
+	RF("TIME", "time_ns", FMT_NS, get_ns),
+	RF("PAGES/S", "pages_per_second", FMT_COUNT, get_rate),
+	RF("ANON", "anon_pages", FMT_PAGES, get_anon),
+	RF("FILE", "file_pages", FMT_PAGES, get_file),
+	RF("REFAULTS", "refaults", FMT_PAGES, get_refault),
+};
+
+#define NWF (sizeof(write_fields) / sizeof(write_fields[0]))
+
+static const char *write_result(const struct rc_write *w)
+{
+	if (w->timed_out)
+		return "inf";
+	switch (w->err) {
+	case 0:
+		return "ok";
+	case EAGAIN:
+		return "EAGAIN";
+	case EINTR:
+		return "EINTR";
+	case EINVAL:
+		return "EINVAL";
+	case EBUSY:
+		return "EBUSY";
+	case EPERM:
+		return "EPERM";
+	case EACCES:
+		return "EACCES";
+	default:
+		return strerror(w->err);
+	}
+}
+
+static volatile sig_atomic_t stop_sig, alarm_hit;
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
+
+static void on_alarm(int sig)
+{
+	alarm_hit = 1;
+}
+
+static void signals_catch(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop;	/* no SA_RESTART, see the top of the file */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/*
+ * Write "BYTES[ swappiness=N]" to the target's reclaim file, SIGINT and
+ * SIGTERM held off and a timer armed with --timeout.  Return 0 or the
+ * errno (EINTR with alarm_hit set: timed out).
+ */
+static int do_write(const struct rc_target *t, const struct rc_opts *o, uint64_t bytes)
+{
+	char buf[96];
+	sigset_t hold, old;
+	struct itimerval it = { 0 };
+	int fd, len, err = 0;
+	ssize_t w;
+
+	if (o->swappiness == -1)
+		len = snprintf(buf, sizeof(buf), "%" PRIu64 " swappiness=max", bytes);
+	else if (o->swappiness >= 0)
+		len = snprintf(buf, sizeof(buf), "%" PRIu64 " swappiness=%d", bytes, o->swappiness);
+	else
+		len = snprintf(buf, sizeof(buf), "%" PRIu64, bytes);
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	alarm_hit = 0;
+	if (o->timeout > 0) {
+		it.it_value.tv_sec = (time_t)o->timeout;
+		it.it_value.tv_usec = (suseconds_t)((o->timeout - (double)it.it_value.tv_sec) * 1e6);
+		if (!it.it_value.tv_sec && !it.it_value.tv_usec)
+			it.it_value.tv_usec = 1;
+		setitimer(ITIMER_REAL, &it, NULL);
+	}
+	fd = open(t->file, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		err = errno;
+	} else {
+		w = write(fd, buf, (size_t)len);
+		if (w < 0)
+			err = errno;
+		else if (w != len)
+			err = EIO;
+		if (close(fd) && !err && errno != EINTR)
+			err = errno;
+	}
+	if (o->timeout > 0) {
+		memset(&it, 0, sizeof(it));
+		setitimer(ITIMER_REAL, &it, NULL);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+/* Fill w from the readings around a write of asked pages. */
+static void measure(struct rc_write *w, const struct rc_stat *a, const struct rc_stat *b,
+		    unsigned ps)
+{
+	w->got = a->have_steal && b->have_steal && b->steal >= a->steal
+			 ? (double)(b->steal - a->steal) : NAN;
+	w->dcur = a->current >= 0 && b->current >= 0
+			  ? (double)(a->current - b->current) / ps : NAN;
+	w->anon = a->anon >= 0 && b->anon >= 0 ? (double)(a->anon - b->anon) / ps : NAN;
+	w->file = a->file >= 0 && b->file >= 0 ? (double)(a->file - b->file) / ps : NAN;
+	w->refault = a->have_refault && b->have_refault ? (double)(b->refault - a->refault) : NAN;
+	w->over = !isnan(w->got) ? w->got - w->asked : NAN;
+	w->rate = !isnan(w->got) && w->ns > 0 ? w->got / (w->ns / 1e9) : NAN;
+}
+
+/* The floor of a double that may be NAN, as pages. */
+static double or0(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+struct rc_run {
+	const struct cli_ctx *ctx;
+	const struct rc_opts *o;
+	const char *kernel;		/* release or --kernel */
+	bool kernel_known;
+	struct wm_reclaim_profile rp;
+	unsigned ps;			/* page size */
+	bool ps_assumed;
+	struct rc_target t;
+	uint64_t request;		/* pages; --to: what was above the target at the start */
+	struct wm_reclaim_model model;	/* one write of the whole request */
+	struct wm_batch_plan plan;	/* wmark's writes */
+	struct rc_write *w;
+	size_t nw, cap;
+	struct rc_write total;
+	const char *steal_key;
+	const char *result;		/* ok, EAGAIN, timeout, interrupted, stalled, error */
+};
+
+static void total_of(struct rc_run *r)
+{
+	struct rc_write *t = &r->total;
+	size_t i;
+	bool got = r->nw > 0, dcur = r->nw > 0, anon = r->nw > 0, file = r->nw > 0, ref = r->nw > 0;
+
+	memset(t, 0, sizeof(*t));
+	t->n = NAN;
+	for (i = 0; i < r->nw; i++) {
+		const struct rc_write *w = &r->w[i];
+
+		t->asked += w->asked;
+		t->ns += w->ns;
+		got &= !isnan(w->got);
+		dcur &= !isnan(w->dcur);
+		anon &= !isnan(w->anon);
+		file &= !isnan(w->file);
+		ref &= !isnan(w->refault);
+		t->got += or0(w->got);
+		t->dcur += or0(w->dcur);
+		t->anon += or0(w->anon);
+		t->file += or0(w->file);
+		t->refault += or0(w->refault);
+	}
+	/* the request, not the sum of the writes: a quarter write of 32
+	 * pages for the last 5 asks for more than the request */
+	t->asked = (double)r->request;
+	if (!got)
+		t->got = NAN;
+	if (!dcur)
+		t->dcur = NAN;
+	if (!anon)
+		t->anon = NAN;
+	if (!file)
+		t->file = NAN;
+	if (!ref)
+		t->refault = NAN;
+	t->over = !isnan(t->got) && r->nw ? t->got - t->asked : NAN;
+	t->rate = !isnan(t->got) && t->ns > 0 ? t->got / (t->ns / 1e9) : NAN;
+	if (!r->nw)
+		t->ns = NAN;
+}
+
+static cJSON *model_json(const struct rc_run *r)
+{
+	cJSON *m = cJSON_CreateObject(), *ts = cJSON_CreateArray(), *run, *p;
+	size_t i;
+
+	cJSON_AddStringToObject(m, "rule", wm_reclaim_rule_name(r->rp.rule));
+	cJSON_AddItemToObject(m, "request_pages", json_counter(r->model.request));
+	cJSON_AddItemToObject(m, "calls", json_counter(r->model.calls));
+	for (i = 0; i < r->model.nruns; i++) {
+		run = cJSON_CreateObject();
+		cJSON_AddItemToObject(run, "pages", json_counter(r->model.runs[i].target));
+		cJSON_AddItemToObject(run, "calls", json_counter(r->model.runs[i].count));
+		cJSON_AddItemToArray(ts, run);
+	}
+	cJSON_AddItemToObject(m, "targets", ts);
+	cJSON_AddItemToObject(m, "overshoot_pages", json_counter(r->model.overshoot));
+	cJSON_AddItemToObject(m, "over_bound_pages", json_counter(r->model.over_bound));
+	cJSON_AddNumberToObject(m, "retries", WM_RECLAIM_RETRIES);
+	p = cJSON_AddObjectToObject(m, "plan");
+	cJSON_AddStringToObject(p, "batch", batch_name(r->o->batch));
+	cJSON_AddItemToObject(p, "writes", json_counter(r->plan.writes));
+	cJSON_AddItemToObject(p, "calls", json_counter(r->plan.calls));
+	cJSON_AddItemToObject(p, "first_write_pages", json_counter(r->plan.first));
+	cJSON_AddItemToObject(p, "overshoot_pages", json_counter(r->plan.overshoot));
+	return m;
+}
+
+static int print_json(const struct rc_run *r)
+{
+	cJSON *doc = cJSON_CreateObject(), *ws, *o;
+	size_t i;
+
+	cJSON_AddStringToObject(doc, "source", r->o->dry_run ? "model" : "live");
+	if (r->kernel_known)
+		cJSON_AddStringToObject(doc, "kernel", r->kernel);
+	else
+		cJSON_AddNullToObject(doc, "kernel");
+	cJSON_AddNumberToObject(doc, "page_size", r->ps);
+	if (r->t.shown[0])
+		cJSON_AddStringToObject(doc, r->o->node >= 0 ? "file" : "cgroup", r->t.shown);
+	else
+		cJSON_AddNullToObject(doc, "cgroup");
+	if (r->o->node >= 0)
+		cJSON_AddNumberToObject(doc, "node", (double)r->o->node);
+	cJSON_AddStringToObject(doc, "batch", batch_name(r->o->batch));
+	if (r->o->swappiness == -1)
+		cJSON_AddStringToObject(doc, "swappiness", "max");
+	else if (r->o->swappiness >= 0)
+		cJSON_AddNumberToObject(doc, "swappiness", r->o->swappiness);
+	else
+		cJSON_AddNullToObject(doc, "swappiness");
+	cJSON_AddItemToObject(doc, "request_pages", json_counter(r->request));
+	cJSON_AddItemToObject(doc, "model", model_json(r));
+	if (!r->o->dry_run) {
+		if (r->steal_key)
+			cJSON_AddStringToObject(doc, "counter", r->steal_key);
+		else
+			cJSON_AddNullToObject(doc, "counter");
+		ws = cJSON_AddArrayToObject(doc, "writes");
+		for (i = 0; i < r->nw; i++) {
+			o = cJSON_CreateObject();
+			fmt_json_fields(o, write_fields, NWF, 0, &r->w[i]);
+			cJSON_AddStringToObject(o, "result", write_result(&r->w[i]));
+			cJSON_AddItemToArray(ws, o);
+		}
+		o = cJSON_AddObjectToObject(doc, "total");
+		fmt_json_fields(o, write_fields + 1, NWF - 1, 0, &r->total);
+		cJSON_AddNumberToObject(o, "writes", (double)r->nw);
+		cJSON_AddStringToObject(doc, "result", r->result);
+	}
+	return report_json_print(doc);
+}
+
+static void print_model_text(const struct rc_run *r)
+{
+	size_t i;
+	char mib[32];
+
+	printf("model: %s rule", wm_reclaim_rule_name(r->rp.rule));
+	switch (r->rp.rule) {
+	case WM_RECLAIM_FULL:
+		fputs(" (5.19-6.5: one call for the whole remainder)", stdout);
+		break;
+	case WM_RECLAIM_CAP32:
+		fputs(" (6.6-6.8: calls of min(remainder, 32))", stdout);
+		break;
+	case WM_RECLAIM_QUARTER:
+		fputs(" (6.9+: calls of remainder/4, at least 32)", stdout);
+		break;
+	case WM_RECLAIM_NONE:
+		break;
+	}
+	printf("\n  one write of %" PRIu64 " pages (%s MiB): %" PRIu64 " call%s, targets",
+	       r->model.request, fmt_mib(mib, sizeof(mib), (long)r->model.request, r->ps),
+	       r->model.calls, r->model.calls == 1 ? "" : "s");
+	for (i = 0; i < r->model.nruns && i < 12; i++) {
+		if (r->model.runs[i].count > 1)
+			printf(" %" PRIu64 "x%" PRIu64, r->model.runs[i].target, r->model.runs[i].count);
+		else
+			printf(" %" PRIu64, r->model.runs[i].target);
+	}
+	if (r->model.nruns > 12) {
+		printf(" ... (%zu more)", r->model.nruns - 13);
+		i = r->model.nruns - 1;
+		if (r->model.runs[i].count > 1)
+			printf(" %" PRIu64 "x%" PRIu64, r->model.runs[i].target, r->model.runs[i].count);
+		else
+			printf(" %" PRIu64, r->model.runs[i].target);
+	}
+	if (!r->model.nruns)
+		fputs(" none", stdout);
+	printf("\n  idealised overshoot %" PRIu64 " pages; a leaf cgroup may end up to %" PRIu64
+	       " pages over; 16 calls that reclaim nothing, then EAGAIN\n",
+	       r->model.overshoot, r->model.over_bound);
+	printf("  wmark's plan (--batch %s): %" PRIu64 " write%s, %" PRIu64 " kernel calls, first write %" PRIu64
+	       " pages\n", batch_name(r->o->batch), r->plan.writes, r->plan.writes == 1 ? "" : "s",
+	       r->plan.calls, r->plan.first);
+}
+
+static void print_text(const struct rc_run *r)
+{
+	int width[NWF];
+	size_t i;
+
+	printf("reclaim %s: kernel %s%s, %u-byte pages%s\n",
+	       r->t.shown[0] ? r->t.shown : (r->o->cgroup ? r->o->cgroup : "?"),
+	       r->kernel, r->kernel_known ? "" : " (assumed)", r->ps,
+	       r->ps_assumed ? " (assumed)" : "");
+	print_model_text(r);
+	if (r->o->dry_run)
+		return;
+	printf("reclaimed: %s of %s (pages)\n", r->steal_key ? r->steal_key : "no counter",
+	       r->o->node >= 0 ? "/proc/vmstat" : "memory.stat");
+	fmt_widths(write_fields, NWF, r->w, sizeof(*r->w), r->nw, 0, width);
+	fmt_text_header(stdout, write_fields, NWF, width, 0, 0);
+	fputs(" RESULT\n", stdout);
+	for (i = 0; i < r->nw; i++) {
+		fmt_text_cells(stdout, write_fields, NWF, width, 0, 0, &r->w[i]);
+		printf(" %s\n", write_result(&r->w[i]));
+	}
+	printf("total: %zu write%s, ", r->nw, r->nw == 1 ? "" : "s");
+	fmt_text_record(stdout, write_fields + 1, NWF - 1, 0, &r->total);
+	printf("; %s\n", r->result);
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+static void progress(const struct rc_run *r, double t0, double *last)
+{
+	double now = now_ns();
+	char a[32], b[32];
+
+	if (now - t0 < 1e9 || now - *last < 1e9)
+		return;
+	*last = now;
+	fprintf(stderr, "wmark: reclaim: %s of %s MiB in %zu writes, %.1fs\n",
+		fmt_mib(a, sizeof(a), (long)or0(r->total.got), r->ps),
+		fmt_mib(b, sizeof(b), (long)r->request, r->ps), r->nw, (now - t0) / 1e9);
+}
+
+static int add_write(struct rc_run *r, const struct rc_write *w)
+{
+	struct rc_write *v;
+
+	if (r->nw == r->cap) {
+		v = realloc(r->w, (r->cap ? r->cap * 2 : 16) * sizeof(*v));
+		if (!v)
+			return -1;
+		r->w = v;
+		r->cap = r->cap ? r->cap * 2 : 16;
+	}
+	r->w[r->nw++] = *w;
+	return 0;
+}
+
+static int run_writes(struct rc_run *r)
+{
+	const struct rc_opts *o = r->o;
+	struct rc_stat a, b, first;
+	struct rc_write w;
+	uint64_t left, pages, fixed = o->fixed / r->ps;
+	double t0 = now_ns(), last = t0, credited = 0;
+	int err;
+
+	if (o->batch == WM_BATCH_FIXED && !fixed)
+		fixed = 1;
+	signals_catch();
+	stat_read(r->ctx, &r->t, &first);
+	r->steal_key = first.steal_key;
+	a = first;
+	left = r->request;
+	r->result = "ok";
+	while (left > 0) {
+		pages = wm_batch_next(o->batch, left, fixed);
+		memset(&w, 0, sizeof(w));
+		w.n = (double)(r->nw + 1);
+		w.asked = (double)pages;
+		w.ns = now_ns();
+		err = do_write(&r->t, o, pages * r->ps);
+		w.ns = now_ns() - w.ns;
+		w.err = err;
+		w.timed_out = err == EINTR && alarm_hit;
+		stat_read(r->ctx, &r->t, &b);
+		measure(&w, &a, &b, r->ps);
+		if (add_write(r, &w))
+			return cli_err(EXIT_SYSTEM, CMD, "out of memory");
+		total_of(r);
+		a = b;
+		if (err) {
+			if (w.timed_out)
+				r->result = "timeout";
+			else if (err == EAGAIN)
+				r->result = "EAGAIN";
+			else if (err == EINTR)
+				r->result = "interrupted";
+			else
+				return cli_err(EXIT_SYSTEM, CMD, "%s: write of %" PRIu64 " bytes: %s",
+					       r->t.file, pages * r->ps, strerror(err));
+			break;
+		}
+		if (o->have_to) {
+			if (b.current < 0)
+				return cli_err(EXIT_SYSTEM, CMD, "%s/memory.current: cannot be read",
+					       r->t.dir);
+			left = (uint64_t)b.current > o->to
+				       ? ((uint64_t)b.current - o->to + r->ps - 1) / r->ps : 0;
+			/* memory.current is exact: a write that moved nothing, no point in another */
+			if (left && or0(w.got) <= 0 && or0(w.dcur) <= 0) {
+				r->result = "stalled";
+				break;
+			}
+		} else {
+			/*
+			 * A write that succeeded reclaimed at least what it asked
+			 * (the kernel's loop runs until it has), even where
+			 * memory.stat does not show it yet: its counters are
+			 * flushed in batches, and a 32-page write can leave them
+			 * unchanged.  So what is left goes by the larger of the two.
+			 */
+			credited += or0(w.got) > w.asked ? or0(w.got) : w.asked;
+			left = credited >= (double)r->request ? 0 : r->request - (uint64_t)credited;
+		}
+		progress(r, t0, &last);
+		if (stop_sig) {
+			r->result = "interrupted";
+			break;
+		}
+	}
+	total_of(r);
+	if (!r->nw)
+		r->result = "ok";
+	return EXIT_OK;
+}
+
+/* The page size: the running kernel's, or the capture's under --root. */
+static void page_size_of(const struct cli_ctx *ctx, struct rc_run *r)
+{
+	struct snapshot s;
+	char path[4096];
+	long ps;
+
+	r->ps = 4096;
+	if (root_is_live(ctx->root)) {
+		ps = sysconf(_SC_PAGESIZE);
+		if (ps > 0)
+			r->ps = (unsigned)ps;
+		return;
+	}
+	r->ps_assumed = true;
+	if (root_path(ctx->root, P_ZONEINFO, path, sizeof(path)) || access(path, R_OK))
+		return;
+	memset(&s, 0, sizeof(s));
+	if (snapshot_read(ctx, &s) == EXIT_OK && s.geo.page_size) {
+		r->ps = s.geo.page_size;
+		r->ps_assumed = s.geo.page_size_from == WM_GEO_ASSUMED;
+	}
+	snapshot_free(&s);
+}
+
+/*
+ * `wmark reclaim`: argv[0] is "reclaim", then its options (reclaim_usage).
+ * Return the exit code.
+ */
+int cmd_reclaim(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static char release[128];
+	struct rc_opts o;
+	struct rc_run r;
+	struct wm_kver k;
+	struct wm_diag d = { 0 };
+	char *buf = NULL;
+	size_t len;
+	int rc;
+
+	rc = parse_opts(argc, argv, &o);
+	if (rc < 0)
+		return EXIT_OK;
+	if (rc)
+		return rc;
+	if (ctx->format == FMT_PROM)
+		return cli_usage(CMD, "-o prom: reclaim has no Prometheus form (text or json)");
+	memset(&r, 0, sizeof(r));
+	r.ctx = ctx;
+	r.o = &o;
+	if (ctx->kernel) {
+		if (wm_kver_parse(ctx->kernel, &k, &d))
+			return cli_usage(CMD, "--kernel '%s': not a kernel release", ctx->kernel);
+		r.kernel = ctx->kernel;
+		r.kernel_known = true;
+	} else if (read_rooted(ctx->root, P_OSRELEASE, &buf, &len) == 0 &&
+		   (buf[strcspn(buf, "\n")] = '\0', wm_kver_parse(buf, &k, NULL) == 0)) {
+		snprintf(release, sizeof(release), "%s", buf);
+		r.kernel = release;
+		r.kernel_known = true;
+	} else {
+		/* no release to go by: the newest rules */
+		wm_kver_parse("7.2.0", &k, NULL);
+		r.kernel = "7.2";
+	}
+	free(buf);
+	wm_reclaim_profile_for(&k, &r.rp);
+	page_size_of(ctx, &r);
+
+	if (o.swappiness != -2 &&
+	    wm_reclaim_check_swappiness(&r.rp, &k, o.swappiness, &d))
+		return cli_usage(CMD, "--swappiness: %s", d.msg);
+	if (o.node >= 0 && !r.rp.node_file)
+		return cli_usage(CMD, "--node: kernel %s has no per-node reclaim file (6.17+)", r.kernel);
+
+	/* A kernel without memory.reclaim: exit 3, naming the file where there is one to name. */
+	if (r.rp.rule == WM_RECLAIM_NONE) {
+		if (!(o.dry_run && ctx->kernel)) {
+			rc = resolve_target(ctx, &o, r.kernel, false, &r.t);
+			if (rc)
+				return rc;
+		}
+		return cli_err(EXIT_SYSTEM, CMD, "%s%skernel %s has no memory.reclaim (5.19+)",
+			       r.t.shown, r.t.shown[0] ? ": " : "", r.kernel);
+	}
+	if (!(o.dry_run && ctx->kernel && o.have_bytes)) {
+		rc = resolve_target(ctx, &o, r.kernel, true, &r.t);
+		if (rc)
+			return rc;
+	}
+	if (o.have_bytes) {
+		r.request = o.bytes / r.ps;	/* the kernel's own bytes / PAGE_SIZE */
+	} else {
+		struct rc_stat s;
+
+		stat_read(ctx, &r.t, &s);
+		if (s.current < 0)
+			return cli_err(EXIT_SYSTEM, CMD, "%s/memory.current: cannot be read", r.t.dir);
+		r.request = (uint64_t)s.current > o.to
+				    ? ((uint64_t)s.current - o.to + r.ps - 1) / r.ps : 0;
+	}
+	rc = wm_reclaim_model(r.rp.rule, r.request, &r.model, &d);
+	if (!rc)
+		rc = wm_batch_plan(r.rp.rule, o.batch, r.request,
+				   o.fixed / r.ps ? o.fixed / r.ps : 1, &r.plan, &d);
+	if (rc)
+		return cli_diag(CMD, rc, &d);
+	if (!o.dry_run) {
+		rc = run_writes(&r);
+		if (rc) {
+			free(r.w);
+			return rc;
+		}
+	}
+	rc = ctx->format == FMT_JSON ? print_json(&r) : (print_text(&r), EXIT_OK);
+	if (rc == EXIT_OK && !o.dry_run && strcmp(r.result, "ok") != 0)
+		rc = EXIT_CHECK;
+	free(r.w);
+	return rc;
+}

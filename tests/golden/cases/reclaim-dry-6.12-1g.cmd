@@ -1,0 +1,1 @@
+--kernel 6.12.117+deb12-amd64 reclaim work --bytes 1G --dry-run

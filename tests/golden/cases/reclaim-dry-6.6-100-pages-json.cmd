@@ -1,0 +1,1 @@
+--kernel 6.6.9 -j reclaim work --bytes 400K -n

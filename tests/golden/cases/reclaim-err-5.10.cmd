@@ -1,0 +1,1 @@
+--kernel 5.10.0-46-amd64 reclaim work --bytes 1G -n
