@@ -164,12 +164,13 @@ static int copy_file(const char *root, const char *tmp, const char *rel, int *nf
 	return r;
 }
 
+const struct option cmd_capture_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct snapshot s;
 	char tmp[PATH_MAX], dest[PATH_MAX];
 	size_t i, dl;
@@ -177,7 +178,7 @@ int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+h", cmd_capture_opts, NULL)) != -1) {
 		if (c == 'h') {
 			capture_usage();
 			return EXIT_OK;

@@ -112,12 +112,13 @@ static struct wm_zone_wm *show_model(const struct snapshot *s)
 	return out;
 }
 
+const struct option cmd_show_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct snapshot s;
 	struct explain ex;
 	struct zrow *rows;
@@ -129,7 +130,7 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+h", cmd_show_opts, NULL)) != -1) {
 		if (c == 'h') {
 			show_usage();
 			return EXIT_OK;

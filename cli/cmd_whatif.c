@@ -81,14 +81,15 @@ static void whatif_usage(void)
 	      "  -h, --help                 this help\n", stdout);
 }
 
+const struct option cmd_whatif_opts[] = {
+	OPTS_KNOBS,
+	{ "formula", required_argument, NULL, OPT_FORMULA },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		OPTS_KNOBS,
-		{ "formula", required_argument, NULL, OPT_FORMULA },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct wm_change ch = { 0 };
 	struct snapshot s;
 	struct wm_sysctl sc;
@@ -101,7 +102,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", cmd_whatif_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMULA:
 			if ((rc = opts_formula("whatif", optarg, &cols)))
