@@ -38,7 +38,9 @@ static void capture_usage(void)
 	      "Write this machine's zoneinfo, vm sysctls, kernel release, THP mode,\n"
 	      "meminfo, vmstat and memory pressure into DEST, laid out like /, so that\n"
 	      "`wmark --root DEST show` (or verify) reads it later or elsewhere.\n"
-	      "DEST must not exist or be empty.\n", stdout);
+	      "DEST must not exist or be empty.\n"
+	      "\n"
+	      "  -h, --help   this help\n", stdout);
 }
 
 static int mkdirs(const char *path)

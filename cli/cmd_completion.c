@@ -20,8 +20,8 @@ static void completion_usage(void)
 	      "of commands and options:\n"
 	      "  source <(wmark completion bash)\n"
 	      "or install it as bash-completion's completions/wmark (zsh: _wmark in\n"
-	      "$fpath).  `options` lists every option, one per line: the command (or\n"
-	      "'global'), the option, and 'value' when it takes one.\n"
+	      "$fpath).  `options` lists every long option, one per line: the command\n"
+	      "(or 'global'), the option, its short form (or -), and 'value' or 'flag'.\n"
 	      "\n"
 	      "  -h, --help                 this help\n", stdout);
 }
@@ -77,20 +77,30 @@ static void print_words(const struct copt *o, size_t n, bool values_only)
 	}
 }
 
+/* One line per long option of a table: WHO --name -x|- value|flag. */
+static void print_table(const char *who, const struct option *lo, const char *so)
+{
+	for (; lo && lo->name; lo++) {
+		const char *p = lo->val > 0 && lo->val < 128 && !lo->flag ? strchr(so, lo->val) : NULL;
+
+		if (p && (p[0] == ':' || p[0] == '+' || p[0] == '-'))
+			p = NULL;
+		if (p)
+			printf("%s --%s -%c %s\n", who, lo->name, *p,
+			       lo->has_arg == required_argument ? "value" : "flag");
+		else
+			printf("%s --%s - %s\n", who, lo->name,
+			       lo->has_arg == required_argument ? "value" : "flag");
+	}
+}
+
 static void print_options(void)
 {
-	struct copt o[MAXOPT];
-	size_t i, k, n;
+	size_t i;
 
-	n = copts(cli_global_opts, CLI_GLOBAL_SHORTOPTS, o, MAXOPT);
-	for (k = 0; k < n; k++)
-		printf("global %s%s\n", o[k].name, o[k].value ? " value" : "");
-	for (i = 0; i < cli_ncommands; i++) {
-		n = copts(cli_commands[i].opts, cli_commands[i].shortopts, o, MAXOPT);
-		for (k = 0; k < n; k++)
-			printf("%s %s%s\n", cli_commands[i].name, o[k].name,
-			       o[k].value ? " value" : "");
-	}
+	print_table("global", cli_global_opts, CLI_GLOBAL_SHORTOPTS);
+	for (i = 0; i < cli_ncommands; i++)
+		print_table(cli_commands[i].name, cli_commands[i].opts, cli_commands[i].shortopts);
 }
 
 static void print_bash(void)

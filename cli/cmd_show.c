@@ -21,7 +21,9 @@ static void show_usage(void)
 	      "Print every node and zone as the kernel reports it: managed and free\n"
 	      "pages, min/low/high/promo, boost, the gaps between them, where free\n"
 	      "memory stands, and the smallest watermark_scale_factor that would change\n"
-	      "each zone's gap.  Reads /proc/zoneinfo and the vm sysctls under --root.\n",
+	      "each zone's gap.  Reads /proc/zoneinfo and the vm sysctls under --root.\n"
+	      "\n"
+	      "  -h, --help   this help\n",
 	      stdout);
 }
 
