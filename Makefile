@@ -133,6 +133,7 @@ static-cross:
 BUILD_PKGS := gcc make pkg-config libcjson-dev libnl-3-dev libnl-genl-3-dev
 TEST_PKGS  := libcmocka-dev mandoc clang python3 qemu-system-x86 qemu-system-arm qemu-system-ppc \
 	busybox-static cpio xz-utils zstd curl debian-archive-keyring prometheus \
+	prometheus-node-exporter systemd bash-completion \
 	gcc-arm-linux-gnueabihf libc6-dev-i386 lib32gcc-12-dev qemu-user
 
 deps:
