@@ -159,8 +159,9 @@ static int close_stdout(int rc)
 }
 
 /*
- * Take a global option c (value arg) into ctx.  Return -1 to go on, or
- * the exit code to stop with (a usage error, or --version's 0).
+ * Take a global option c (value arg) into ctx.  Return -1 to go on, the
+ * exit code to stop with (a usage error, or --version's 0), or -2 when c
+ * is no global option.
  */
 static int global_opt(struct cli_ctx *ctx, const char *cmd, int c, const char *arg)
 {
@@ -196,15 +197,20 @@ static int global_opt(struct cli_ctx *ctx, const char *cmd, int c, const char *a
 static const char *collides(const struct cli_cmd *cmd)
 {
 	const struct option *o;
+	const char *s;
 	size_t g;
 
 	for (o = cmd->opts; o->name; o++)
 		for (g = 0; g < NGLOBAL; g++)
 			if (strcmp(o->name, cli_global_opts[g].name) == 0)
 				return o->name;
-	for (g = 0; g < NGLOBAL; g++)
-		if (strchr(cmd->shortopts, cli_global_opts[g].val))
-			return cli_global_opts[g].name;
+	for (s = CLI_GLOBAL_SHORTOPTS; *s; s++)
+		if (*s != ':' && strchr(cmd->shortopts, *s)) {
+			static char one[3] = "-";
+
+			one[1] = *s;
+			return one;
+		}
 	return NULL;
 }
 

@@ -86,10 +86,10 @@ out = set()
 for line in sys.stdin:
     if not re.match(r"\s+-", line):
         continue
-    col = re.split(r"\S\s{2,}", line.strip() + "  ", maxsplit=1)[0]
+    col = re.split(r"(?<=\S)\s{2,}", line.strip() + "  ", maxsplit=1)[0]
     out.update(re.findall(r"(?:^|[ ,])(--?[a-zA-Z][a-z0-9-]*)", col))
 print("\n".join(sorted(out)))' | sort >"$tmp/help"
-	is "$c --help lists exactly the options of the table" diff "$tmp/want" "$tmp/help" >"$tmp/e"
+	is "$c --help lists exactly the options of the table" bash -c "diff '$tmp/want' '$tmp/help' >'$tmp/e'"
 	# wmark.1: its section names every option; its .It lines only table options
 	python3 - "$c" "$tmp/want" "$tmp/globals" >"$tmp/e" <<'EOF'
 import re, sys
