@@ -225,10 +225,11 @@ static const char *collides(const struct cli_cmd *cmd)
 static int split_args(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc, char **argv,
 		      int *outc, char ***outv)
 {
+	/* static: what the command gets lives until exit, error or not */
 	static char shorts[64][3];
+	static char **opnd, **out;
 	struct option all[96];
 	char optstring[64];
-	char **opnd, **out;
 	size_t n = 0, k;
 	int c, li, nout = 1, nopnd = 0, nshort = 0, rc;
 	const char *clash;
@@ -313,7 +314,6 @@ static int split_args(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc, 
 			out[nout++] = opnd[k];
 	}
 	out[nout] = NULL;
-	free(opnd);
 	*outc = nout;
 	*outv = out;
 	return -1;
