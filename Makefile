@@ -9,7 +9,12 @@ PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
-MANDIR     ?= $(PREFIX)/share/man
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+LIBEXECDIR ?= $(PREFIX)/libexec
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 DESTDIR    ?=
 
 CC         ?= cc
@@ -36,7 +41,7 @@ CJSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcjson 2>/dev/null)
 CJSON_LIBS   := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
 CMOCKA_LIBS  := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
-ALL_CFLAGS := $(BASE_CPPFLAGS) $(WARN) $(NL_CFLAGS) $(CJSON_CFLAGS) $(CFLAGS)
+ALL_CFLAGS := $(BASE_CPPFLAGS) $(CPPFLAGS) $(WARN) $(NL_CFLAGS) $(CJSON_CFLAGS) $(CFLAGS)
 LIBS := $(NL_LIBS) $(CJSON_LIBS) -lm
 
 ifeq ($(V),1)
@@ -58,7 +63,7 @@ CLILIB_OBJ := $(filter-out $(B)/cli/main.o,$(CLI_OBJ))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 
-.PHONY: all run check check-unit check-kernel check-kernel-full install \
+.PHONY: all run check check-unit check-kernel check-kernel-full check-package deb install \
 	uninstall clean deps deps-test asan fuzz bench bench-recommend lint examples \
 	static-arm64 static-armv7 bench-reclaim
 
@@ -133,6 +138,7 @@ static-cross:
 BUILD_PKGS := gcc make pkg-config libcjson-dev libnl-3-dev libnl-genl-3-dev
 TEST_PKGS  := libcmocka-dev mandoc clang python3 qemu-system-x86 qemu-system-arm qemu-system-ppc \
 	busybox-static cpio xz-utils zstd curl debian-archive-keyring prometheus \
+	prometheus-node-exporter systemd bash-completion zsh debhelper dpkg-dev fakeroot lintian \
 	gcc-arm-linux-gnueabihf libc6-dev-i386 lib32gcc-12-dev qemu-user
 
 deps:
@@ -146,7 +152,8 @@ run: deps
 	$(B)/wmark show
 
 # Every test: units, golden transcripts, shell suites, the same under ASan
-# and UBSan, short fuzz runs, the man page lint, and real kernels under qemu.
+# and UBSan, short fuzz runs, the man page lint, the Debian packages
+# (make deb, lintian), and real kernels under qemu.
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN) $(EXAMPLE_BIN)
 	$(Q)$(MAKE) --no-print-directory B=build/asan NO_LIBNL=$(NO_LIBNL) \
@@ -156,6 +163,7 @@ check: deps-test
 	@# the static builds need their sysroot's packages: without them the
 	@# static suite says SKIP, and the arm64 guests run without wmark
 	-$(Q)$(MAKE) --no-print-directory static-arm64 static-armv7
+	$(Q)$(MAKE) --no-print-directory deb >build/deb.log 2>&1 || { tail -30 build/deb.log; exit 1; }
 	$(Q)tests/run.sh all
 
 check-unit: all $(UNIT_BIN)
@@ -200,19 +208,52 @@ bench-reclaim: all
 lint:
 	mandoc -Tlint -W warning wmark.1
 
+# The completion scripts are contrib/'s copies of `wmark completion bash`
+# and `zsh` (tests/sh/options.sh keeps them equal); the units run
+# wmark-textfile from LIBEXECDIR.
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/wmark
+		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/wmark \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(LIBEXECDIR)/wmark \
+		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(DATADIR)/wmark/prometheus
 	install -m 755 $(B)/wmark $(DESTDIR)$(BINDIR)/wmark
 	install -m 644 wmark.1 $(DESTDIR)$(MANDIR)/man1/wmark.1
 	install -m 644 $(B)/libwmark.a $(DESTDIR)$(LIBDIR)/libwmark.a
 	install -m 644 $(filter-out calc/internal.h calc/scan.h,$(wildcard calc/*.h)) \
 		$(DESTDIR)$(INCLUDEDIR)/wmark/
+	install -m 644 contrib/bash-completion/wmark $(DESTDIR)$(BASHCOMPDIR)/wmark
+	install -m 644 contrib/zsh/_wmark $(DESTDIR)$(ZSHCOMPDIR)/_wmark
+	install -m 755 contrib/systemd/wmark-textfile $(DESTDIR)$(LIBEXECDIR)/wmark/wmark-textfile
+	for u in wmark-textfile.service wmark-textfile.timer; do \
+		sed 's#/usr/libexec/wmark/#$(LIBEXECDIR)/wmark/#' \
+			contrib/systemd/$$u >$(DESTDIR)$(SYSTEMDUNITDIR)/$$u && \
+		chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$u || exit 1; \
+	done
+	install -m 644 contrib/prometheus/wmark.rules.yml contrib/prometheus/wmark.rules.test.yml \
+		$(DESTDIR)$(DATADIR)/wmark/prometheus/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/wmark $(DESTDIR)$(MANDIR)/man1/wmark.1 \
-		$(DESTDIR)$(LIBDIR)/libwmark.a
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/wmark
+		$(DESTDIR)$(LIBDIR)/libwmark.a $(DESTDIR)$(BASHCOMPDIR)/wmark \
+		$(DESTDIR)$(ZSHCOMPDIR)/_wmark $(DESTDIR)$(SYSTEMDUNITDIR)/wmark-textfile.service \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/wmark-textfile.timer
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/wmark $(DESTDIR)$(LIBEXECDIR)/wmark \
+		$(DESTDIR)$(DATADIR)/wmark
+
+# The Debian packages wmark and libwmark-dev (debian/), built offline from
+# a copy of the tree in build/deb/; the .debs land in build/deb/.
+DEB_PKGS := debhelper dpkg-dev fakeroot lintian
+deb:
+	$(Q)tests/deps.sh $(BUILD_PKGS) $(DEB_PKGS)
+	$(Q)rm -rf build/deb && mkdir -p build/deb/wmark-$(VERSION)
+	$(Q)tar -c --exclude=./build --exclude=./.git --exclude=./wmark . | \
+		tar -x -C build/deb/wmark-$(VERSION)
+	$(Q)cd build/deb/wmark-$(VERSION) && dpkg-buildpackage -us -uc -b
+	@ls build/deb/*.deb
+
+# The package: make install under DESTDIR, the .debs, lintian.
+check-package: all deb
+	$(Q)tests/run.sh package
 
 # Keeps the downloaded kernels (build/kernel-cache): they are large.
 clean:

@@ -21,21 +21,34 @@ enum {
 
 enum cli_format { FMT_TEXT, FMT_JSON, FMT_PROM };
 
-/* Global options, parsed before the command name. */
+/* Global options: before or after the command name (commands.h). */
 struct cli_ctx {
 	enum cli_format format;
-	const char *root;	/* "/" unless --root */
+	const char *root;	/* "/" unless --root; the last one given */
 	const char *kernel;	/* --kernel VERSION, or NULL */
 	bool root_given;	/* --root was on the command line */
 };
 
-/* A command: handler gets argv[0] = command name; returns an exit code. */
+struct option;
+
+/*
+ * A command: handler gets argv[0] = command name; returns an exit code.
+ * opts and shortopts are the tables its getopt_long() call uses; main
+ * merges them with the global options (commands.h).
+ */
 struct cli_cmd {
 	const char *name;
 	int (*run)(struct cli_ctx *ctx, int argc, char **argv);
 	const char *summary;
 	bool prom;		/* has a Prometheus form (-o prom); refused otherwise */
+	const struct option *opts;	/* its long options; NULL: globals only before it */
+	const char *shortopts;	/* its short option letters, getopt syntax ("nfh") */
 };
+
+/* The command table (main.c), ncommands rows. */
+extern const struct cli_cmd cli_commands[];
+extern const size_t cli_ncommands;
+
 
 /* Print "wmark: <context>: <message>" on stderr; return code. */
 int cli_err(int code, const char *context, const char *fmt, ...)

@@ -473,7 +473,8 @@ static void apply_usage(FILE *f)
 	      "watermarks against the prediction.\n"
 	      "\n"
 	      "Values:\n"
-	      "      --wsf N                    vm.watermark_scale_factor\n"
+	      "      --wsf N, --watermark-scale-factor N\n"
+	      "                                 vm.watermark_scale_factor\n"
 	      "      --min-free-kbytes N        vm.min_free_kbytes\n"
 	      "      --boost-factor N           vm.watermark_boost_factor\n"
 	      "      --lowmem-reserve-ratio L   vm.lowmem_reserve_ratio (\"256 256 32 0 0\"\n"
@@ -547,33 +548,34 @@ static int read_from(struct apply *a, const char *cmd, const char *file)
 	return EXIT_OK;
 }
 
+enum { O_WSF = 256, O_MFK, O_BOOST, O_LRR, O_EXTRA, O_FROM, O_REFRESH,
+       O_STATE, O_PERSIST, O_INITRC };
+const struct option cmd_apply_opts[] = {
+	{ "wsf", required_argument, NULL, O_WSF },
+	{ "watermark-scale-factor", required_argument, NULL, O_WSF },
+	{ "min-free-kbytes", required_argument, NULL, O_MFK },
+	{ "boost-factor", required_argument, NULL, O_BOOST },
+	{ "lowmem-reserve-ratio", required_argument, NULL, O_LRR },
+	{ "extra-free-kbytes", required_argument, NULL, O_EXTRA },
+	{ "from", required_argument, NULL, O_FROM },
+	{ "refresh", no_argument, NULL, O_REFRESH },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "state", required_argument, NULL, O_STATE },
+	{ "persist", required_argument, NULL, O_PERSIST },
+	{ "initrc", required_argument, NULL, O_INITRC },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int parse_apply(struct apply *a, const char *cmd, int argc, char **argv)
 {
-	enum { O_WSF = 256, O_MFK, O_BOOST, O_LRR, O_EXTRA, O_FROM, O_REFRESH,
-	       O_STATE, O_PERSIST, O_INITRC };
-	static const struct option opts[] = {
-		{ "wsf", required_argument, NULL, O_WSF },
-		{ "watermark-scale-factor", required_argument, NULL, O_WSF },
-		{ "min-free-kbytes", required_argument, NULL, O_MFK },
-		{ "boost-factor", required_argument, NULL, O_BOOST },
-		{ "lowmem-reserve-ratio", required_argument, NULL, O_LRR },
-		{ "extra-free-kbytes", required_argument, NULL, O_EXTRA },
-		{ "from", required_argument, NULL, O_FROM },
-		{ "refresh", no_argument, NULL, O_REFRESH },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "state", required_argument, NULL, O_STATE },
-		{ "persist", required_argument, NULL, O_PERSIST },
-		{ "initrc", required_argument, NULL, O_INITRC },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c, rc = EXIT_OK, i;
 	bool any = false;
 
 	optind = 0;
 	opterr = 0;
-	while (rc == EXIT_OK && (c = getopt_long(argc, argv, ":nfh", opts, NULL)) != -1) {
+	while (rc == EXIT_OK && (c = getopt_long(argc, argv, ":nfh", cmd_apply_opts, NULL)) != -1) {
 		switch (c) {
 		case O_WSF:
 			rc = set_value(a, cmd, WM_KNOB_WSF, optarg, "--wsf", false);
@@ -1680,15 +1682,16 @@ static void rollback_profile(const struct cli_ctx *ctx, struct wm_profile *p)
  * 1 values changed since or a read-back differed, 2 bad usage or a
  * malformed journal, 3 the system refused or there is no journal.
  */
+const struct option cmd_rollback_opts[] = {
+	{ "state", required_argument, NULL, 'S' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "state", required_argument, NULL, 'S' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *cmd = "rollback", *state_opt = NULL, *failed = NULL;
 	char path[PATH_MAX], err[200], rroot[PATH_MAX], boot_id[64];
 	char knob[WM_NKNOBS][PATH_MAX], shown[WM_NKNOBS][JR_TEXT_MAX + 8];
@@ -1707,7 +1710,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":fnh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":fnh", cmd_rollback_opts, NULL)) != -1) {
 		switch (c) {
 		case 'S':
 			state_opt = optarg;

@@ -139,20 +139,21 @@ static int build_layout(struct wm_zone *in, size_t nin, struct wm_zone *out,
 	return EXIT_OK;
 }
 
+enum { O_MEM = 256, O_ZONE, O_PAGESIZE, O_PAGEBLOCK };
+const struct option cmd_calc_opts[] = {
+	{ "mem", required_argument, NULL, O_MEM },
+	{ "zone", required_argument, NULL, O_ZONE },
+	OPTS_KNOBS,
+	{ "thp", required_argument, NULL, OPT_THP },
+	{ "formula", required_argument, NULL, OPT_FORMULA },
+	{ "page-size", required_argument, NULL, O_PAGESIZE },
+	{ "pageblock-pages", required_argument, NULL, O_PAGEBLOCK },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 {
-	enum { O_MEM = 256, O_ZONE, O_PAGESIZE, O_PAGEBLOCK };
-	static const struct option opts[] = {
-		{ "mem", required_argument, NULL, O_MEM },
-		{ "zone", required_argument, NULL, O_ZONE },
-		OPTS_KNOBS,
-		{ "thp", required_argument, NULL, OPT_THP },
-		{ "formula", required_argument, NULL, OPT_FORMULA },
-		{ "page-size", required_argument, NULL, O_PAGESIZE },
-		{ "pageblock-pages", required_argument, NULL, O_PAGEBLOCK },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct wm_zone given[MAX_CALC_ZONES], zones[MAX_CALC_ZONES];
 	char names[MAX_CALC_ZONES][16];
 	const char *zone_args[MAX_CALC_ZONES], *mem = NULL;
@@ -174,7 +175,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", cmd_calc_opts, NULL)) != -1) {
 		switch (c) {
 		case O_MEM:
 			mem = optarg;

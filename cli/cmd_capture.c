@@ -38,7 +38,9 @@ static void capture_usage(void)
 	      "Write this machine's zoneinfo, vm sysctls, kernel release, THP mode,\n"
 	      "meminfo, vmstat and memory pressure into DEST, laid out like /, so that\n"
 	      "`wmark --root DEST show` (or verify) reads it later or elsewhere.\n"
-	      "DEST must not exist or be empty.\n", stdout);
+	      "DEST must not exist or be empty.\n"
+	      "\n"
+	      "  -h, --help   this help\n", stdout);
 }
 
 static int mkdirs(const char *path)
@@ -164,12 +166,13 @@ static int copy_file(const char *root, const char *tmp, const char *rel, int *nf
 	return r;
 }
 
+const struct option cmd_capture_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct snapshot s;
 	char tmp[PATH_MAX], dest[PATH_MAX];
 	size_t i, dl;
@@ -177,7 +180,7 @@ int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+h", cmd_capture_opts, NULL)) != -1) {
 		if (c == 'h') {
 			capture_usage();
 			return EXIT_OK;

@@ -73,8 +73,8 @@ static void reclaim_usage(void)
 	      "                         6.16+) with each write\n"
 	      "  --node N               reclaim from node N instead of a cgroup (6.17+)\n"
 	      "  --timeout S            interrupt a write after S seconds (reported as inf)\n"
-	      "  -n, --dry-run          print the plan and the model, write nothing; with\n"
-	      "                         --kernel and --bytes the cgroup need not exist\n"
+	      "  -n, --dry-run          print the plan and the model, write nothing (the\n"
+	      "                         cgroup need not exist given --kernel and --bytes)\n"
 	      "  -h, --help             this help\n"
 	      "\n"
 	      "Exit 0 when the request was met, 1 when the kernel gave up (EAGAIN), a\n"
@@ -112,19 +112,20 @@ static int size_opt(const char *opt, const char *arg, uint64_t *out)
 	return EXIT_OK;
 }
 
+const struct option cmd_reclaim_opts[] = {
+	{ "bytes", required_argument, NULL, 'b' },
+	{ "to", required_argument, NULL, 't' },
+	{ "batch", required_argument, NULL, 'B' },
+	{ "swappiness", required_argument, NULL, 's' },
+	{ "node", required_argument, NULL, 'N' },
+	{ "timeout", required_argument, NULL, 'T' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int parse_opts(int argc, char **argv, struct rc_opts *o)
 {
-	static const struct option opts[] = {
-		{ "bytes", required_argument, NULL, 'b' },
-		{ "to", required_argument, NULL, 't' },
-		{ "batch", required_argument, NULL, 'B' },
-		{ "swappiness", required_argument, NULL, 's' },
-		{ "node", required_argument, NULL, 'N' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char *end;
 	long v;
 	int c, rc;
@@ -134,7 +135,7 @@ static int parse_opts(int argc, char **argv, struct rc_opts *o)
 	o->node = -1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":nh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":nh", cmd_reclaim_opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if ((rc = size_opt("--bytes", optarg, &o->bytes)))

@@ -1296,32 +1296,33 @@ static void print_text(struct rec *r, const struct rzone *rows, size_t nrows)
 
 /* ---- the command ------------------------------------------------------ */
 
+const struct option cmd_recommend_opts[] = {
+	{ "extra-free-kbytes", required_argument, NULL, O_EXTRA },
+	{ "burst", required_argument, NULL, O_BURST },
+	{ "sample", required_argument, NULL, O_SAMPLE },
+	{ "interval", required_argument, NULL, O_INTERVAL },
+	{ "vmstat-before", required_argument, NULL, O_BEFORE },
+	{ "vmstat-after", required_argument, NULL, O_AFTER },
+	{ "psi-before", required_argument, NULL, O_PSI_BEFORE },
+	{ "psi-after", required_argument, NULL, O_PSI_AFTER },
+	{ "seconds", required_argument, NULL, O_SECONDS },
+	{ "vm-total-pages", required_argument, NULL, O_VM_TOTAL },
+	{ "base-wsf", required_argument, NULL, O_BASE_WSF },
+	{ "min-free-kbytes", required_argument, NULL, OPT_MFK },
+	{ "wsf", required_argument, NULL, OPT_WSF },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int parse_args(struct rec *r, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "extra-free-kbytes", required_argument, NULL, O_EXTRA },
-		{ "burst", required_argument, NULL, O_BURST },
-		{ "sample", required_argument, NULL, O_SAMPLE },
-		{ "interval", required_argument, NULL, O_INTERVAL },
-		{ "vmstat-before", required_argument, NULL, O_BEFORE },
-		{ "vmstat-after", required_argument, NULL, O_AFTER },
-		{ "psi-before", required_argument, NULL, O_PSI_BEFORE },
-		{ "psi-after", required_argument, NULL, O_PSI_AFTER },
-		{ "seconds", required_argument, NULL, O_SECONDS },
-		{ "vm-total-pages", required_argument, NULL, O_VM_TOTAL },
-		{ "base-wsf", required_argument, NULL, O_BASE_WSF },
-		{ "min-free-kbytes", required_argument, NULL, OPT_MFK },
-		{ "wsf", required_argument, NULL, OPT_WSF },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct wm_diag d = { 0 };
 	int c, rc, modes = 0;
 	long secs;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", cmd_recommend_opts, NULL)) != -1) {
 		switch (c) {
 		case O_EXTRA:
 			if (wm_parse_long(optarg, 0, 2147483647L, &r->extra_kb, &d))

@@ -449,26 +449,27 @@ static int cgroup_target(const char *root, const char *cg, unsigned page_size, s
 	return EXIT_OK;
 }
 
+const struct option cmd_scan_opts[] = {
+	{ "anon", required_argument, NULL, OPT_ANON },
+	{ "file", required_argument, NULL, OPT_FILE },
+	{ "free", required_argument, NULL, OPT_FREE },
+	{ "high", required_argument, NULL, OPT_HIGH },
+	{ "swappiness", required_argument, NULL, OPT_SWAPPINESS },
+	{ "swap", required_argument, NULL, OPT_SWAP },
+	{ "memcg", no_argument, NULL, OPT_MEMCG },
+	{ "offline", no_argument, NULL, OPT_OFFLINE },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "node", required_argument, NULL, OPT_NODE },
+	{ "rule", required_argument, NULL, OPT_RULE },
+	{ "recent-scanned", required_argument, NULL, OPT_SCANNED },
+	{ "recent-rotated", required_argument, NULL, OPT_ROTATED },
+	{ "cost", required_argument, NULL, OPT_COST },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "anon", required_argument, NULL, OPT_ANON },
-		{ "file", required_argument, NULL, OPT_FILE },
-		{ "free", required_argument, NULL, OPT_FREE },
-		{ "high", required_argument, NULL, OPT_HIGH },
-		{ "swappiness", required_argument, NULL, OPT_SWAPPINESS },
-		{ "swap", required_argument, NULL, OPT_SWAP },
-		{ "memcg", no_argument, NULL, OPT_MEMCG },
-		{ "offline", no_argument, NULL, OPT_OFFLINE },
-		{ "cgroup", required_argument, NULL, OPT_CGROUP },
-		{ "node", required_argument, NULL, OPT_NODE },
-		{ "rule", required_argument, NULL, OPT_RULE },
-		{ "recent-scanned", required_argument, NULL, OPT_SCANNED },
-		{ "recent-rotated", required_argument, NULL, OPT_ROTATED },
-		{ "cost", required_argument, NULL, OPT_COST },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct scan_opts o = { .node = -1 };
 	struct snapshot s;
 	bool have_snap = false, given, mglru;
@@ -485,7 +486,7 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", cmd_scan_opts, NULL)) != -1) {
 		rc = EXIT_OK;
 		switch (c) {
 		case OPT_ANON:

@@ -23,7 +23,9 @@ static void show_usage(void)
 	      "pages, min/low/high/promo, boost and the most boost watermark_boost_factor\n"
 	      "allows (boost_max), the gaps between them, where free memory stands, and\n"
 	      "the smallest watermark_scale_factor that would change each zone's gap.\n"
-	      "Reads /proc/zoneinfo and the vm sysctls under --root.\n",
+	      "Reads /proc/zoneinfo and the vm sysctls under --root.\n"
+	      "\n"
+	      "  -h, --help   this help\n",
 	      stdout);
 }
 
@@ -133,12 +135,13 @@ static long boost_ceiling(const struct snapshot *s, const struct zi_zone *z)
 				  s->m.pageblock_pages);
 }
 
+const struct option cmd_show_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct snapshot s;
 	struct explain ex;
 	struct zrow *rows;
@@ -150,7 +153,7 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+h", cmd_show_opts, NULL)) != -1) {
 		if (c == 'h') {
 			show_usage();
 			return EXIT_OK;

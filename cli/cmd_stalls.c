@@ -849,23 +849,24 @@ static int add_id(struct opts *o, const char *opt, const char *s, bool tgid)
 	return 0;
 }
 
+enum { O_PID = 256, O_TGID, O_ALL, O_DUR, O_INT, O_TOP, O_SORT,
+       O_RCVBUF, O_ENABLE };
+const struct option cmd_stalls_opts[] = {
+	{ "pid", required_argument, NULL, O_PID },
+	{ "tgid", required_argument, NULL, O_TGID },
+	{ "all", no_argument, NULL, O_ALL },
+	{ "duration", required_argument, NULL, O_DUR },
+	{ "interval", required_argument, NULL, O_INT },
+	{ "top", required_argument, NULL, O_TOP },
+	{ "sort", required_argument, NULL, O_SORT },
+	{ "rcvbuf", required_argument, NULL, O_RCVBUF },
+	{ "enable-delayacct", no_argument, NULL, O_ENABLE },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int parse_opts(int argc, char **argv, struct opts *o, bool *help)
 {
-	enum { O_PID = 256, O_TGID, O_ALL, O_DUR, O_INT, O_TOP, O_SORT,
-	       O_RCVBUF, O_ENABLE };
-	static const struct option lo[] = {
-		{ "pid", required_argument, NULL, O_PID },
-		{ "tgid", required_argument, NULL, O_TGID },
-		{ "all", no_argument, NULL, O_ALL },
-		{ "duration", required_argument, NULL, O_DUR },
-		{ "interval", required_argument, NULL, O_INT },
-		{ "top", required_argument, NULL, O_TOP },
-		{ "sort", required_argument, NULL, O_SORT },
-		{ "rcvbuf", required_argument, NULL, O_RCVBUF },
-		{ "enable-delayacct", no_argument, NULL, O_ENABLE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct wm_diag d = { 0 };
 	bool dur_given = false, int_given = false;
 	uint64_t bytes;
@@ -873,7 +874,7 @@ static int parse_opts(int argc, char **argv, struct opts *o, bool *help)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", cmd_stalls_opts, NULL)) != -1) {
 		switch (c) {
 		case O_PID:
 		case O_TGID:

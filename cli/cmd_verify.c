@@ -24,7 +24,9 @@ static void verify_usage(void)
 	      "Exit 0 when every number matches (verdict exact); 1 with a per-zone diff\n"
 	      "and a verdict: stale (computed from managed counts that moved since, as\n"
 	      "after every boot; `wmark apply --refresh` makes the kernel recompute)\n"
-	      "or mismatch.\n"
+	      "or mismatch.  -o prom prints wmark_verify_match{node,zone}, the verdict\n"
+	      "as wmark_verify_verdict{verdict} and wmark_verify_managed_moved_pages\n"
+	      "for node_exporter's textfile collector.\n"
 	      "\n"
 	      "  --infer                    recover min_free_kbytes and\n"
 	      "                             watermark_scale_factor from zoneinfo alone\n"
@@ -41,7 +43,9 @@ struct wm4 {
 };
 
 #define V(name) \
-	{ .header = #name, .json = #name, .unit = FMT_PAGES, .off = offsetof(struct wm4, name) }
+	{ .header = #name, .json = #name, .prom = "expected_" #name "_pages", \
+	  .help = "The " #name " watermark the model computes (boost included)", \
+	  .unit = FMT_PAGES, .off = offsetof(struct wm4, name) }
 
 /* The watermarks verify compares, in zoneinfo's order. */
 static const struct fmt_field wm4_fields[] = { V(min), V(low), V(high), V(promo) };
@@ -199,6 +203,59 @@ static int report_json(const struct snapshot *s, const struct wm_verify *a, cons
 	return report_json_print(doc);
 }
 
+/* The verdicts a Prometheus rule may ask for: one sample each, 1 for this one. */
+static void prom_verdict(const char *verdict)
+{
+	static const char *const all[] = { "exact", "stale", "mismatch", "cannot-verify" };
+	size_t i;
+
+	fputs("# HELP wmark_verify_verdict The verdict of wmark verify: 1 for the one that holds.\n"
+	      "# TYPE wmark_verify_verdict gauge\n", stdout);
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		printf("wmark_verify_verdict{verdict=\"%s\"} %d\n", all[i],
+		       strcmp(all[i], verdict) == 0);
+}
+
+/*
+ * verify in Prometheus form: per zone whether it matches and the model's
+ * watermarks (the kernel's own are show's wmark_zone_*_pages), the
+ * verdict, and the managed pages moved since the kernel last computed
+ * its watermarks (0 when exact).  Only wmark_verify_* families, so show's
+ * and verify's outputs go into one textfile side by side.
+ */
+static void verify_prom(const struct snapshot *s, const struct wm_verify *a)
+{
+	size_t i, k;
+
+	fputs("# HELP wmark_verify_match Whether the zone's printed watermarks and protection match the model.\n"
+	      "# TYPE wmark_verify_match gauge\n", stdout);
+	for (i = 0; i < a->nzones; i++)
+		if (s->zone_map[i] >= 0)
+			printf("wmark_verify_match{node=\"%d\",zone=\"%s\"} %d\n",
+			       s->m.zones[i].node, s->zi.zones[s->zone_map[i]].name,
+			       !a->bad_wm[i] && !a->bad_prot[i]);
+	for (k = 0; k < NWM4; k++) {
+		printf("# HELP wmark_verify_%s %s.\n# TYPE wmark_verify_%s gauge\n",
+		       wm4_fields[k].prom, wm4_fields[k].help, wm4_fields[k].prom);
+		for (i = 0; i < a->nzones; i++) {
+			struct wm4 e = wm4_model(a, i);
+			struct fmt_val v = fmt_value(&wm4_fields[k], &e);
+
+			if (s->zone_map[i] >= 0 && v.ok)
+				printf("wmark_verify_%s{node=\"%d\",zone=\"%s\"} %ld\n",
+				       wm4_fields[k].prom, s->m.zones[i].node,
+				       s->zi.zones[s->zone_map[i]].name, v.n);
+		}
+	}
+	prom_verdict(wm_verdict_name(a->verdict));
+	if (a->verdict != WM_VERDICT_MISMATCH)
+		printf("# HELP wmark_verify_managed_moved_pages Managed pages moved since the kernel "
+		       "last computed its watermarks.\n"
+		       "# TYPE wmark_verify_managed_moved_pages gauge\n"
+		       "wmark_verify_managed_moved_pages %ld\n",
+		       a->verdict == WM_VERDICT_STALE ? (long)a->moved : 0L);
+}
+
 /*
  * Say why nothing was compared: rc is EXIT_CHECK with the reason printed
  * here, or the code of an error already printed; -j still prints a
@@ -218,22 +275,25 @@ static int cannot_verify(const struct cli_ctx *ctx, const struct snapshot *s, in
 		cJSON_AddStringToObject(doc, "verdict", "cannot-verify");
 		cJSON_AddStringToObject(doc, "reason", why);
 		report_json_print(doc);
+	} else if (ctx->format == FMT_PROM) {
+		prom_verdict("cannot-verify");
 	}
 	return rc;
 }
 
+enum { O_INFER = 256 };
+const struct option cmd_verify_opts[] = {
+	{ "infer", no_argument, NULL, O_INFER },
+	{ "min-free-kbytes", required_argument, NULL, OPT_MFK },
+	{ "wsf", required_argument, NULL, OPT_WSF },
+	{ "lowmem-reserve-ratio", required_argument, NULL, OPT_LRR },
+	{ "extra-free-kbytes", required_argument, NULL, OPT_EXTRA },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 {
-	enum { O_INFER = 256 };
-	static const struct option opts[] = {
-		{ "infer", no_argument, NULL, O_INFER },
-		{ "min-free-kbytes", required_argument, NULL, OPT_MFK },
-		{ "wsf", required_argument, NULL, OPT_WSF },
-		{ "lowmem-reserve-ratio", required_argument, NULL, OPT_LRR },
-		{ "extra-free-kbytes", required_argument, NULL, OPT_EXTRA },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct wm_verify_opts o = { 0 };
 	struct wm_verify v = { 0 };
 	struct wm_diag d = { 0 };
@@ -243,7 +303,7 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", cmd_verify_opts, NULL)) != -1) {
 		switch (c) {
 		case O_INFER:
 			o.infer = true;
@@ -301,6 +361,8 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 		 ctx->kernel ? ctx->kernel : s.osrelease);
 	if (ctx->format == FMT_JSON)
 		report_json(&s, &v, kernel);
+	else if (ctx->format == FMT_PROM)
+		verify_prom(&s, &v);
 	else
 		report_text(&s, &v, kernel);
 	rc = v.verdict == WM_VERDICT_EXACT ? EXIT_OK : EXIT_CHECK;

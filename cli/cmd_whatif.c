@@ -178,14 +178,15 @@ static void boost_line(const struct snapshot *s, const struct wm_sysctl *sc,
 	       mib((long)boosted, s->m.page_size));
 }
 
+const struct option cmd_whatif_opts[] = {
+	OPTS_KNOBS,
+	{ "formula", required_argument, NULL, OPT_FORMULA },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		OPTS_KNOBS,
-		{ "formula", required_argument, NULL, OPT_FORMULA },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct wm_change ch = { 0 };
 	struct snapshot s;
 	struct wm_sysctl sc;
@@ -198,7 +199,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", cmd_whatif_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMULA:
 			if ((rc = opts_formula("whatif", optarg, &cols)))

@@ -258,6 +258,7 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 		break;
 	case FMT_PROM:
 		report_prom(stdout, rows, n, ex->cols, ex->machine->page_size);
+		report_prom_sysctl(stdout, ex->sysctl);
 		break;
 	case FMT_JSON: {
 		cJSON *doc, *mo, *it;

@@ -15,19 +15,46 @@
 #include "cli.h"
 #include "commands.h"
 
-static const struct cli_cmd commands[] = {
-	{ "calc", cmd_calc, "watermarks from memory sizes alone", true },
-	{ "show", cmd_show, "this machine's watermarks, per node and zone", true },
-	{ "verify", cmd_verify, "recompute every zone and compare with the kernel", false },
-	{ "whatif", cmd_whatif, "this machine's watermarks after a change", false },
-	{ "recommend", cmd_recommend, "a watermark_scale_factor with its reasons", false },
-	{ "apply", cmd_apply, "write watermark sysctls safely, with read-back", false },
-	{ "rollback", cmd_rollback, "restore the values from before the last applies", false },
-	{ "capture", cmd_capture, "write a root tree of the live machine", false },
-	{ "stalls", cmd_stalls, "per-task direct-reclaim and other delays", false },
-	{ "scan", cmd_scan, "reclaim scan targets per LRU list and priority", false },
-	{ "reclaim", cmd_reclaim, "proactive reclaim of a cgroup, measured and modelled", false },
+const struct cli_cmd cli_commands[] = {
+	{ "calc", cmd_calc, "watermarks from memory sizes alone", true, cmd_calc_opts, "h" },
+	{ "show", cmd_show, "this machine's watermarks, per node and zone", true, cmd_show_opts, "h" },
+	{ "verify", cmd_verify, "recompute every zone and compare with the kernel", true,
+	  cmd_verify_opts, "h" },
+	{ "whatif", cmd_whatif, "this machine's watermarks after a change", false,
+	  cmd_whatif_opts, "h" },
+	{ "recommend", cmd_recommend, "a watermark_scale_factor with its reasons", false,
+	  cmd_recommend_opts, "h" },
+	{ "apply", cmd_apply, "write watermark sysctls safely, with read-back", false,
+	  cmd_apply_opts, "nfh" },
+	{ "rollback", cmd_rollback, "restore the values from before the last applies", false,
+	  cmd_rollback_opts, "fnh" },
+	{ "capture", cmd_capture, "write a root tree of the live machine", false,
+	  cmd_capture_opts, "h" },
+	{ "stalls", cmd_stalls, "per-task direct-reclaim and other delays", false,
+	  cmd_stalls_opts, "h" },
+	{ "scan", cmd_scan, "reclaim scan targets per LRU list and priority", false,
+	  cmd_scan_opts, "h" },
+	{ "reclaim", cmd_reclaim, "proactive reclaim of a cgroup, measured and modelled", false,
+	  cmd_reclaim_opts, "nh" },
+	{ "completion", cmd_completion, "a bash or zsh completion script for wmark", false,
+	  cmd_completion_opts, "h" },
 };
+
+const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);
+
+/* The global options; -h/--help is global only before the command name. */
+enum { OPT_G_ROOT = 'R', OPT_G_KERNEL = 'K' };
+
+const struct option cli_global_opts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "format", required_argument, NULL, 'o' },
+	{ "root", required_argument, NULL, OPT_G_ROOT },
+	{ "kernel", required_argument, NULL, OPT_G_KERNEL },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define NGLOBAL (sizeof(cli_global_opts) / sizeof(cli_global_opts[0]) - 1)
 
 int cli_err(int code, const char *context, const char *fmt, ...)
 {
@@ -82,18 +109,19 @@ static void usage(FILE *f)
 	      "watermarks (min/low/high/promo, min_free_kbytes, protection).\n"
 	      "\n"
 	      "Commands:\n", f);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	for (i = 0; i < cli_ncommands; i++)
+		fprintf(f, "  %-10s %s\n", cli_commands[i].name, cli_commands[i].summary);
 	fprintf(f, "  %-10s %s\n", "help", "this help");
 	fputs("\n"
-	      "Options:\n"
+	      "Options (before or after the command):\n"
 	      "  -j, --json              print JSON (same as -o json)\n"
 	      "  -o, --format FORMAT     text (default), json or prom\n"
 	      "      --root DIR          read the machine from DIR laid out like /\n"
 	      "                          (default /, the live machine)\n"
 	      "      --kernel VERSION    model this kernel release (default: the\n"
 	      "                          root's osrelease, or the newest modelled)\n"
-	      "  -h, --help              show this help and exit\n"
+	      "  -h, --help              show this help and exit (after a command:\n"
+	      "                          that command's help)\n"
 	      "  -V, --version           show the version and exit\n"
 	      "\n"
 	      "'wmark COMMAND --help' describes a command's options.\n"
@@ -105,9 +133,9 @@ static const struct cli_cmd *find_command(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(commands[i].name, name) == 0)
-			return &commands[i];
+	for (i = 0; i < cli_ncommands; i++)
+		if (strcmp(cli_commands[i].name, name) == 0)
+			return &cli_commands[i];
 	return NULL;
 }
 
@@ -134,20 +162,182 @@ static int close_stdout(int rc)
 	return rc;
 }
 
+/*
+ * Take a global option c (value arg) into ctx.  Return -1 to go on, the
+ * exit code to stop with (a usage error, or --version's 0), or -2 when c
+ * is no global option.
+ */
+static int global_opt(struct cli_ctx *ctx, const char *cmd, int c, const char *arg)
+{
+	switch (c) {
+	case 'j':
+		ctx->format = FMT_JSON;
+		return -1;
+	case 'o':
+		if (strcmp(arg, "text") == 0)
+			ctx->format = FMT_TEXT;
+		else if (strcmp(arg, "json") == 0)
+			ctx->format = FMT_JSON;
+		else if (strcmp(arg, "prom") == 0)
+			ctx->format = FMT_PROM;
+		else
+			return cli_usage(cmd, "unknown format '%s' (text, json or prom)", arg);
+		return -1;
+	case OPT_G_ROOT:
+		ctx->root = arg;
+		ctx->root_given = true;
+		return -1;
+	case OPT_G_KERNEL:
+		ctx->kernel = arg;
+		return -1;
+	case 'V':
+		printf("wmark %s\n", WMARK_VERSION);
+		return close_stdout(EXIT_OK);
+	}
+	return -2;
+}
+
+/* Does cmd's table hold an option (long name or short letter) of the global table? */
+static const char *collides(const struct cli_cmd *cmd)
+{
+	const struct option *o;
+	const char *s;
+	size_t g;
+
+	for (o = cmd->opts; o->name; o++)
+		for (g = 0; g < NGLOBAL; g++)
+			if (strcmp(o->name, cli_global_opts[g].name) == 0)
+				return o->name;
+	for (s = CLI_GLOBAL_SHORTOPTS; *s; s++)
+		if (*s != ':' && strchr(cmd->shortopts, *s)) {
+			static char one[3] = "-";
+
+			one[1] = *s;
+			return one;
+		}
+	return NULL;
+}
+
+/*
+ * The command's arguments argv[0..argc) (argv[0] its name) through one
+ * getopt table, the global options and the command's: take the global
+ * ones into ctx and put the others into *out, each option on its own
+ * ("-nf" becomes "-n" "-f", "--wsf=5" becomes "--wsf" "5"), then "--"
+ * and the operands.  The command parses *out with its own table as
+ * before.  Return -1 to go on, or an exit code.
+ */
+static int split_args(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc, char **argv,
+		      int *outc, char ***outv)
+{
+	/* static: what the command gets lives until exit, error or not */
+	static char shorts[64][3];
+	static char **opnd, **out;
+	struct option all[96];
+	char optstring[64];
+	size_t n = 0, k;
+	int c, li, nout = 1, nopnd = 0, nshort = 0, rc;
+	const char *clash;
+
+	out = calloc((size_t)argc * 2 + 2, sizeof(*out));
+	opnd = calloc((size_t)argc + 1, sizeof(*opnd));
+	if (!out || !opnd)
+		return cli_err(EXIT_SYSTEM, cmd->name, "out of memory");
+	if ((clash = collides(cmd)))
+		return cli_err(EXIT_SYSTEM, cmd->name, "internal error: option '%s' is "
+			       "both global and the command's", clash);
+	for (k = 0; k < NGLOBAL; k++)
+		all[n++] = cli_global_opts[k];
+	for (k = 0; cmd->opts[k].name && n < sizeof(all) / sizeof(all[0]) - 1; k++)
+		all[n++] = cmd->opts[k];
+	memset(&all[n], 0, sizeof(all[n]));
+	/* "-": operands come back as 1, in order; ":": a missing value is ':' */
+	snprintf(optstring, sizeof(optstring), "-:%s%s", CLI_GLOBAL_SHORTOPTS, cmd->shortopts);
+
+	out[0] = argv[0];
+	optind = 0;
+	opterr = 0;
+	for (;;) {
+		li = -1;
+		c = getopt_long(argc, argv, optstring, all, &li);
+		if (c == -1)
+			break;
+		if (c == 1) {
+			opnd[nopnd++] = optarg;
+			continue;
+		}
+		if (c == ':')
+			return cli_usage(cmd->name, "option '%s' needs a value", argv[optind - 1]);
+		if (c == '?') {
+			/* not in either table: the command words the error */
+			if (optopt && nshort < 64) {
+				shorts[nshort][0] = '-';
+				shorts[nshort][1] = (char)optopt;
+				out[nout++] = shorts[nshort++];
+			} else {
+				out[nout++] = argv[optind - 1];
+			}
+			continue;
+		}
+		if ((li < 0 || (size_t)li < NGLOBAL) &&
+		    (rc = global_opt(ctx, cmd->name, c, optarg)) != -2) {
+			if (rc != -1)
+				return rc;
+			continue;
+		}
+		if (li >= 0) {
+			if (all[li].has_arg == optional_argument && optarg) {
+				size_t len = strlen(all[li].name) + strlen(optarg) + 4;
+				char *s = malloc(len);
+
+				if (!s)
+					return cli_err(EXIT_SYSTEM, cmd->name, "out of memory");
+				snprintf(s, len, "--%s=%s", all[li].name, optarg);
+				out[nout++] = s;
+				continue;
+			}
+			out[nout] = malloc(strlen(all[li].name) + 3);
+			if (!out[nout])
+				return cli_err(EXIT_SYSTEM, cmd->name, "out of memory");
+			sprintf(out[nout++], "--%s", all[li].name);
+		} else {
+			if (nshort >= 64)
+				return cli_usage(cmd->name, "too many options");
+			shorts[nshort][0] = '-';
+			shorts[nshort][1] = (char)c;
+			out[nout++] = shorts[nshort++];
+		}
+		if (optarg)
+			out[nout++] = optarg;
+	}
+	/* after "--", the rest are operands */
+	while (optind < argc)
+		opnd[nopnd++] = argv[optind++];
+	if (nopnd) {
+		out[nout++] = "--";
+		for (k = 0; k < (size_t)nopnd; k++)
+			out[nout++] = opnd[k];
+	}
+	out[nout] = NULL;
+	*outc = nout;
+	*outv = out;
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "format", required_argument, NULL, 'o' },
-		{ "root", required_argument, NULL, 'R' },
-		{ "kernel", required_argument, NULL, 'K' },
+		{ "root", required_argument, NULL, OPT_G_ROOT },
+		{ "kernel", required_argument, NULL, OPT_G_KERNEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_ctx ctx = { .format = FMT_TEXT, .root = "/" };
 	const struct cli_cmd *cmd;
-	int c, rc, fd;
+	char **cargv;
+	int c, rc, fd, cargc;
 
 	/*
 	 * Started with fd 0, 1 or 2 closed, the next file opened (apply's
@@ -158,41 +348,21 @@ int main(int argc, char **argv)
 		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
 			return EXIT_SYSTEM;
 
-	/* "+": stop at the command name; its options are its own.  ":": a
-	 * missing value is ':', not an unknown option. */
+	/* "+": stop at the command name.  ":": a missing value is ':', not
+	 * an unknown option. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:jo:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:" CLI_GLOBAL_SHORTOPTS "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'j':
-			ctx.format = FMT_JSON;
-			break;
-		case 'o':
-			if (strcmp(optarg, "text") == 0)
-				ctx.format = FMT_TEXT;
-			else if (strcmp(optarg, "json") == 0)
-				ctx.format = FMT_JSON;
-			else if (strcmp(optarg, "prom") == 0)
-				ctx.format = FMT_PROM;
-			else
-				return cli_usage(NULL, "unknown format '%s' (text, json or prom)", optarg);
-			break;
-		case 'R':
-			ctx.root = optarg;
-			ctx.root_given = true;
-			break;
-		case 'K':
-			ctx.kernel = optarg;
-			break;
 		case 'h':
 			usage(stdout);
 			return close_stdout(EXIT_OK);
-		case 'V':
-			printf("wmark %s\n", WMARK_VERSION);
-			return close_stdout(EXIT_OK);
 		case ':':
 			return cli_usage(NULL, "option '%s' needs a value", argv[optind - 1]);
-		default:
+		case '?':
 			return cli_usage(NULL, "unknown option '%s'", argv[optind - 1]);
+		default:
+			if ((rc = global_opt(&ctx, NULL, c, optarg)) != -1)
+				return rc;
 		}
 	}
 	if (optind >= argc)
@@ -205,11 +375,15 @@ int main(int argc, char **argv)
 	cmd = find_command(argv[optind]);
 	if (!cmd)
 		return cli_usage(NULL, "unknown command '%s'", argv[optind]);
+	cargc = argc - optind;
+	cargv = argv + optind;
+	/* a command that lists its options takes the global ones after its name too */
+	if (cmd->opts && (rc = split_args(&ctx, cmd, cargc, cargv, &cargc, &cargv)) != -1)
+		return rc;	/* a usage error, or --version (stdout closed) */
 	/* One place decides: a command without a Prometheus form never prints text for -o prom. */
-	if (ctx.format == FMT_PROM && !cmd->prom && !asks_help(argc - optind - 1, argv + optind + 1))
+	if (ctx.format == FMT_PROM && !cmd->prom && !asks_help(cargc - 1, cargv + 1))
 		return cli_usage(cmd->name, "-o prom: %s has no Prometheus form (text or json)",
 				 cmd->name);
-	optind++;	/* getopt restarts at the command's own arguments */
-	rc = cmd->run(&ctx, argc - optind + 1, argv + optind - 1);
+	rc = cmd->run(&ctx, cargc, cargv);
 	exit(close_stdout(rc));
 }

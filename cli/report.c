@@ -209,6 +209,34 @@ void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
 	fprintf(f, "wmark_page_size_bytes %u\n", page_size);
 }
 
+void report_prom_sysctl(FILE *f, const struct wm_sysctl *s)
+{
+	static const struct {
+		const char *name, *help;
+		unsigned have;
+		size_t off;
+	} one[] = {
+		{ "min_free_kbytes", "vm.min_free_kbytes", WM_HAVE_MFK,
+		  offsetof(struct wm_sysctl, min_free_kbytes) },
+		{ "watermark_scale_factor", "vm.watermark_scale_factor", WM_HAVE_WSF,
+		  offsetof(struct wm_sysctl, wsf) },
+		{ "watermark_boost_factor", "vm.watermark_boost_factor", WM_HAVE_BOOST,
+		  offsetof(struct wm_sysctl, boost_factor) },
+		{ "extra_free_kbytes", "vm.extra_free_kbytes (Android)", WM_HAVE_EXTRA,
+		  offsetof(struct wm_sysctl, extra_free_kbytes) },
+	};
+	size_t i;
+
+	for (i = 0; s && i < sizeof(one) / sizeof(one[0]); i++) {
+		if (!(s->have & one[i].have))
+			continue;
+		fprintf(f, "# HELP wmark_sysctl_%s The sysctl %s the watermarks are computed from.\n"
+			"# TYPE wmark_sysctl_%s gauge\nwmark_sysctl_%s %ld\n", one[i].name,
+			one[i].help, one[i].name, one[i].name,
+			*(const long *)(const void *)((const char *)s + one[i].off));
+	}
+}
+
 cJSON *report_json_sysctl(const struct wm_sysctl *s)
 {
 	cJSON *o = cJSON_CreateObject(), *a;

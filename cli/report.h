@@ -69,6 +69,9 @@ cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols);
 void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
 		 unsigned page_size);
 
+/* The sysctls s has, as wmark_sysctl_NAME gauges. */
+void report_prom_sysctl(FILE *f, const struct wm_sysctl *s);
+
 /* The "sysctl" object of DESIGN.md (fields < 0 become null). */
 cJSON *report_json_sysctl(const struct wm_sysctl *s);
 

@@ -6,7 +6,7 @@
 # CMOCKA_MESSAGE_OUTPUT=tap.  A suite that exits non-zero without a
 # "not ok" line counts as one failure, so a crash is never a pass.
 #
-# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|example|static|kernel]...
+# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|example|static|package|kernel]...
 cd "$(dirname "$0")/.." || exit 2
 export LC_ALL=C
 logdir=build/test-logs
@@ -90,6 +90,10 @@ suite_static() {
 	run_suite "static:qemu-user" tests/static.sh
 }
 
+suite_package() {
+	run_suite "package:install-deb" tests/package.sh build
+}
+
 suite_kernel() {
 	[ -x tests/kernel/run.sh ] && run_suite "kernel" tests/kernel/run.sh
 }
@@ -97,8 +101,8 @@ suite_kernel() {
 [ $# -eq 0 ] && set -- all
 for s in "$@"; do
 	case $s in
-	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_build32; suite_example; suite_static; suite_kernel ;;
-	unit|golden|sh|fuzz|man|kernel|build32|example|static) "suite_$s" ;;
+	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_build32; suite_example; suite_static; suite_package; suite_kernel ;;
+	unit|golden|sh|fuzz|man|kernel|build32|example|static|package) "suite_$s" ;;
 	*) echo "tests/run.sh: unknown suite '$s'" >&2; exit 2 ;;
 	esac
 done

@@ -45,6 +45,8 @@ check "verify -j keeps stdout JSON even when the check fails" \
 if command -v promtool >/dev/null; then
 	check "show -o prom passes promtool check metrics" \
 		bash -c "'$W' -o prom --root $D/vm-6.18-firecracker-A show | promtool check metrics"
+	check "verify -o prom passes promtool check metrics" \
+		bash -c "'$W' --root $D/qemu-k61-4g-before verify -o prom | promtool check metrics"
 	check "calc -o prom passes promtool check metrics" \
 		bash -c "'$W' -o prom calc --zone DMA=15M --zone DMA32=3G --zone 1:Normal=4G | promtool check metrics"
 else

@@ -213,16 +213,49 @@ run --root "$tmp/p64" show
 is "a pagetypeinfo that contradicts itself is exit 2 naming its line" \
 	test $rc = 2 -a -n "$(grep -F "$tmp/p64/proc/pagetypeinfo:2:" "$tmp/e")"
 
-# ---- -o prom: produced (calc, show) or refused with exit 2, never text
+# ---- -o prom: produced (calc, show, verify) or refused with exit 2, never text
 fresh vm-6.18-firecracker-A
-for c in verify "whatif --wsf 100" "apply -n --wsf 100" rollback "recommend --burst 1M" capture; do
+for c in "whatif --wsf 100" "apply -n --wsf 100" rollback "recommend --burst 1M" capture "stalls --all" "completion bash"; do
 	# shellcheck disable=SC2086
 	run --root "$tmp/r" -o prom $c
 	is "-o prom $c is refused (exit 2, nothing on stdout)" \
 		test $rc = 2 -a ! -s "$tmp/o" -a -n "$(grep 'has no Prometheus form' "$tmp/e")"
 done
-run -o prom verify --help
-is "-o prom verify --help still prints the help" test $rc = 0 -a -s "$tmp/o"
+run -o prom whatif --help
+is "-o prom whatif --help still prints the help" test $rc = 0 -a -s "$tmp/o"
+# verify's Prometheus form says what its JSON says (the JSON is checked
+# against the kernel in the goldens): per-zone match, verdict, moved pages
+for m in qemu-k61-4g-before qemu-k612-4g-after qemu-k612-4g-before; do
+	"$W" --root "$D/$m" verify -j >"$tmp/j" 2>/dev/null
+	jrc=$?
+	run --root "$D/$m" verify -o prom
+	is "verify -o prom of $m: exit $jrc as -j, and match/verdict/moved pages as its JSON" python3 -c "
+import json, re, sys
+d = json.load(open('$tmp/j'))
+rc, jrc = $rc, $jrc
+assert rc == jrc, (rc, jrc)
+s = {}
+for line in open('$tmp/o'):
+    if not line.startswith('#'):
+        k, v = line.rsplit(' ', 1)
+        s[k] = float(v)
+for z in d['zones']:
+    k = 'wmark_verify_match{node=\"%d\",zone=\"%s\"}' % (z['node'], z['zone'])
+    assert s[k] == (1 if z['match'] else 0), k
+    for f in ('min', 'low', 'high'):
+        k = 'wmark_verify_expected_%s_pages{node=\"%d\",zone=\"%s\"}' % (f, z['node'], z['zone'])
+        assert s[k] == z['expected'][f], k
+for v in ('exact', 'stale', 'mismatch', 'cannot-verify'):
+    assert s['wmark_verify_verdict{verdict=\"%s\"}' % v] == (v == d['verdict']), v
+assert s.get('wmark_verify_managed_moved_pages') == d.get('managed_moved_pages', 0), s.get('wmark_verify_managed_moved_pages')
+"
+done
+fresh qemu-k61-4g-before
+rm "$tmp/r/proc/sys/vm/min_free_kbytes"
+run --root "$tmp/r" verify -o prom
+is "verify -o prom that cannot verify: the verdict cannot-verify, and no text" \
+	test $rc != 0 -a -n "$(grep -Fx 'wmark_verify_verdict{verdict="cannot-verify"} 1' "$tmp/o")" \
+	-a -z "$(grep -v '^wmark_\|^# ' "$tmp/o")"
 run --root "$tmp/r" -o prom show
 is "-o prom show is Prometheus text" test $rc = 0 -a -n "$(grep '^# TYPE wmark_' "$tmp/o")"
 
