@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explain.h"
+#include "jsonw.h"
 
 void explain_init(struct explain *ex)
 {
@@ -260,8 +261,14 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 		report_prom(stdout, rows, n, ex->cols, ex->machine->page_size);
 		break;
 	case FMT_JSON: {
-		cJSON *doc, *mo, *it;
+		/* streamed: thousands of zones on large machines (jsonw.h) */
+		struct jw *w = malloc(sizeof(*w));
+		cJSON *doc, *mo;
 
+		if (!w) {
+			rc = cli_err(EXIT_SYSTEM, "json", "out of memory");
+			break;
+		}
 		doc = explain_json_head(&(struct explain_head){
 			.source = ex->source, .kernel = explain_kernel(ex, kb, sizeof(kb)),
 			.m = ex->machine, .geo = ex->geo, .sysctl = ex->sysctl });
@@ -275,17 +282,20 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 				json_add_long(mo, "thp", ex->mfk.thp_kb);
 			}
 		}
-		if (ex->extra_json) {
-			cJSON *copy = cJSON_Duplicate(ex->extra_json, 1);
-
-			while (copy && copy->child) {
-				it = cJSON_DetachItemViaPointer(copy, copy->child);
-				cJSON_AddItemToObject(doc, it->string, it);
-			}
-			cJSON_Delete(copy);
-		}
-		cJSON_AddItemToObject(doc, "zones", report_json_zones(rows, n, ex->cols));
-		rc = report_json_print(doc);
+		jw_init(w, stdout);
+		jw_obj_open(w, NULL);
+		jw_cjson_members(w, doc);
+		cJSON_Delete(doc);
+		if (ex->extra_json)
+			jw_cjson_members(w, ex->extra_json);
+		if (ex->json_more)
+			ex->json_more(w, ex->json_more_arg);
+		report_jw_zones(w, "zones", rows, n, ex->cols);
+		jw_close(w);
+		/* a failed write is close_stdout()'s to report, as for printf */
+		if (jw_finish(w) && !ferror(stdout))
+			rc = cli_err(EXIT_SYSTEM, "json", "nesting too deep");
+		free(w);
 		break;
 	}
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "report.h"
 
 /* A zone field: a long of struct zrow; need = COL_* bits; fl = FMT_F_*. */
@@ -175,6 +176,30 @@ cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols)
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
+}
+
+void report_jw_zones(struct jw *w, const char *key, const struct zrow *rows, size_t n,
+		     unsigned cols)
+{
+	size_t i;
+	int j;
+
+	jw_arr_open(w, key);
+	for (i = 0; i < n; i++) {
+		jw_obj_open(w, NULL);
+		jw_long(w, "node", rows[i].node);
+		jw_str(w, "zone", rows[i].zone);
+		/* promo is null, not absent, on kernels without it */
+		jw_fmt_fields(w, fields, NFIELDS, cols | COL_PROMO, &rows[i]);
+		jw_arr_open(w, "protection");
+		for (j = 0; j < rows[i].nprot; j++)
+			jw_long(w, NULL, rows[i].protection[j]);
+		jw_close(w);
+		if ((cols & COL_LIVE) && rows[i].state)
+			jw_str(w, "state", rows[i].state);
+		jw_close(w);
+	}
+	jw_close(w);
 }
 
 void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
