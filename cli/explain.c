@@ -200,6 +200,28 @@ static void text_header(FILE *f, const struct explain *ex)
 	fputs("\n\n", f);
 }
 
+/*
+ * "%-4d %-8s " of a row's node and zone (at most 32 bytes) into line;
+ * return its length (under 64).
+ */
+/* Append the string literal s at line + k; return the new length. */
+#define lit(line, k, s) (memcpy((line) + (k), s, sizeof(s) - 1), (k) + sizeof(s) - 1)
+
+static size_t zone_lead(char *line, const struct zrow *r)
+{
+	size_t m = fmt_long(line, r->node), z = strlen(r->zone);
+
+	while (m < 4)
+		line[m++] = ' ';
+	line[m++] = ' ';
+	memcpy(line + m, r->zone, z);
+	m += z;
+	while (z++ < 8)
+		line[m++] = ' ';
+	line[m++] = ' ';
+	return m;
+}
+
 static void text_footer(FILE *f, const struct explain *ex, const struct zrow *rows,
 			size_t n)
 {
@@ -211,10 +233,29 @@ static void text_footer(FILE *f, const struct explain *ex, const struct zrow *ro
 	fputs("\nProtection, pages each zone keeps back from allocations that may use\n"
 	      "the zone of each column (lowmem_reserve):\n", f);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%-4d %-8s (", rows[i].node, rows[i].zone);
-		for (j = 0; j < rows[i].nprot; j++)
-			fprintf(f, "%s%ld", j ? ", " : "", rows[i].protection[j]);
-		fputs(")\n", f);
+		/* "%-4d %-8s (%ld, %ld...)\n", without a format per line: large machines */
+		char line[64 + 26 * WM_MAX_ZONES];
+		size_t len;
+
+		if (strlen(rows[i].zone) > 32) {	/* not a kernel name: printf */
+			fprintf(f, "%-4d %-8s (", rows[i].node, rows[i].zone);
+			for (j = 0; j < rows[i].nprot; j++)
+				fprintf(f, "%s%ld", j ? ", " : "", rows[i].protection[j]);
+			fputs(")\n", f);
+			continue;
+		}
+		len = zone_lead(line, &rows[i]);
+		line[len++] = '(';
+		for (j = 0; j < rows[i].nprot; j++) {
+			if (j) {
+				line[len++] = ',';
+				line[len++] = ' ';
+			}
+			len += fmt_long(line + len, rows[i].protection[j]);
+		}
+		line[len++] = ')';
+		line[len++] = '\n';
+		fwrite_unlocked(line, 1, len, f);
 	}
 	if (!p->wsf || !ex->wm || !(ex->sysctl->have & WM_HAVE_WSF))
 		return;
@@ -229,6 +270,20 @@ static void text_footer(FILE *f, const struct explain *ex, const struct zrow *ro
 				"min_free_kbytes; wsf starts to matter at %ld%s\n",
 				rows[i].node, rows[i].zone, w->wsf_floor,
 				w->wsf_floor > p->wsf_max ? ", above the kernel's maximum" : "");
+		} else if (w->gap < (1ul << 36) && strlen(rows[i].zone) <= 32) {
+			/* "%-4d %-8s sets the gap: %lu pages (%.1f MiB); below %ld ..." */
+			char line[160 + 24 * 3];
+			size_t k = zone_lead(line, &rows[i]);
+
+			k = lit(line, k, "sets the gap: ");
+			k += fmt_long(line + k, (long)w->gap);
+			k = lit(line, k, " pages (");
+			fmt_mib(line + k, 32, (long)w->gap, m->page_size);
+			k += strlen(line + k);
+			k = lit(line, k, " MiB); below ");
+			k += fmt_long(line + k, w->wsf_floor);
+			k = lit(line, k, " it would have no effect\n");
+			fwrite_unlocked(line, 1, k, f);
 		} else {
 			fprintf(f, "%-4d %-8s sets the gap: %lu pages (%.1f MiB); below %ld it would have no effect\n",
 				rows[i].node, rows[i].zone, w->gap,
