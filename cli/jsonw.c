@@ -9,7 +9,8 @@
  * Numbers are "%1.15g" unless that does not read back as the same double,
  * then "%1.17g"; NaN and infinities are null.  Strings escape '"', '\\',
  * \b \f \n \r \t and other bytes below 0x20 as \u00XX; every other byte
- * is copied.  Integers below 10^15 print the same under "%1.15g" as
+ * is copied.  cJSON_PrintUnformatted()'s layout has no blanks at all:
+ * "key":value joined by ",".  Integers below 10^15 print the same under "%1.15g" as
  * their digits, which is the fast path here.
  */
 #include <float.h>
@@ -58,7 +59,14 @@ void jw_init(struct jw *w, FILE *f)
 	w->f = f;
 	w->depth = 0;
 	w->err = false;
+	w->compact = false;
 	w->len = 0;
+}
+
+void jw_init_compact(struct jw *w, FILE *f)
+{
+	jw_init(w, f);
+	w->compact = true;
 }
 
 static void put_string(struct jw *w, const char *s)
@@ -100,6 +108,15 @@ static void lead(struct jw *w, const char *key)
 
 	if (d == 0)
 		return;
+	if (w->compact) {
+		if (w->count[d - 1]++)
+			putch(w, ',');
+		if (!w->array[d - 1]) {
+			put_string(w, key ? key : "");
+			putch(w, ':');
+		}
+		return;
+	}
 	if (w->array[d - 1]) {
 		if (w->count[d - 1]++)
 			put(w, ", ", 2);
@@ -122,7 +139,10 @@ static void open_level(struct jw *w, const char *key, bool array)
 	w->array[w->depth] = array;
 	w->count[w->depth] = 0;
 	w->depth++;
-	put(w, array ? "[" : "{\n", array ? 1 : 2);
+	if (array || w->compact)
+		putch(w, array ? '[' : '{');
+	else
+		put(w, "{\n", 2);
 }
 
 void jw_obj_open(struct jw *w, const char *key)
@@ -144,8 +164,8 @@ void jw_close(struct jw *w)
 		return;
 	}
 	w->depth--;
-	if (w->array[d - 1]) {
-		putch(w, ']');
+	if (w->array[d - 1] || w->compact) {
+		putch(w, w->array[d - 1] ? ']' : '}');
 		return;
 	}
 	if (w->count[d - 1])

@@ -37,12 +37,16 @@ struct jw {
 	bool array[JW_MAX_DEPTH];	/* level d is an array, not an object */
 	unsigned long count[JW_MAX_DEPTH];	/* values written at level d */
 	bool err;			/* a write failed or nesting overflowed */
+	bool compact;			/* cJSON_PrintUnformatted()'s layout */
 	size_t len;
 	char buf[JW_BUF];
 };
 
-/* Start a document written to f. */
+/* Start a document written to f, laid out as cJSON_Print() does. */
 void jw_init(struct jw *w, FILE *f);
+
+/* Or on one line, as cJSON_PrintUnformatted() does. */
+void jw_init_compact(struct jw *w, FILE *f);
 
 /* Open an object or array as the value of key (NULL: array item or top). */
 void jw_obj_open(struct jw *w, const char *key);

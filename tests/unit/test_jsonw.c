@@ -329,6 +329,33 @@ static void test_a_cjson_tree_is_written_as_cjson_prints_it(void **state)
 	free(mine);
 }
 
+static void build_copy_compact(struct jw *w, const void *arg)
+{
+	w->compact = true;
+	jw_cjson(w, NULL, arg);
+}
+
+static void test_the_compact_layout_is_cjson_print_unformatted(void **state)
+{
+	static const char doc[] =
+		"{ \"root\": \"a b/\\\"q\\\"\", \"e\": {}, \"a\": [], \"z\": [{\"n\": 0, \"p\": [0, 1, 2],"
+		" \"x\": null, \"t\": true}, {}, [[]], 1e15, 0.25, -3], \"s\": \"tab\\t\" }";
+	cJSON *tree = cJSON_Parse(doc);
+	char *mine, *ref;
+
+	(void)state;
+	assert_non_null(tree);
+	mine = written(build_copy_compact, tree);
+	ref = cJSON_PrintUnformatted(tree);
+	assert_non_null(ref);
+	assert_int_equal(strlen(mine), strlen(ref) + 1);
+	assert_memory_equal(mine, ref, strlen(ref));
+	assert_int_equal(mine[strlen(ref)], '\n');
+	free(ref);
+	free(mine);
+	cJSON_Delete(tree);
+}
+
 static void build_long_line(struct jw *w, const void *arg)
 {
 	const char *s = arg;
@@ -392,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_strings_and_keys_are_escaped_as_cjson_escapes_them),
 		cmocka_unit_test(test_field_tables_write_the_same_keys_and_values_as_fmt_json_fields),
 		cmocka_unit_test(test_a_cjson_tree_is_written_as_cjson_prints_it),
+		cmocka_unit_test(test_the_compact_layout_is_cjson_print_unformatted),
 		cmocka_unit_test(test_values_longer_than_the_buffer_are_written_whole),
 		cmocka_unit_test(test_unbalanced_documents_are_refused),
 	};
