@@ -27,6 +27,8 @@ struct cli_ctx {
 	const char *root;	/* "/" unless --root; the last one given */
 	const char *kernel;	/* --kernel VERSION, or NULL */
 	bool root_given;	/* --root was on the command line */
+	const char **roots;	/* every --root, in order (verify reads them all) */
+	int nroots;
 };
 
 struct option;

@@ -13,6 +13,7 @@
 #include "../calc/boost.h"
 #include "commands.h"
 #include "explain.h"
+#include "jsonw.h"
 #include "snapshot.h"
 
 static void show_usage(void)
@@ -57,12 +58,14 @@ static void node_add(long *sum, long v)
  * or JSON objects into arr.  zi_parse() refuses node numbers that go
  * down, so each node's rows are together: one pass.
  */
-static void node_totals(const struct zrow *rows, size_t n, cJSON *arr, FILE *f)
+static void node_totals(const struct zrow *rows, size_t n, struct jw *w, FILE *f)
 {
 	size_t i, k;
 
 	if (f)
 		fputs("\nPer node (pages):\n", f);
+	if (w)
+		jw_arr_open(w, "nodes");
 	for (i = 0; i < n; i = k) {
 		struct node_row t = { 0 };
 		int node = rows[i].node;
@@ -79,14 +82,28 @@ static void node_totals(const struct zrow *rows, size_t n, cJSON *arr, FILE *f)
 			fmt_text_record(f, node_fields, NNODE_FIELDS, 0, &t);
 			fputc('\n', f);
 		}
-		if (arr) {
-			cJSON *o = cJSON_CreateObject();
-
-			cJSON_AddNumberToObject(o, "node", node);
-			fmt_json_fields(o, node_fields, NNODE_FIELDS, 0, &t);
-			cJSON_AddItemToArray(arr, o);
+		if (w) {
+			jw_obj_open(w, NULL);
+			jw_long(w, "node", node);
+			jw_fmt_fields(w, node_fields, NNODE_FIELDS, 0, &t);
+			jw_close(w);
 		}
 	}
+	if (w)
+		jw_close(w);
+}
+
+/* The shown rows, for node_totals() as the document's "nodes". */
+struct show_rows {
+	const struct zrow *rows;
+	size_t n;
+};
+
+static void json_nodes(struct jw *w, const void *arg)
+{
+	const struct show_rows *r = arg;
+
+	node_totals(r->rows, r->n, w, NULL);
 }
 
 /*
@@ -146,7 +163,7 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	struct explain ex;
 	struct zrow *rows;
 	struct wm_zone_wm *w;
-	cJSON *extra = NULL;
+	struct show_rows sr;
 	bool promo = false;
 	size_t i;
 	int c, rc;
@@ -200,14 +217,13 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	ex.cols = COL_DEFAULT | COL_LIVE | COL_BOOST | (promo ? COL_PROMO : 0) |
 		  (s.prof.boost && (s.sysctl.have & WM_HAVE_BOOST) ? COL_BOOST_MAX : 0);
 	if (ctx->format == FMT_JSON) {
-		extra = cJSON_CreateObject();
-		node_totals(rows, s.zi.nzones, cJSON_AddArrayToObject(extra, "nodes"), NULL);
-		ex.extra_json = extra;
+		sr = (struct show_rows){ rows, s.zi.nzones };
+		ex.json_more = json_nodes;
+		ex.json_more_arg = &sr;
 	}
 	rc = explain_print(ctx, &ex);
 	if (ctx->format == FMT_TEXT)
 		node_totals(rows, s.zi.nzones, NULL, stdout);
-	cJSON_Delete(extra);
 	free(w);
 	free(rows);
 	snapshot_free(&s);

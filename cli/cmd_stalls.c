@@ -655,12 +655,32 @@ struct opts {
 	bool enable;
 };
 
+/* What the exit listener's callback adds each record to. */
+struct exits {
+	struct tasks *t;
+	struct report *r;
+	int rc;		/* TS_ESYS once the task table could not grow */
+};
+
+static void on_exit_record(const struct ts_record *rec, void *arg)
+{
+	struct exits *x = arg;
+
+	x->r->win.exits++;
+	if (!rec->has_pid)
+		return;
+	x->r->version = rec->pid_stats.version;
+	if (tasks_note(x->t, &rec->pid_stats, true, false) < 0)
+		x->rc = TS_ESYS;
+}
+
 static int run_all(const struct opts *o, struct ts_sock *q, struct tasks *t,
 		   struct report *r)
 {
+	struct exits x = { t, r, TS_OK };
+	unsigned long undecodable = 0;
 	struct ts_sock *l = NULL;
 	struct ts_error err = { 0 };
-	struct ts_record rec;
 	char mask[256];
 	unsigned long long forks0 = 0, thr0 = 0, forks1 = 0, thr1 = 0;
 	bool counters;
@@ -693,23 +713,17 @@ static int run_all(const struct opts *o, struct ts_sock *q, struct tasks *t,
 			next_scan = mono_s() + o->interval;
 			continue;
 		}
-		rc = ts_next_exit(l, (int)((until - now) * 1000) + 1, &rec, &err);
-		if (rc == TS_OK) {
-			r->win.exits++;
-			if (rec.has_pid) {
-				r->version = rec.pid_stats.version;
-				rc = tasks_note(t, &rec.pid_stats, true, false);
-				if (rc < 0) {
-					err.code = rc = TS_ESYS;
-					err.errno_val = ENOMEM;
-					snprintf(err.call, sizeof(err.call), "task table");
-				}
-			}
-		} else if (rc == TS_ENOBUFS) {
-			r->win.overruns++;
+		/* take every waiting record at once, decode after (no loss at 25k/s) */
+		rc = ts_drain_exits(l, (int)((until - now) * 1000) + 1, on_exit_record, &x,
+				    &r->win.overruns, &undecodable, &err);
+		if (rc >= 0)
 			rc = TS_OK;
-		} else if (rc == TS_ETIMEDOUT || rc == TS_EINTR) {
+		else if (rc == TS_EINTR)
 			rc = TS_OK;
+		if (rc == TS_OK && x.rc != TS_OK) {
+			err.code = rc = TS_ESYS;
+			err.errno_val = ENOMEM;
+			snprintf(err.call, sizeof(err.call), "task table");
 		}
 	}
 	if (rc == TS_OK) {
@@ -723,17 +737,9 @@ static int run_all(const struct opts *o, struct ts_sock *q, struct tasks *t,
 	 */
 	drain_end = mono_s() + 0.3;
 	while (rc == TS_OK && !stop_signal && mono_s() < drain_end) {
-		int e = ts_next_exit(l, 50, &rec, &err);
-
-		if (e == TS_OK) {
-			r->win.exits++;
-			if (rec.has_pid)
-				tasks_note(t, &rec.pid_stats, true, false);
-		} else if (e == TS_ENOBUFS) {
-			r->win.overruns++;
-		} else {
+		if (ts_drain_exits(l, 50, on_exit_record, &x, &r->win.overruns, &undecodable,
+				   &err) <= 0)
 			break;
-		}
 	}
 	r->win.seconds = mono_s() - start;
 	r->win.lost = -1;

@@ -3,6 +3,7 @@
  * cmd_verify.c - `wmark verify`: the model's judgement (calc/verify.c) of
  * what the kernel printed, as text or JSON.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,12 +13,14 @@
 #include "../calc/verify.h"
 #include "commands.h"
 #include "explain.h"
+#include "jsonw.h"
 #include "opts.h"
 #include "snapshot.h"
 
 static void verify_usage(void)
 {
 	fputs("Usage: wmark [--root DIR] [--kernel VERSION] [-j] verify [OPTIONS]\n"
+	      "       wmark [-j] verify [OPTIONS] --root DIR --root DIR... [--roots-from FILE]\n"
 	      "\n"
 	      "Recompute every zone's min/low/high/promo and protection from its managed\n"
 	      "pages and the sysctls, and compare with what the kernel printed.\n"
@@ -28,6 +31,13 @@ static void verify_usage(void)
 	      "as wmark_verify_verdict{verdict} and wmark_verify_managed_moved_pages\n"
 	      "for node_exporter's textfile collector.\n"
 	      "\n"
+	      "Many machines in one run: --root given more than once (before or after\n"
+	      "verify), then each line of --roots-from FILE (- for stdin), in order;\n"
+	      "with -j one JSON line per machine, {\"root\": DIR, ...the document...},\n"
+	      "or {\"root\": DIR, \"verdict\": \"error\", \"exit\": N} when it cannot be\n"
+	      "read.  The exit status is the worst of the machines'.\n"
+	      "\n"
+	      "  --roots-from FILE          machines, one root directory per line\n"
 	      "  --infer                    recover min_free_kbytes and\n"
 	      "                             watermark_scale_factor from zoneinfo alone\n"
 	      "  --min-free-kbytes K        use K instead of the root's sysctl\n"
@@ -158,7 +168,7 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 	}
 }
 
-static int report_json(const struct snapshot *s, const struct wm_verify *a, const char *kernel)
+static cJSON *report_json(const struct snapshot *s, const struct wm_verify *a, const char *kernel)
 {
 	cJSON *doc, *zones, *arr;
 	size_t i;
@@ -200,7 +210,35 @@ static int report_json(const struct snapshot *s, const struct wm_verify *a, cons
 	arr = cJSON_AddArrayToObject(doc, "notes");
 	for (j = 0; j < a->nnotes; j++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(a->notes[j].text));
-	return report_json_print(doc);
+	return doc;
+}
+
+/*
+ * Print doc: the document of DESIGN.md for one machine (root NULL), or
+ * one line {"root": ROOT, ...} per machine of a fleet.  Frees doc.
+ */
+static int emit_json(cJSON *doc, const char *root)
+{
+	struct jw *w;
+
+	if (!root)
+		return report_json_print(doc);
+	/* cJSON_PrintUnformatted's line, without a "%1.15g" round trip per number */
+	w = malloc(sizeof(*w));
+	if (!w || !doc) {
+		free(w);
+		cJSON_Delete(doc);
+		return cli_err(EXIT_SYSTEM, "json", "out of memory");
+	}
+	jw_init_compact(w, stdout);
+	jw_obj_open(w, NULL);
+	jw_str(w, "root", root);
+	jw_cjson_members(w, doc);
+	jw_close(w);
+	jw_finish(w);	/* a failed write is close_stdout()'s to report */
+	free(w);
+	cJSON_Delete(doc);
+	return EXIT_OK;
 }
 
 /* The verdicts a Prometheus rule may ask for: one sample each, 1 for this one. */
@@ -262,7 +300,7 @@ static void verify_prom(const struct snapshot *s, const struct wm_verify *a)
  * document.
  */
 static int cannot_verify(const struct cli_ctx *ctx, const struct snapshot *s, int rc,
-			 const char *why)
+			 const char *why, const char *fleet)
 {
 	if (rc == EXIT_CHECK)
 		cli_err(EXIT_CHECK, "verify", "cannot verify: %s", why);
@@ -274,59 +312,38 @@ static int cannot_verify(const struct cli_ctx *ctx, const struct snapshot *s, in
 		cJSON_AddBoolToObject(doc, "match", 0);
 		cJSON_AddStringToObject(doc, "verdict", "cannot-verify");
 		cJSON_AddStringToObject(doc, "reason", why);
-		report_json_print(doc);
+		emit_json(doc, fleet);
 	} else if (ctx->format == FMT_PROM) {
 		prom_verdict("cannot-verify");
 	}
 	return rc;
 }
 
-enum { O_INFER = 256 };
-const struct option cmd_verify_opts[] = {
-	{ "infer", no_argument, NULL, O_INFER },
-	{ "min-free-kbytes", required_argument, NULL, OPT_MFK },
-	{ "wsf", required_argument, NULL, OPT_WSF },
-	{ "lowmem-reserve-ratio", required_argument, NULL, OPT_LRR },
-	{ "extra-free-kbytes", required_argument, NULL, OPT_EXTRA },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
+/*
+ * Verify the machine under ctx->root with the options o; print its report
+ * (one JSON line naming the root when fleet is not NULL); return the
+ * exit code.
+ */
+static int verify_one(const struct cli_ctx *ctx, struct wm_verify_opts o, const char *fleet)
 {
-	struct wm_verify_opts o = { 0 };
 	struct wm_verify v = { 0 };
 	struct wm_diag d = { 0 };
 	struct snapshot s;
 	char kernel[160];
-	int c, rc;
+	int rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", cmd_verify_opts, NULL)) != -1) {
-		switch (c) {
-		case O_INFER:
-			o.infer = true;
-			break;
-		case 'h':
-			verify_usage();
-			return EXIT_OK;
-		case ':':
-			return cli_usage("verify", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (opts_is_knob(c)) {
-				if ((rc = opts_knob("verify", c, optarg, &o.given)))
-					return rc;
-				break;
-			}
-			return cli_usage("verify", "unknown option '%s'", argv[optind - 1]);
+	if ((rc = snapshot_read(ctx, &s))) {
+		/* the error is on stderr; the fleet's line says which machine */
+		if (fleet && ctx->format == FMT_JSON) {
+			cJSON *doc = cJSON_CreateObject();
+
+			cJSON_AddBoolToObject(doc, "match", 0);
+			cJSON_AddStringToObject(doc, "verdict", "error");
+			cJSON_AddNumberToObject(doc, "exit", rc);
+			emit_json(doc, fleet);
 		}
-	}
-	if (optind < argc)
-		return cli_usage("verify", "unexpected argument '%s'", argv[optind]);
-
-	if ((rc = snapshot_read(ctx, &s)))
 		return rc;
+	}
 	o.kernel_known = s.kernel_known;
 	o.prof = s.prof;
 	o.geo = s.geo;
@@ -343,31 +360,162 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 	case WM_CANNOT_NONE:
 		break;
 	case WM_CANNOT_NO_MANAGED:
-		rc = cannot_verify(ctx, &s, EXIT_CHECK, "no managed pages in zoneinfo");
+		rc = cannot_verify(ctx, &s, EXIT_CHECK, "no managed pages in zoneinfo", fleet);
 		goto out;
 	case WM_CANNOT_MFK:
 		/* the file is missing: exit 3 naming it, as every command does */
 		rc = snapshot_need(&s, "verify", &v.sc, WM_HAVE_MFK, ", or --infer");
 		rc = cannot_verify(ctx, &s, rc ? rc : EXIT_SYSTEM,
-				   "min_free_kbytes unknown (give --min-free-kbytes, or --infer)");
+				   "min_free_kbytes unknown (give --min-free-kbytes, or --infer)", fleet);
 		goto out;
 	case WM_CANNOT_WSF:
 		rc = snapshot_need(&s, "verify", &v.sc, WM_HAVE_WSF, ", or --infer");
 		rc = cannot_verify(ctx, &s, rc ? rc : EXIT_SYSTEM,
-				   "watermark_scale_factor unknown (give --wsf, or --infer)");
+				   "watermark_scale_factor unknown (give --wsf, or --infer)", fleet);
 		goto out;
 	}
 	snprintf(kernel, sizeof(kernel), "%s", v.assumed ? v.assumed :
 		 ctx->kernel ? ctx->kernel : s.osrelease);
-	if (ctx->format == FMT_JSON)
-		report_json(&s, &v, kernel);
-	else if (ctx->format == FMT_PROM)
+	if (ctx->format == FMT_JSON) {
+		rc = emit_json(report_json(&s, &v, kernel), fleet);
+		if (rc)
+			goto out;
+	} else if (ctx->format == FMT_PROM) {
 		verify_prom(&s, &v);
-	else
+	} else {
+		if (fleet)
+			printf("root %s:\n", fleet);
 		report_text(&s, &v, kernel);
+		if (fleet)
+			putchar('\n');
+	}
 	rc = v.verdict == WM_VERDICT_EXACT ? EXIT_OK : EXIT_CHECK;
 out:
 	wm_verify_free(&v);
 	snapshot_free(&s);
+	return rc;
+}
+
+/* The worse of two exit codes: a refusal (3) over bad input (2) over a check (1). */
+static int worse(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * Verify every root named on the lines of f (blank lines skipped), as
+ * verify_one() with a fleet line each; return the worst exit code.
+ */
+static int verify_list(const struct cli_ctx *ctx, const struct wm_verify_opts *o, FILE *f,
+		       const char *name)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int rc = EXIT_OK;
+	unsigned long lineno = 0;
+
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		struct cli_ctx c = *ctx;
+
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		if (!len)
+			continue;
+		if (strlen(line) != (size_t)len) {
+			rc = worse(rc, cli_err(EXIT_USAGE, "verify", "%s:%lu: a NUL byte in a root path",
+					       name, lineno));
+			continue;
+		}
+		c.root = line;
+		c.root_given = true;
+		rc = worse(rc, verify_one(&c, *o, line));
+	}
+	if (ferror(f))
+		rc = worse(rc, cli_err(EXIT_SYSTEM, "verify", "%s: read error", name));
+	free(line);
+	return rc;
+}
+
+enum { O_INFER = 256, O_ROOTS_FROM };
+const struct option cmd_verify_opts[] = {
+	{ "infer", no_argument, NULL, O_INFER },
+	{ "roots-from", required_argument, NULL, O_ROOTS_FROM },
+	{ "min-free-kbytes", required_argument, NULL, OPT_MFK },
+	{ "wsf", required_argument, NULL, OPT_WSF },
+	{ "lowmem-reserve-ratio", required_argument, NULL, OPT_LRR },
+	{ "extra-free-kbytes", required_argument, NULL, OPT_EXTRA },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct wm_verify_opts o = { 0 };
+	const char *from = NULL;
+	int c, rc, i;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:h", cmd_verify_opts, NULL)) != -1) {
+		switch (c) {
+		case O_INFER:
+			o.infer = true;
+			break;
+		case O_ROOTS_FROM:
+			from = optarg;
+			break;
+		case 'h':
+			verify_usage();
+			rc = EXIT_OK;
+			goto done;
+		case ':':
+			rc = cli_usage("verify", "option '%s' needs a value", argv[optind - 1]);
+			goto done;
+		default:
+			if (opts_is_knob(c)) {
+				if ((rc = opts_knob("verify", c, optarg, &o.given)))
+					goto done;
+				break;
+			}
+			rc = cli_usage("verify", "unknown option '%s'", argv[optind - 1]);
+			goto done;
+		}
+	}
+	if (optind < argc) {
+		rc = cli_usage("verify", "unexpected argument '%s'", argv[optind]);
+		goto done;
+	}
+	if (ctx->nroots < 2 && !from) {
+		rc = verify_one(ctx, o, NULL);
+		goto done;
+	}
+	/* a fleet: one report (one JSON line with -j) per machine, in order */
+	if (ctx->format == FMT_PROM) {
+		rc = cli_usage("verify", "-o prom: one machine at a time (the series of two "
+			       "machines would collide)");
+		goto done;
+	}
+	rc = EXIT_OK;
+	for (i = 0; i < ctx->nroots; i++) {
+		struct cli_ctx one = *ctx;
+
+		one.root = ctx->roots[i];
+		one.root_given = true;
+		rc = worse(rc, verify_one(&one, o, ctx->roots[i]));
+	}
+	if (from) {
+		FILE *f = strcmp(from, "-") ? fopen(from, "r") : stdin;
+
+		if (!f) {
+			rc = worse(rc, cli_err(EXIT_SYSTEM, "verify", "%s: %s", from, strerror(errno)));
+			goto done;
+		}
+		rc = worse(rc, verify_list(ctx, &o, f, strcmp(from, "-") ? from : "stdin"));
+		if (f != stdin)
+			fclose(f);
+	}
+done:
 	return rc;
 }

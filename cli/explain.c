@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explain.h"
+#include "jsonw.h"
 
 void explain_init(struct explain *ex)
 {
@@ -199,6 +200,28 @@ static void text_header(FILE *f, const struct explain *ex)
 	fputs("\n\n", f);
 }
 
+/*
+ * "%-4d %-8s " of a row's node and zone (at most 32 bytes) into line;
+ * return its length (under 64).
+ */
+/* Append the string literal s at line + k; return the new length. */
+#define lit(line, k, s) (memcpy((line) + (k), s, sizeof(s) - 1), (k) + sizeof(s) - 1)
+
+static size_t zone_lead(char *line, const struct zrow *r)
+{
+	size_t m = fmt_long(line, r->node), z = strlen(r->zone);
+
+	while (m < 4)
+		line[m++] = ' ';
+	line[m++] = ' ';
+	memcpy(line + m, r->zone, z);
+	m += z;
+	while (z++ < 8)
+		line[m++] = ' ';
+	line[m++] = ' ';
+	return m;
+}
+
 static void text_footer(FILE *f, const struct explain *ex, const struct zrow *rows,
 			size_t n)
 {
@@ -210,10 +233,29 @@ static void text_footer(FILE *f, const struct explain *ex, const struct zrow *ro
 	fputs("\nProtection, pages each zone keeps back from allocations that may use\n"
 	      "the zone of each column (lowmem_reserve):\n", f);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%-4d %-8s (", rows[i].node, rows[i].zone);
-		for (j = 0; j < rows[i].nprot; j++)
-			fprintf(f, "%s%ld", j ? ", " : "", rows[i].protection[j]);
-		fputs(")\n", f);
+		/* "%-4d %-8s (%ld, %ld...)\n", without a format per line: large machines */
+		char line[64 + 26 * WM_MAX_ZONES];
+		size_t len;
+
+		if (strlen(rows[i].zone) > 32) {	/* not a kernel name: printf */
+			fprintf(f, "%-4d %-8s (", rows[i].node, rows[i].zone);
+			for (j = 0; j < rows[i].nprot; j++)
+				fprintf(f, "%s%ld", j ? ", " : "", rows[i].protection[j]);
+			fputs(")\n", f);
+			continue;
+		}
+		len = zone_lead(line, &rows[i]);
+		line[len++] = '(';
+		for (j = 0; j < rows[i].nprot; j++) {
+			if (j) {
+				line[len++] = ',';
+				line[len++] = ' ';
+			}
+			len += fmt_long(line + len, rows[i].protection[j]);
+		}
+		line[len++] = ')';
+		line[len++] = '\n';
+		fwrite_unlocked(line, 1, len, f);
 	}
 	if (!p->wsf || !ex->wm || !(ex->sysctl->have & WM_HAVE_WSF))
 		return;
@@ -228,6 +270,20 @@ static void text_footer(FILE *f, const struct explain *ex, const struct zrow *ro
 				"min_free_kbytes; wsf starts to matter at %ld%s\n",
 				rows[i].node, rows[i].zone, w->wsf_floor,
 				w->wsf_floor > p->wsf_max ? ", above the kernel's maximum" : "");
+		} else if (w->gap < (1ul << 36) && strlen(rows[i].zone) <= 32) {
+			/* "%-4d %-8s sets the gap: %lu pages (%.1f MiB); below %ld ..." */
+			char line[160 + 24 * 3];
+			size_t k = zone_lead(line, &rows[i]);
+
+			k = lit(line, k, "sets the gap: ");
+			k += fmt_long(line + k, (long)w->gap);
+			k = lit(line, k, " pages (");
+			fmt_mib(line + k, 32, (long)w->gap, m->page_size);
+			k += strlen(line + k);
+			k = lit(line, k, " MiB); below ");
+			k += fmt_long(line + k, w->wsf_floor);
+			k = lit(line, k, " it would have no effect\n");
+			fwrite_unlocked(line, 1, k, f);
 		} else {
 			fprintf(f, "%-4d %-8s sets the gap: %lu pages (%.1f MiB); below %ld it would have no effect\n",
 				rows[i].node, rows[i].zone, w->gap,
@@ -261,8 +317,14 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 		report_prom_sysctl(stdout, ex->sysctl);
 		break;
 	case FMT_JSON: {
-		cJSON *doc, *mo, *it;
+		/* streamed: thousands of zones on large machines (jsonw.h) */
+		struct jw *w = malloc(sizeof(*w));
+		cJSON *doc, *mo;
 
+		if (!w) {
+			rc = cli_err(EXIT_SYSTEM, "json", "out of memory");
+			break;
+		}
 		doc = explain_json_head(&(struct explain_head){
 			.source = ex->source, .kernel = explain_kernel(ex, kb, sizeof(kb)),
 			.m = ex->machine, .geo = ex->geo, .sysctl = ex->sysctl });
@@ -276,17 +338,20 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 				json_add_long(mo, "thp", ex->mfk.thp_kb);
 			}
 		}
-		if (ex->extra_json) {
-			cJSON *copy = cJSON_Duplicate(ex->extra_json, 1);
-
-			while (copy && copy->child) {
-				it = cJSON_DetachItemViaPointer(copy, copy->child);
-				cJSON_AddItemToObject(doc, it->string, it);
-			}
-			cJSON_Delete(copy);
-		}
-		cJSON_AddItemToObject(doc, "zones", report_json_zones(rows, n, ex->cols));
-		rc = report_json_print(doc);
+		jw_init(w, stdout);
+		jw_obj_open(w, NULL);
+		jw_cjson_members(w, doc);
+		cJSON_Delete(doc);
+		if (ex->extra_json)
+			jw_cjson_members(w, ex->extra_json);
+		if (ex->json_more)
+			ex->json_more(w, ex->json_more_arg);
+		report_jw_zones(w, "zones", rows, n, ex->cols);
+		jw_close(w);
+		/* a failed write is close_stdout()'s to report, as for printf */
+		if (jw_finish(w) && !ferror(stdout))
+			rc = cli_err(EXIT_SYSTEM, "json", "nesting too deep");
+		free(w);
 		break;
 	}
 	}

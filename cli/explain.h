@@ -14,6 +14,8 @@
 #include "cli.h"
 #include "report.h"
 
+struct jw;
+
 struct explain {
 	const char *source;		/* "calc", "live" or "capture" */
 	const char *kernel_label;	/* release string, NULL: the profile's */
@@ -29,6 +31,9 @@ struct explain {
 	bool mfk_known;
 	unsigned cols;			/* COL_* */
 	cJSON *extra_json;		/* merged into the top-level object */
+	/* Or written after extra_json, before "zones", into the open top object. */
+	void (*json_more)(struct jw *w, const void *arg);
+	const void *json_more_arg;
 };
 
 void explain_init(struct explain *ex);

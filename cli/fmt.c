@@ -7,6 +7,42 @@
 
 #include "fmt.h"
 
+/*
+ * The text printers below run once per cell of tables with thousands of
+ * rows (show on a large machine): they put digits and blanks themselves
+ * rather than parse a printf format per cell, and print exactly what
+ * "%ld", "%*s" and "%.1f" would.
+ */
+
+size_t fmt_long(char *buf, long v)
+{
+	char tmp[24], *e = tmp + sizeof(tmp), *p = e;
+	unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	memcpy(buf, p, (size_t)(e - p));
+	buf[e - p] = 0;
+	return (size_t)(e - p);
+}
+
+void fmt_put_padded(FILE *f, const char *s, int width, bool left)
+{
+	size_t n = strlen(s);
+	int pad = width > (int)n ? width - (int)n : 0;
+
+	if (left)
+		fwrite_unlocked(s, 1, n, f);
+	while (pad-- > 0)
+		putc_unlocked(' ', f);
+	if (!left)
+		fwrite_unlocked(s, 1, n, f);
+}
+
 bool fmt_shown(const struct fmt_field *f, unsigned cols, unsigned mib_ps)
 {
 	return (f->need & cols) == f->need && !(mib_ps && (f->flags & FMT_F_NO_MIB));
@@ -58,7 +94,10 @@ void fmt_cell(char *buf, size_t n, const struct fmt_field *f, const void *row,
 		}
 		/* fall through */
 	case FMT_WSF:
-		snprintf(buf, n, "%ld", v.n);
+		if (n >= 24)
+			fmt_long(buf, v.n);
+		else
+			snprintf(buf, n, "%ld", v.n);
 		break;
 	case FMT_BOOL:
 		snprintf(buf, n, "%s", v.n ? "yes" : "no");
@@ -109,9 +148,10 @@ void fmt_text_header(FILE *f, const struct fmt_field *fs, size_t nf, const int *
 	size_t k;
 
 	for (k = 0; k < nf; k++)
-		if (fmt_shown(&fs[k], cols, mib_ps))
-			fprintf(f, "%s%*s", fmt_sep(&fs[k]), width ? width[k] : fs[k].width,
-				fs[k].header);
+		if (fmt_shown(&fs[k], cols, mib_ps)) {
+			fputs_unlocked(fmt_sep(&fs[k]), f);
+			fmt_put_padded(f, fs[k].header, width ? width[k] : fs[k].width, false);
+		}
 }
 
 void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *width,
@@ -124,7 +164,8 @@ void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *w
 		if (!fmt_shown(&fs[k], cols, mib_ps))
 			continue;
 		fmt_cell(buf, sizeof(buf), &fs[k], row, mib_ps);
-		fprintf(f, "%s%*s", fmt_sep(&fs[k]), width ? width[k] : fs[k].width, buf);
+		fputs_unlocked(fmt_sep(&fs[k]), f);
+		fmt_put_padded(f, buf, width ? width[k] : fs[k].width, false);
 	}
 }
 
@@ -218,9 +259,26 @@ void json_add_long(cJSON *o, const char *key, long v)
 
 const char *fmt_mib(char *buf, size_t n, long pages, unsigned page_size)
 {
-	if (pages == RV_NONE)
+	if (pages == RV_NONE) {
 		snprintf(buf, n, "-");
-	else
+	} else if (pages >= 0 && pages < (1L << 36) && page_size <= 65536 && n >= 24) {
+		/*
+		 * pages * page_size / 2^20 is exact in a double here, so "%.1f"
+		 * rounds the exact value to tenths, ties to even: the same in
+		 * integers.
+		 */
+		uint64_t t = (uint64_t)pages * page_size * 10;
+		uint64_t q = t >> 20, r = t & ((1u << 20) - 1);
+		size_t k;
+
+		if (r > (1u << 19) || (r == (1u << 19) && (q & 1)))
+			q++;
+		k = fmt_long(buf, (long)(q / 10));
+		buf[k] = '.';
+		buf[k + 1] = (char)('0' + q % 10);
+		buf[k + 2] = 0;
+	} else {
 		snprintf(buf, n, "%.1f", (double)pages * page_size / (1024.0 * 1024.0));
+	}
 	return buf;
 }

@@ -122,6 +122,12 @@ cJSON *json_counter(uint64_t v);
 /* Add a number (exact, json_long), or null when v == RV_NONE. */
 void json_add_long(cJSON *o, const char *key, long v);
 
+/* v's digits as "%ld" prints them into buf (24 bytes); return their length. */
+size_t fmt_long(char *buf, long v);
+
+/* s on f, padded with blanks to width: on the right when left, else before. */
+void fmt_put_padded(FILE *f, const char *s, int width, bool left);
+
 /* pages -> MiB with one decimal, into buf ("-" for RV_NONE). */
 const char *fmt_mib(char *buf, size_t n, long pages, unsigned page_size);
 

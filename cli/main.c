@@ -184,8 +184,12 @@ static int global_opt(struct cli_ctx *ctx, const char *cmd, int c, const char *a
 			return cli_usage(cmd, "unknown format '%s' (text, json or prom)", arg);
 		return -1;
 	case OPT_G_ROOT:
+		if (!*arg)
+			return cli_usage(cmd, "--root needs a directory");
 		ctx->root = arg;
 		ctx->root_given = true;
+		if (ctx->roots)
+			ctx->roots[ctx->nroots++] = arg;
 		return -1;
 	case OPT_G_KERNEL:
 		ctx->kernel = arg;
@@ -334,6 +338,9 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	/* every --root takes an argument: at most argc / 2 of them; static, so
+	 * reachable at every return */
+	static const char **roots;
 	struct cli_ctx ctx = { .format = FMT_TEXT, .root = "/" };
 	const struct cli_cmd *cmd;
 	char **cargv;
@@ -347,6 +354,11 @@ int main(int argc, char **argv)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
 		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
 			return EXIT_SYSTEM;
+
+	roots = calloc((size_t)argc / 2 + 1, sizeof(*roots));
+	if (!roots)
+		return cli_err(EXIT_SYSTEM, NULL, "out of memory");
+	ctx.roots = roots;
 
 	/* "+": stop at the command name.  ":": a missing value is ':', not
 	 * an unknown option. */
@@ -380,6 +392,10 @@ int main(int argc, char **argv)
 	/* a command that lists its options takes the global ones after its name too */
 	if (cmd->opts && (rc = split_args(&ctx, cmd, cargc, cargv, &cargc, &cargv)) != -1)
 		return rc;	/* a usage error, or --version (stdout closed) */
+	/* Several machines in one run are verify's alone. */
+	if (ctx.nroots > 1 && strcmp(cmd->name, "verify") != 0)
+		return cli_usage(cmd->name, "--root given %d times: only verify reads several "
+				 "machines", ctx.nroots);
 	/* One place decides: a command without a Prometheus form never prints text for -o prom. */
 	if (ctx.format == FMT_PROM && !cmd->prom && !asks_help(cargc - 1, cargv + 1))
 		return cli_usage(cmd->name, "-o prom: %s has no Prometheus form (text or json)",

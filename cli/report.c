@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "report.h"
 
 /* A zone field: a long of struct zrow; need = COL_* bits; fl = FMT_F_*. */
@@ -142,11 +143,18 @@ static void text_block(FILE *f, const struct zrow *rows, size_t n,
 		fputs("  free stands", f);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%-4d %-8s", rows[i].node, rows[i].zone);
+		char nb[24];
+
+		fmt_long(nb, rows[i].node);
+		fmt_put_padded(f, nb, 4, true);	/* "%-4d %-8s" */
+		putc_unlocked(' ', f);
+		fmt_put_padded(f, rows[i].zone, 8, true);
 		fmt_text_cells(f, fields, NFIELDS, width, cols, mib_ps, &rows[i]);
-		if (!in_mib && (cols & COL_LIVE) && rows[i].state)
-			fprintf(f, "  %s", rows[i].state);
-		fputc('\n', f);
+		if (!in_mib && (cols & COL_LIVE) && rows[i].state) {
+			fputs_unlocked("  ", f);
+			fputs_unlocked(rows[i].state, f);
+		}
+		putc_unlocked('\n', f);
 	}
 }
 
@@ -182,26 +190,74 @@ cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols)
 	return arr;
 }
 
+void report_jw_zones(struct jw *w, const char *key, const struct zrow *rows, size_t n,
+		     unsigned cols)
+{
+	size_t i;
+	int j;
+
+	jw_arr_open(w, key);
+	for (i = 0; i < n; i++) {
+		jw_obj_open(w, NULL);
+		jw_long(w, "node", rows[i].node);
+		jw_str(w, "zone", rows[i].zone);
+		/* promo is null, not absent, on kernels without it */
+		jw_fmt_fields(w, fields, NFIELDS, cols | COL_PROMO, &rows[i]);
+		jw_arr_open(w, "protection");
+		for (j = 0; j < rows[i].nprot; j++)
+			jw_long(w, NULL, rows[i].protection[j]);
+		jw_close(w);
+		if ((cols & COL_LIVE) && rows[i].state)
+			jw_str(w, "state", rows[i].state);
+		jw_close(w);
+	}
+	jw_close(w);
+}
+
 void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
 		 unsigned page_size)
 {
+	char line[256];
 	size_t i, k;
 
 	for (k = 0; k < NFIELDS; k++) {
 		const struct fmt_field *fd = &fields[k];
+		size_t plen;
 
 		if (!fd->prom || !fmt_shown(fd, cols, 0))
 			continue;
+		plen = strlen(fd->prom);
 		fprintf(f, "# HELP wmark_zone_%s %s.\n", fd->prom, fd->help);
 		fprintf(f, "# TYPE wmark_zone_%s gauge\n", fd->prom);
 		for (i = 0; i < n; i++) {
 			/* every exported field is a long (FMT_PAGES, FMT_WSF) */
 			struct fmt_val v = fmt_value(fd, &rows[i]);
 
+			size_t zlen = strlen(rows[i].zone), m;
+
 			if (!v.ok)
 				continue;
-			fprintf(f, "wmark_zone_%s{node=\"%d\",zone=\"%s\"} %ld\n",
-				fd->prom, rows[i].node, rows[i].zone, v.n);
+			if (plen + zlen > sizeof(line) - 96) {	/* never for kernel names */
+				fprintf(f, "wmark_zone_%s{node=\"%d\",zone=\"%s\"} %ld\n",
+					fd->prom, rows[i].node, rows[i].zone, v.n);
+				continue;
+			}
+			/* wmark_zone_NAME{node="N",zone="Z"} V */
+			memcpy(line, "wmark_zone_", 11);
+			memcpy(line + 11, fd->prom, plen);
+			m = 11 + plen;
+			memcpy(line + m, "{node=\"", 7);
+			m += 7;
+			m += fmt_long(line + m, rows[i].node);
+			memcpy(line + m, "\",zone=\"", 8);
+			m += 8;
+			memcpy(line + m, rows[i].zone, zlen);
+			m += zlen;
+			memcpy(line + m, "\"} ", 3);
+			m += 3;
+			m += fmt_long(line + m, v.n);
+			line[m++] = '\n';
+			fwrite_unlocked(line, 1, m, f);
 		}
 	}
 	fputs("# HELP wmark_page_size_bytes Page size the page counts are in.\n"

@@ -65,6 +65,12 @@ void report_text_table(FILE *f, const struct zrow *rows, size_t n,
 /* A JSON array of zone objects with the DESIGN.md keys. */
 cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols);
 
+struct jw;
+
+/* report_json_zones() written as the value of key through a streaming writer. */
+void report_jw_zones(struct jw *w, const char *key, const struct zrow *rows, size_t n,
+		     unsigned cols);
+
 /* Prometheus text exposition, one gauge family per field. */
 void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
 		 unsigned page_size);

@@ -44,9 +44,11 @@ int root_path(const char *root, const char *rel, char *out, size_t n)
 
 bool root_is_live(const char *root)
 {
-	char real[PATH_MAX];
+	struct stat r, top;
 
-	return realpath(root, real) && strcmp(real, "/") == 0;
+	/* the same directory as "/" (what realpath() == "/" meant, in two calls) */
+	return stat(root, &r) == 0 && stat("/", &top) == 0 && r.st_dev == top.st_dev &&
+	       r.st_ino == top.st_ino;
 }
 
 /*
@@ -124,6 +126,14 @@ static int read_fd(int fd, const struct stat *st, size_t max, char **buf, size_t
 		if (r == 0)
 			break;
 		used += (size_t)r;
+		/*
+		 * A captured file read whole in a short read is at its end: no
+		 * read(2) more to see 0 (a verify of a fleet reads thousands).
+		 * procfs and sysfs sizes are 0 or 4096, never what they hold.
+		 */
+		if ((size_t)r < room && st->st_size > 0 && used == (size_t)st->st_size &&
+		    st->st_size % 4096 != 0)
+			break;
 	}
 	if (used > max) {
 		err = -EFBIG;
@@ -481,6 +491,8 @@ static bool same_zones(const struct zi_info *a, const struct zi_info *b)
  * zero fill provides.  /proc files have no size and are read.  One open,
  * with read_path()'s checks and READ_MAX_ZONES as the limit either way.
  */
+#define ZONEINFO_MAP_MIN (256 << 10)	/* bytes */
+
 static int load_zoneinfo(const char *root, char **text, size_t *len, bool *mapped)
 {
 	char path[4096];
@@ -497,7 +509,8 @@ static int load_zoneinfo(const char *root, char **text, size_t *len, bool *mappe
 	fd = open_input(path, &st);
 	if (fd < 0)
 		return fd;
-	if (st.st_size > 0 && (uint64_t)st.st_size <= READ_MAX_ZONES && pg > 0 &&
+	/* mapping and unmapping costs more than copying a small file */
+	if (st.st_size >= ZONEINFO_MAP_MIN && (uint64_t)st.st_size <= READ_MAX_ZONES && pg > 0 &&
 	    st.st_size % pg != 0) {
 		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (p != MAP_FAILED) {

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 
 #include "taskstats.h"
@@ -111,6 +112,12 @@ int ts_listen(struct ts_sock *ts, const char *cpumask, int rcvbuf_bytes,
 
 int ts_next_exit(struct ts_sock *ts, int timeout_ms, struct ts_record *out,
 		 struct ts_error *err)
+{
+	return fail(err, TS_ENOTBUILT, 0, NULL, "taskstats");
+}
+
+int ts_drain_exits(struct ts_sock *ts, int timeout_ms, ts_exit_cb *cb, void *arg,
+		   unsigned long *overruns, unsigned long *undecodable, struct ts_error *err)
 {
 	return fail(err, TS_ENOTBUILT, 0, NULL, "taskstats");
 }
@@ -424,6 +431,98 @@ int ts_next_exit(struct ts_sock *ts, int timeout_ms, struct ts_record *out,
 		if (!ts->qlen && now_ms() >= deadline)
 			return fail(err, TS_ETIMEDOUT, ETIMEDOUT, NULL, "recvmsg");
 	}
+}
+
+#define TS_DRAIN_BATCH 64	/* datagrams per recvmmsg */
+#define TS_DRAIN_MAX 2048	/* datagrams per drain (4 MiB), then decode */
+#define TS_DGRAM 2048		/* bytes: an exit record is about 500 */
+
+/* One exit record datagram, as the kernel sent it: decode it for cb. */
+static int decode_exit(const struct ts_sock *ts, const char *buf, size_t len,
+		       ts_exit_cb *cb, void *arg, unsigned long *undecodable)
+{
+	const struct nlmsghdr *nlh = (const void *)buf;
+	struct ts_record rec;
+	int n = 0;
+
+	for (; NLMSG_OK(nlh, len); nlh = NLMSG_NEXT(nlh, len)) {
+		const struct genlmsghdr *gh;
+		size_t alen;
+
+		/* exit records come with port id 0; anything else is no record */
+		if (nlh->nlmsg_type != ts->family || nlh->nlmsg_pid != 0 ||
+		    nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
+			continue;
+		gh = NLMSG_DATA(nlh);
+		alen = nlh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+		if (ts_decode_attrs((const char *)gh + GENL_HDRLEN, alen, &rec) < 0) {
+			(*undecodable)++;
+			continue;
+		}
+		cb(&rec, arg);
+		n++;
+	}
+	return n;
+}
+
+int ts_drain_exits(struct ts_sock *ts, int timeout_ms, ts_exit_cb *cb, void *arg,
+		   unsigned long *overruns, unsigned long *undecodable, struct ts_error *err)
+{
+	struct pollfd pfd = { .fd = nl_socket_get_fd(ts->sk), .events = POLLIN };
+	static char bufs[TS_DRAIN_MAX][TS_DGRAM];
+	static unsigned lens[TS_DRAIN_MAX];
+	struct mmsghdr mm[TS_DRAIN_BATCH];
+	struct iovec iov[TS_DRAIN_BATCH];
+	int got = 0, rc, i, records = 0;
+
+	/* records taken by ts_next_exit() and not yet handed out come first */
+	while (ts->qlen) {
+		cb(&ts->q[ts->qhead], arg);
+		ts->qhead = (ts->qhead + 1) % TS_QUEUE;
+		ts->qlen--;
+		records++;
+	}
+	rc = poll(&pfd, 1, timeout_ms < 0 ? 0 : timeout_ms);
+	if (rc < 0)
+		return errno == EINTR ? fail(err, TS_EINTR, EINTR, NULL, "poll")
+				      : fail(err, TS_ESYS, errno, NULL, "poll");
+	if (rc == 0)
+		return records;
+	/* take everything waiting first: the kernel drops what does not fit */
+	while (got < TS_DRAIN_MAX) {
+		int want = TS_DRAIN_MAX - got < TS_DRAIN_BATCH ? TS_DRAIN_MAX - got : TS_DRAIN_BATCH;
+
+		for (i = 0; i < want; i++) {
+			iov[i] = (struct iovec){ bufs[got + i], TS_DGRAM };
+			mm[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i], .msg_iovlen = 1 } };
+		}
+		rc = recvmmsg(pfd.fd, mm, (unsigned)want, MSG_DONTWAIT, NULL);
+		if (rc < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS) {	/* records were dropped; the socket goes on */
+				(*overruns)++;
+				continue;
+			}
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			return fail(err, TS_ESYS, errno, NULL, "recvmmsg");
+		}
+		for (i = 0; i < rc; i++)
+			lens[got + i] = (mm[i].msg_hdr.msg_flags & MSG_TRUNC) ? 0 : mm[i].msg_len;
+		got += rc;
+		if (rc < want)
+			break;
+	}
+	/* and only then decode */
+	for (i = 0; i < got; i++) {
+		if (!lens[i]) {
+			(*undecodable)++;	/* larger than any exit record */
+			continue;
+		}
+		records += decode_exit(ts, bufs[i], lens[i], cb, arg, undecodable);
+	}
+	return records;
 }
 
 void ts_close(struct ts_sock *ts)

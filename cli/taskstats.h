@@ -82,6 +82,19 @@ int ts_listen(struct ts_sock *ts, const char *cpumask, int rcvbuf_bytes,
 int ts_next_exit(struct ts_sock *ts, int timeout_ms, struct ts_record *out,
 		 struct ts_error *err);
 
+/*
+ * The exit listener's fast path: wait at most timeout_ms for records,
+ * then take every datagram waiting on the socket in a tight loop
+ * (recvmmsg, never blocking, at most a few thousand), and only then
+ * decode them, calling cb(rec, arg) for each exit record.  Add the
+ * times the kernel dropped records (ENOBUFS) to *overruns and the
+ * records that would not decode to *undecodable.  Return the number of
+ * records handed to cb (0 after a quiet timeout), or TS_EINTR or TS_ESYS.
+ */
+typedef void ts_exit_cb(const struct ts_record *rec, void *arg);
+int ts_drain_exits(struct ts_sock *ts, int timeout_ms, ts_exit_cb *cb, void *arg,
+		   unsigned long *overruns, unsigned long *undecodable, struct ts_error *err);
+
 /* A short English text for a TS_E* code. */
 const char *ts_strerror(int code);
 

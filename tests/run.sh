@@ -12,13 +12,19 @@ export LC_ALL=C
 logdir=build/test-logs
 mkdir -p "$logdir"
 passed=0 failed=0 skipped=0
+times=()	# "SECONDS name" per suite, for the summary
+start=$(date +%s%N)
 
 run_suite() {	# name command...
-	local name=$1 log="$logdir/${1//\//-}.log" rc p f s
+	local name=$1 log="$logdir/${1//\//-}.log" rc p f s t0 secs
 	shift
 	printf '%-36s ' "$name"
+	t0=$(date +%s%N)
 	"$@" >"$log" 2>&1
 	rc=$?
+	secs=$(( ($(date +%s%N) - t0) / 10000000 ))
+	secs=$((secs / 100)).$(printf '%02d' $((secs % 100)))
+	times+=("$secs $name")
 	# cmocka prints a skipped test as "not ok N # SKIP"; TAP says skip.
 	local ok_all ok_skip nok_all nok_skip
 	ok_all=$(grep -cE '^ok [0-9]+' "$log")
@@ -32,11 +38,11 @@ run_suite() {	# name command...
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	if [ "$f" -gt 0 ]; then
-		echo "FAIL ($p passed, $f failed, $s skipped)"
+		echo "FAIL ($p passed, $f failed, $s skipped) ${secs}s"
 		grep -E '^not ok|^# ' "$log" | grep -vE '# (SKIP|skip)' | head -40 | sed 's/^/    /'
 		echo "    (full log: $log)"
 	else
-		echo "ok ($p passed, $s skipped)"
+		echo "ok ($p passed, $s skipped) ${secs}s"
 		grep -E '# (SKIP|skip)' "$log" | sort -u | head -5 | sed 's/^/    /'
 	fi
 }
@@ -64,6 +70,7 @@ suite_sh() {
 	local w s
 	for s in tests/sh/*.sh; do
 		[ -f "$s" ] || continue
+		[ "${s##*/}" = lib.sh ] && continue	# the suites' shared library
 		for w in build/wmark build/asan/wmark; do
 			[ -x "$w" ] && run_suite "sh:${s##*/}:${w%/wmark}" env WMARK="$PWD/$w" bash "$s"
 		done
@@ -107,6 +114,10 @@ for s in "$@"; do
 	esac
 done
 
+total=$(( ($(date +%s%N) - start) / 10000000 ))
+echo "slowest suites (seconds):"
+printf '%s\n' "${times[@]}" | sort -rn | head -5 | sed 's/^/    /'
+echo "total: $((total / 100)).$(printf '%02d' $((total % 100))) s"
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

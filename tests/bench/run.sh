@@ -38,7 +38,14 @@ SIZES=${BENCH_SIZES:-64:64 1024:256}
 SECS=${BENCH_SECONDS:-2}
 RUNS=${BENCH_RUNS:-30}
 TARGET_GBS=1
-TARGET_RATIO=1.5
+TARGET_RATIO=1.5	# show / cat on the generated trees (kept from the first targets)
+TARGET_WC=3		# every format of show / wc -l on the largest generated tree
+TARGET_LIVE=1.2		# every format of show / cat /proc/zoneinfo on this machine
+TARGET_FLEET=10000	# typical captures verified per second in one process
+TARGET_RSS_LIVE=8192	# KiB: peak RSS of show on this machine
+TARGET_RSS_X=4		# peak RSS of show on the largest tree / its zoneinfo's size
+FLEET=${BENCH_FLEET:-2000}	# captures in the fleet run
+FMTS="text json prom"
 
 die() { echo "bench: $*" >&2; exit 1; }
 
@@ -66,7 +73,7 @@ timing="bench_pair, median (best) of $RUNS runs after 1 warm-up run, the two com
 pair() {
 	local -n ca=$1 cb=$2
 
-	"$BPAIR" "$RUNS" "${ca[@]}" -- "${cb[@]}" >"$T/pair" 2>/dev/null || {
+	"$BPAIR" "${PAIR_RUNS:-$RUNS}" "${ca[@]}" -- "${cb[@]}" >"$T/pair" 2>/dev/null || {
 		echo NA NA NA NA
 		return
 	}
@@ -106,6 +113,15 @@ make_root() {	# DIR NODES CPUS
 	echo 6.18.0 >"$1/proc/sys/kernel/osrelease"
 }
 
+# rss CMD...: the peak resident set of CMD in KiB (GNU time), or NA
+rss() {
+	if [ -x /usr/bin/time ] && /usr/bin/time -f %M -o "$T/rss" "$@" >/dev/null 2>&1; then
+		tail -1 "$T/rss"
+	else
+		echo NA
+	fi
+}
+
 echo "wmark benchmark (not a test: it exits 0 and says MISS when a target is missed)"
 echo "machine: $(nproc) CPUs, kernel $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "process times: $timing"
@@ -139,6 +155,11 @@ for spec in $SIZES; do
 	read -r V[$n.wcl] _ _ _ <<<"$(pair A B)"
 	A=(cat "$F") B=("$W" --root "$R" show)
 	read -r V[$n.cat] V[$n.catmin] V[$n.show] V[$n.showmin] <<<"$(pair A B)"
+	for f in $FMTS; do
+		A=(wc -l "$F") B=("$W" -o "$f" --root "$R" show)
+		read -r V[$n.wc.$f] V[$n.wcmin.$f] V[$n.show.$f] V[$n.showmin.$f] <<<"$(pair A B)"
+		V[$n.rss.$f]=$(rss "$W" -o "$f" --root "$R" show)
+	done
 	names+=("$n")
 done
 
@@ -154,6 +175,34 @@ if "$W" show >/dev/null 2>"$T/err"; then
 	live_read=$(field read median_ns "$T/live.rd")
 	A=(cat /proc/zoneinfo) B=("$W" show)
 	read -r cat_live cat_live_min show_live show_live_min <<<"$(pair A B)"
+	for f in $FMTS; do
+		A=(cat /proc/zoneinfo) B=("$W" -o "$f" show)
+		read -r V[live.cat.$f] V[live.catmin.$f] V[live.show.$f] V[live.showmin.$f] <<<"$(pair A B)"
+		V[live.rss.$f]=$(rss "$W" -o "$f" show)
+	done
+fi
+
+# A fleet of typical captures (one node, five zones: a 6.12 guest), verified
+# in one process against one process per capture, the two in turn.
+fleet_ok=
+if [ -d "$top/data/machines/qemu-k612-4g-after" ]; then
+	# one interpreter for the copies: a cp per capture costs more than verify
+	python3 - "$top/data/machines/qemu-k612-4g-after" "$T/fleet" "$FLEET" >"$T/fleet.list" <<'EOF'
+import shutil, sys
+src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+for i in range(n):
+    shutil.copytree(src, "%s/m%d" % (dst, i))
+    print("%s/m%d" % (dst, i))
+EOF
+	if "$W" -j verify --roots-from "$T/fleet.list" >"$T/fleet.out" 2>/dev/null &&
+	   [ "$(grep -c '"verdict":"exact"' "$T/fleet.out")" = "$FLEET" ]; then
+		fleet_ok=1
+		A=("$W" -j verify --roots-from "$T/fleet.list")
+		B=(xargs -a "$T/fleet.list" -I{} "$W" -j verify --root {})
+		fruns=$RUNS
+		[ "$fruns" -gt 3 ] && fruns=3
+		read -r fleet_one fleet_one_min fleet_each fleet_each_min <<<"$(PAIR_RUNS=$fruns pair A B)"
+	fi
 fi
 
 printf '%-10s %6s %5s %10s %9s %6s %s\n' file nodes cpus bytes lines zones "model agrees with the file"
@@ -202,4 +251,43 @@ fi
 echo "starting a process (true): $(ms "$true_med") ($(ms "$true_min")), in both columns"
 echo "cat reads a generated file from the page cache; /proc/zoneinfo is printed by"
 echo "the kernel on every read, and wmark show reads it twice on a live machine."
+echo
+echo "Every format of show, whole process, median (best) of $RUNS; peak RSS (lower is better):"
+printf '%-10s %-5s %20s %20s %8s %7s %9s %7s\n' root format "baseline" "wmark show" ratio target "RSS KiB" target
+for n in "${names[@]}"; do
+	for f in $FMTS; do
+		r=$(ratio "${V[$n.show.$f]}" "${V[$n.wc.$f]}")
+		v=n/a rv=n/a
+		if [ "$n" = "$last" ]; then
+			v=$(verdict "$r" "<=" "$TARGET_WC")
+			rv=$(awk -v k="${V[$n.rss.$f]}" -v s="${V[$n.size]}" -v x="$TARGET_RSS_X" 'BEGIN {
+				if (k == "NA") print "n/a"; else print (k * 1024 <= s * x) ? "PASS" : "MISS" }')
+		fi
+		printf '%-10s %-5s %20s %20s %8s %7s %9s %7s\n' "$n" "$f" \
+			"wc -l $(ms "${V[$n.wc.$f]}")" "$(ms "${V[$n.show.$f]}") ($(ms "${V[$n.showmin.$f]}"))" \
+			"${r}x" "$v" "${V[$n.rss.$f]}" "$rv"
+	done
+done
+if [ -n "$live_ok" ]; then
+	for f in $FMTS; do
+		r=$(ratio "${V[live.show.$f]}" "${V[live.cat.$f]}")
+		printf '%-10s %-5s %20s %20s %8s %7s %9s %7s\n' "live /" "$f" \
+			"cat $(ms "${V[live.cat.$f]}")" "$(ms "${V[live.show.$f]}") ($(ms "${V[live.showmin.$f]}"))" \
+			"${r}x" "$(verdict "$r" "<=" "$TARGET_LIVE")" "${V[live.rss.$f]}" \
+			"$(verdict "${V[live.rss.$f]}" "<=" "$TARGET_RSS_LIVE")"
+	done
+fi
+echo "targets: <= ${TARGET_WC}x wc -l on $last, <= ${TARGET_LIVE}x cat /proc/zoneinfo live;"
+echo "peak RSS <= ${TARGET_RSS_X}x the file on $last, <= $TARGET_RSS_LIVE KiB live"
+echo
+if [ -n "$fleet_ok" ]; then
+	one=$(awk -v n="$FLEET" -v t="$fleet_one" 'BEGIN { printf "%.0f\n", n / t }')
+	each=$(awk -v n="$FLEET" -v t="$fleet_each" 'BEGIN { printf "%.0f\n", n / t }')
+	echo "verify of $FLEET typical captures (one node, 5 zones), median of $fruns, in turn:"
+	echo "  one process (--roots-from): $(ms "$fleet_one") = $one captures/s"
+	echo "  one process per capture:    $(ms "$fleet_each") = $each captures/s"
+	echo "  ratio $(ratio "$fleet_each" "$fleet_one")x; target >= $TARGET_FLEET captures/s: $(verdict "$one" ">=" "$TARGET_FLEET")"
+else
+	echo "verify of a fleet: n/a (data/machines/qemu-k612-4g-after or verify --roots-from failed)"
+fi
 exit 0

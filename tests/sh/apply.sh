@@ -19,17 +19,12 @@ TOROOT=$top/../shared/tools/case-to-root.py
 export LC_ALL=C
 unset WMARK_FAULT
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$(dirname "$0")/lib.sh"
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi
 }
 
-T=$(mktemp -d)
-trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
 chmod 755 "$T"
 
 BEFORE=$M/qemu-k612-4g-before
@@ -76,7 +71,7 @@ same_vm() {	# ROOT [FIXTURE]: every file of proc/sys/vm byte for byte
 }
 
 journal_state() {	# ROOT
-	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["state"])' \
+	py -c 'import json,sys; print(json.load(open(sys.argv[1]))["state"])' \
 		"$1/var/lib/wmark/state.json" 2>/dev/null || echo none
 }
 
@@ -90,7 +85,7 @@ zi_table() {
 
 # The same from apply -j's "predicted".
 pred_table() {
-	python3 -c '
+	py -c '
 import json, sys
 d = json.load(sys.stdin)
 for z in d["predicted"]:
@@ -124,7 +119,7 @@ check $rc "the prediction for all five writes at once (protection included) is w
 # the state before it equals the zoneinfo the kernel printed after it.
 # One python process for all of them: its start-up is the slow part.
 if [ -d "$CORPUS" ] && [ -f "$TOROOT" ]; then
-	res=$(python3 - "$WMARK" "$CORPUS" "$TOROOT" "$T/c" <<'EOF'
+	res=$(py - "$WMARK" "$CORPUS" "$TOROOT" "$T/c" <<'EOF'
 import importlib.util, json, os, re, shutil, subprocess, sys
 
 wmark, corpus, toroot, dest = sys.argv[1:5]
@@ -251,7 +246,7 @@ grep -qx 'watermarks not re-checked: not a live kernel' "$T/out"
 check $? "under --root it says the watermarks were not re-checked"
 [ "$(journal_state "$r")" = applied ]
 check $? "the journal at ROOT/var/lib/wmark/state.json says applied"
-python3 - "$r/var/lib/wmark/state.json" <<'EOF'
+py - "$r/var/lib/wmark/state.json" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["previous"]["lowmem_reserve_ratio"] == "256\t256\t32\t0\t0\n", j["previous"]
@@ -278,7 +273,7 @@ check $? "a second rollback changes nothing and exits 0"
 r=$(fresh json)
 "$WMARK" -j --root "$r" apply "${NEW_ARGS[@]}" >"$T/out.json" 2>"$T/err"
 rc=$?
-python3 - "$T/out.json" <<'EOF'
+py - "$T/out.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["written"] == {"min_free_kbytes": 32768, "watermark_scale_factor": 120,
@@ -291,7 +286,7 @@ EOF
 [ $? -eq 0 ] && [ $rc -eq 0 ]
 check $? "apply -j prints one JSON document with written, previous, predicted and warnings"
 "$WMARK" -j --root "$r" rollback >"$T/out.json" 2>"$T/err"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["restored"]["watermark_scale_factor"] == 10' "$T/out.json" &&
+py -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["restored"]["watermark_scale_factor"] == 10' "$T/out.json" &&
 	same_vm "$r"
 check $? "rollback -j reports what it restored"
 
@@ -699,7 +694,7 @@ one_line() {	# FILE: exactly one line, no usage hint
 # Journals that are not what wmark wrote.
 r=$(fresh badjournal)
 "$WMARK" --root "$r" apply --wsf 120 >/dev/null 2>&1
-python3 - "$r/var/lib/wmark/state.json" <<'EOF'
+py - "$r/var/lib/wmark/state.json" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
 j["previous"]["watermark_scale_factor"] = "7\n5\n"
@@ -715,7 +710,7 @@ check $? "a journal value with newlines: exit 2 (got $rc), one line with them es
 
 r=$(fresh range)
 "$WMARK" --root "$r" apply --wsf 120 >/dev/null 2>&1
-python3 - "$r/var/lib/wmark/state.json" <<'EOF'
+py - "$r/var/lib/wmark/state.json" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
 j["previous"]["watermark_scale_factor"] = "5000\n"
@@ -823,7 +818,7 @@ r=$(fresh persist-rb)
 	--initrc /vendor/etc/init/wmark.rc >/dev/null 2>&1
 "$WMARK" --root "$r" -j rollback >"$T/out.json" 2>"$T/err"
 rc=$?
-python3 - "$T/out.json" "$r" <<'EOF'
+py - "$T/out.json" "$r" <<'EOF'
 import json, sys
 d, r = json.load(open(sys.argv[1])), sys.argv[2]
 assert d["files"] == [{"path": r + "/etc/sysctl.d/90-wmark.conf", "action": "removed"},

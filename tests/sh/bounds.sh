@@ -9,17 +9,11 @@
 # Prints TAP.
 #
 # usage: WMARK=/abs/path/to/wmark bash tests/sh/bounds.sh
-cd "$(dirname "$0")/../.." || exit 2
-W=${WMARK:-build/wmark}
+. "$(dirname "$0")/lib.sh"
 D=data/machines
 export LC_ALL=C
 unset WMARK_FAULT
-n=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
 is() {	# description, then a command that must succeed
 	local what=$1
 	shift

@@ -3,15 +3,9 @@
 # that promtool accepts, every usage error of calc/show/verify/whatif/capture
 # with its exit status and one-line message, stdout write errors, and a
 # one-page change that verify must call a mismatch.  Prints TAP.
-cd "$(dirname "$0")/../.." || exit 2
-W=${WMARK:-build/wmark}
+. "$(dirname "$0")/lib.sh"
 D=data/machines
-n=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
 check() {	# description, then a command that must succeed
 	local what=$1
 	shift
@@ -34,14 +28,14 @@ expect_usage() {	# want-regex args...
 	fi
 }
 
-check "calc --mem 8G -j is one JSON document" bash -c "'$W' -j calc --mem 8G | python3 -m json.tool"
+check "calc --mem 8G -j is one JSON document" bash -c "'$W' -j calc --mem 8G | py -m json.tool"
 for c in "calc --mem 8G --formula both" "--root $D/vm-6.18-firecracker-A show" \
 	 "--root $D/qemu-k61-4g-after verify" "--root $D/qemu-k61-4g-before whatif --wsf 120" \
 	 "--root $D/qemu-k612-16g-2n-movable4g-before show"; do
-	check "-j $c parses as JSON" bash -c "'$W' -j $c | python3 -m json.tool"
+	check "-j $c parses as JSON" bash -c "'$W' -j $c | py -m json.tool"
 done
 check "verify -j keeps stdout JSON even when the check fails" \
-	bash -c "'$W' -j --root $D/qemu-k61-4g-before verify | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"verdict\"]==\"stale\" and d[\"match\"] is False'"
+	bash -c "'$W' -j --root $D/qemu-k61-4g-before verify | py -c 'import json,sys; d=json.load(sys.stdin); assert d[\"verdict\"]==\"stale\" and d[\"match\"] is False'"
 if command -v promtool >/dev/null; then
 	check "show -o prom passes promtool check metrics" \
 		bash -c "'$W' -o prom --root $D/vm-6.18-firecracker-A show | promtool check metrics"
@@ -100,7 +94,7 @@ expect_usage "give one destination" capture
 
 # blanks around a size are skipped on both sides
 for m in " 1G" "1G " " 1G "; do
-	check "calc --mem '$m' is 1 GiB" bash -c "'$W' -j calc --mem '$m' | python3 -c 'import json,sys; assert json.load(sys.stdin)[\"zones\"][0][\"managed\"] == 262144'"
+	check "calc --mem '$m' is 1 GiB" bash -c "'$W' -j calc --mem '$m' | py -c 'import json,sys; assert json.load(sys.stdin)[\"zones\"][0][\"managed\"] == 262144'"
 done
 
 # --help and --version go to stdout with status 0
@@ -186,10 +180,10 @@ fi
 # a root that resolves to / is the live machine, with the live machine's checks
 if [ -r /proc/zoneinfo ]; then
 	for r in // /. /proc/..; do
-		src=$("$W" --root "$r" -j show 2>"$tmp/e" | python3 -c 'import json,sys; print(json.load(sys.stdin)["source"])' 2>/dev/null)
+		src=$("$W" --root "$r" -j show 2>"$tmp/e" | py -c 'import json,sys; print(json.load(sys.stdin)["source"])' 2>/dev/null)
 		if [ "$src" = live ]; then ok "--root $r is the live machine"; else nok "--root $r is the live machine (source '$src')"; sed 's/^/# /' "$tmp/e"; fi
 	done
-	src=$(cd / && "$W" --root . -j show 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["source"])' 2>/dev/null)
+	src=$(cd / && "$W" --root . -j show 2>/dev/null | py -c 'import json,sys; print(json.load(sys.stdin)["source"])' 2>/dev/null)
 	if [ "$src" = live ]; then ok "--root . in / is the live machine"; else nok "--root . in / is the live machine (source '$src')"; fi
 else
 	n=$((n + 1)); echo "ok $n - --root // is the live machine # SKIP no /proc/zoneinfo"

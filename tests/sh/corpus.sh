@@ -4,13 +4,9 @@
 # (or --infer where none were published) must verify exact or stale, and
 # every state of every qemu capture must too.  Prints TAP; skips when
 # ../shared is absent.
-cd "$(dirname "$0")/../.." || exit 2
-W=${WMARK:-build/wmark}
+. "$(dirname "$0")/lib.sh"
 C=../shared/corpus
 T=../shared/tools/case-to-root.py
-n=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 if [ ! -d "$C" ]; then
 	echo "ok 1 - verify the public captures # SKIP ../shared/corpus is absent"
@@ -28,7 +24,7 @@ run() {	# capture, expected verdicts (regex), wmark arguments...
 	fi
 	"$W" -j --root "$C/$cap" "$@" >"$tmp/o" 2>"$tmp/e"
 	rc=$?
-	v=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$tmp/o" 2>/dev/null)
+	v=$(py -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$tmp/o" 2>/dev/null)
 	if [[ $v =~ ^($want)$ ]]; then
 		echo "ok $n - $cap verifies $v ($*)"
 	else
@@ -69,7 +65,7 @@ for cdir in "$C"/qemu-*/; do
 	for st in before after settled $(cd "$cdir" && ls -d steps/* 2>/dev/null); do
 		[ -f "$cdir/$st/zoneinfo" ] && [ -f "$cdir/$st/sysctl.txt" ] || continue
 		root="$tmp/$case-${st//\//-}"
-		python3 "$T" "$cdir" "$st" "$root" 2>/dev/null || continue
+		py "$T" "$cdir" "$st" "$root" 2>/dev/null || continue
 		n=$((n + 1))
 		out=$("$W" --root "$root" verify 2>&1)
 		if grep -qE "verdict: (exact|stale)" <<<"$out"; then

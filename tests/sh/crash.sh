@@ -26,16 +26,12 @@ export LC_ALL=C
 unset WMARK_FAULT
 RANDOM=977
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+. "$(dirname "$0")/lib.sh"
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi
 }
 
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 
 # The text each knob may hold: the fixture's, the first apply's (wsf 50),
 # or what ARGS write.

@@ -3,14 +3,9 @@
 # allocated (on VMs whose managed pages grow as memory is touched, the
 # kernel recomputes its watermarks meanwhile), show and capture work, and
 # nothing here writes a sysctl.  Prints TAP.
-cd "$(dirname "$0")/../.." || exit 2
-W=${WMARK:-build/wmark}
-n=0
-tmp=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
 hog=
-trap 'rm -rf "$tmp"; [ -n "$hog" ] && kill "$hog" 2>/dev/null' EXIT
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+at_exit '[ -n "$hog" ] && kill "$hog" 2>/dev/null'
 managed() { awk '$1 == "managed" { s += $2 } END { print s }' /proc/zoneinfo; }
 
 if [ ! -r /proc/zoneinfo ]; then
@@ -21,7 +16,7 @@ fi
 before_sysctls=$(cat /proc/sys/vm/min_free_kbytes /proc/sys/vm/watermark_scale_factor /proc/sys/vm/lowmem_reserve_ratio 2>/dev/null)
 
 "$W" -j verify >"$tmp/v.json" 2>"$tmp/e"
-first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$tmp/v.json" 2>/dev/null)
+first=$(py -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$tmp/v.json" 2>/dev/null)
 case $first in
 exact) ok "live verify is exact" ;;
 stale) ok "live verify is stale (this machine's watermarks date from boot)" ;;

@@ -4,15 +4,9 @@
 # number no zoneinfo can hold), apply and whatif predict the same zones,
 # and machines with 16 KiB and 64 KiB pages are modelled with their own
 # geometry (kernel-notes.md 11.1).  Prints TAP.
-cd "$(dirname "$0")/../.." || exit 2
-W=${WMARK:-build/wmark}
+. "$(dirname "$0")/lib.sh"
 D=data/machines
-n=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
 is() {	# description, then a command that must succeed
 	local what=$1
 	shift
@@ -101,7 +95,7 @@ same_prediction() {	# root, change options...
 	shift
 	"$W" --root "$r" -j whatif "$@" >"$tmp/w.json" 2>"$tmp/e" &&
 	"$W" --root "$r" -j apply -n "$@" >"$tmp/a.json" 2>>"$tmp/e" &&
-	python3 - "$tmp/w.json" "$tmp/a.json" 2>>"$tmp/e" <<'EOF'
+	py - "$tmp/w.json" "$tmp/a.json" 2>>"$tmp/e" <<'EOF'
 import json, sys
 w = json.load(open(sys.argv[1]))
 a = json.load(open(sys.argv[2]))
@@ -128,11 +122,11 @@ for c in "--boost-factor 0" "--wsf 120"; do
 	is "with a 512-page boost, the same zones: $c" same_prediction "$tmp/r" $c
 done
 "$W" --root "$tmp/r" -j whatif --boost-factor 0 >"$tmp/w.json"
-is "a boost_factor write keeps the printed watermarks and their boost" python3 -c "
+is "a boost_factor write keeps the printed watermarks and their boost" py -c "
 import json; z = [z for z in json.load(open('$tmp/w.json'))['zones'] if z['zone'] == 'DMA'][0]
 assert z['boost'] == 512 and z['min'] == z['now']['min'] and z['high'] == z['now']['high'], z"
 "$W" --root "$tmp/r" -j whatif --wsf 120 >"$tmp/w.json"
-is "a wsf write recomputes and resets the boost" python3 -c "
+is "a wsf write recomputes and resets the boost" py -c "
 import json; z = [z for z in json.load(open('$tmp/w.json'))['zones'] if z['zone'] == 'DMA'][0]
 assert z['boost'] == 0 and z['min'] == z['now']['min'] - 512, z"
 
@@ -163,17 +157,17 @@ run --root "$tmp/k16" verify --lowmem-reserve-ratio "0 0 0 0 0"
 is "16K: verify says exact (the watermarks of 11.1, page size from MemTotal)" \
 	test $rc = 0 -a -n "$(grep 'verdict: exact' "$tmp/o")"
 run --root "$tmp/k16" -j show
-is "16K: show -j says page size 16384 from meminfo, pageblock 2048" python3 -c "
+is "16K: show -j says page size 16384 from meminfo, pageblock 2048" py -c "
 import json; d = json.load(open('$tmp/o'))
 assert (d['page_size'], d['page_size_source'], d['pageblock_pages']) == (16384, 'meminfo', 2048), d"
 run --root "$tmp/k16" -j whatif --wsf 10
-is "16K: whatif --wsf 10 changes nothing (the floor wins at 16K)" python3 -c "
+is "16K: whatif --wsf 10 changes nothing (the floor wins at 16K)" py -c "
 import json; z = {z['zone']: z for z in json.load(open('$tmp/o'))['zones']}
 assert (z['DMA']['min'], z['DMA']['low'], z['DMA']['high']) == (9413, 11766, 14119), z['DMA']
 assert (z['Normal']['min'], z['Normal']['low'], z['Normal']['high']) == (3228, 4035, 4842), z['Normal']"
 run -j --kernel 6.12.117 calc --page-size 16K --zone DMA=$((189223 * 16384)) --zone DMA32=0 \
 	--zone Normal=$((64905 * 16384)) --zone Movable=0 --zone Device=0 --min-free-kbytes 202272 --wsf 120
-is "16K: calc --page-size 16K reproduces 11.1: DMA 9413/11766/14119/16472" python3 -c "
+is "16K: calc --page-size 16K reproduces 11.1: DMA 9413/11766/14119/16472" py -c "
 import json; z = {z['zone']: z for z in json.load(open('$tmp/o'))['zones']}
 assert [z['DMA'][f] for f in ('min', 'low', 'high', 'promo')] == [9413, 11766, 14119, 16472], z['DMA']
 assert [z['Normal'][f] for f in ('min', 'low', 'high', 'promo')] == [3228, 4035, 4842, 5649]"
@@ -185,13 +179,13 @@ is "16K without meminfo: 4096 assumed, said, and the numbers do not fit" \
 # ---- 64 KiB pages with a 32-page pageblock (ppc64le radix: only pagetypeinfo says)
 run -j --kernel 6.12.107 calc --page-size 64K --pageblock-pages 32 --zone Normal=$((64494 * 65536)) \
 	--zone Movable=0 --zone Device=0 --thp always
-is "64K: calc gives the boot min_free_kbytes 22528 and min/low/high/promo 352/440/528/616" python3 -c "
+is "64K: calc gives the boot min_free_kbytes 22528 and min/low/high/promo 352/440/528/616" py -c "
 import json; d = json.load(open('$tmp/o')); z = d['zones'][0]
 assert d['min_free_kbytes']['value'] == 22528, d['min_free_kbytes']
 assert [z[f] for f in ('min', 'low', 'high', 'promo')] == [352, 440, 528, 616], z"
 run -j --kernel 6.12.107 calc --page-size 64K --zone Normal=$((64494 * 65536)) \
 	--zone Movable=0 --zone Device=0 --thp always
-is "64K: without the pageblock the PMD rule (8192 pages) gives another value" python3 -c "
+is "64K: without the pageblock the PMD rule (8192 pages) gives another value" py -c "
 import json; d = json.load(open('$tmp/o')); assert d['min_free_kbytes']['value'] != 22528, d"
 rm -rf "$tmp/p64"
 mkdir -p "$tmp/p64/proc/sys/vm" "$tmp/p64/proc/sys/kernel"
@@ -204,7 +198,7 @@ printf 'Page block order: 5\nPages per block:  32\n' >"$tmp/p64/proc/pagetypeinf
 printf 'Node 0, zone   Normal\n  pages free     60000\n        boost    0\n        min      352\n        low      1125\n        high     1898\n        promo    2671\n        spanned  65536\n        present  65536\n        managed  64494\n        protection: (0, 0, 0)\nNode 0, zone  Movable\n  pages free     0\n        boost    0\n        min      32\n        low      32\n        high     32\n        promo    32\n        spanned  0\n        present  0\n        managed  0\n        protection: (0, 0, 0)\nNode 0, zone   Device\n  pages free     0\n        boost    0\n        min      0\n        low      0\n        high     0\n        promo    0\n        spanned  0\n        present  0\n        managed  0\n        protection: (0, 0, 0)\n' \
 	>"$tmp/p64/proc/zoneinfo"
 run --root "$tmp/p64" -j verify
-is "64K: verify of the ppc64le state after wsf 120 is exact, pageblock 32 from pagetypeinfo" python3 -c "
+is "64K: verify of the ppc64le state after wsf 120 is exact, pageblock 32 from pagetypeinfo" py -c "
 import json; d = json.load(open('$tmp/o'))
 assert d['verdict'] == 'exact', d['verdict']
 assert (d['page_size'], d['pageblock_pages'], d['pageblock_source']) == (65536, 32, 'given'), d"

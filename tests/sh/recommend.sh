@@ -8,23 +8,19 @@
 set -u
 : "${WMARK:?set WMARK to the wmark binary}"
 export LC_ALL=C
-cd "$(dirname "$0")/../.." || exit 2
+. "$(dirname "$0")/lib.sh"
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; diag "$(head -c 2000 "$T/err")"; fi
 }
 
-T=$(mktemp -d)
 writer=
 cleanup() {
 	[ -n "$writer" ] && kill "$writer" 2>/dev/null
 	rm -rf "$T"
 }
-trap cleanup EXIT
+at_exit cleanup
 
 run() {
 	"$WMARK" "$@" >"$T/out" 2>"$T/err"
@@ -33,7 +29,7 @@ run() {
 
 # json EXPR: evaluate a Python expression over the JSON in $T/out ("d").
 json() {
-	python3 - "$T/out" "$1" <<'EOF'
+	py - "$T/out" "$1" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)
@@ -162,10 +158,10 @@ k61=data/machines/qemu-k61-4g-before
 mkdir -p "$T/crlf" && cp -r "$k61/." "$T/crlf/"
 sed 's/$/\r/' "$k61/proc/zoneinfo" >"$T/crlf/proc/zoneinfo"
 run --root "$k61" -j recommend --extra-free-kbytes 29615
-python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["extra_free_kbytes"]["script"], sort_keys=True))' "$T/out" >"$T/script-lf"
+py -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["extra_free_kbytes"]["script"], sort_keys=True))' "$T/out" >"$T/script-lf"
 run --root "$T/crlf" -j recommend --extra-free-kbytes 29615
 [ $rc -eq 0 ] && json 'd["extra_free_kbytes"]["script"] is not None and any("CRLF line ends" in x for x in d["reasons"])' &&
-	python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["extra_free_kbytes"]["script"], sort_keys=True))' "$T/out" | cmp -s - "$T/script-lf"
+	py -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["extra_free_kbytes"]["script"], sort_keys=True))' "$T/out" | cmp -s - "$T/script-lf"
 check $? "CRLF zoneinfo: the script is simulated as on the LF text, and the reasons say so"
 mkdir -p "$T/many" && cp -r "$k61/." "$T/many/"
 awk -v N=14 'BEGIN{RS="\0"} {t0=$0} END{for(n=0;n<N;n++){t=t0; gsub(/Node 0,/,"Node " n ",",t); printf "%s",t}}' \

@@ -8,17 +8,11 @@
 # one line on stderr naming the path, and no knob written.  Prints TAP.
 #
 # usage: WMARK=/abs/path/to/wmark bash tests/sh/special.sh
-cd "$(dirname "$0")/../.." || exit 2
-W=${WMARK:-build/wmark}
+. "$(dirname "$0")/lib.sh"
 D=data/machines
 export LC_ALL=C
 unset WMARK_FAULT
-n=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
 
 # run ARGS...: at most 5 s; stdout in $tmp/o, stderr in $tmp/e, status in $rc
 run() { timeout 5 "$W" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null; rc=$?; }

@@ -13,23 +13,19 @@ set -u
 : "${WMARK:?set WMARK to the wmark binary}"
 export LC_ALL=C
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$(dirname "$0")/lib.sh"
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi
 }
 
-T=$(mktemp -d)
 kids=()
 cleanup() {
 	local k
 	for k in "${kids[@]}"; do kill "$k" 2>/dev/null; done
 	rm -rf "$T"
 }
-trap cleanup EXIT
+at_exit cleanup
 
 real_dacct=$(cat /proc/sys/kernel/task_delayacct 2>/dev/null || echo absent)
 
@@ -41,7 +37,7 @@ run() {
 
 # json EXPR: evaluate a Python expression over the JSON in $T/out ("d").
 json() {
-	python3 - "$T/out" "$1" <<'EOF'
+	py - "$T/out" "$1" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)
@@ -224,7 +220,7 @@ or d['window']['overruns'] > 0"
 check $? "--all: each of the 30 short processes has its exit record (or overruns are counted)"
 json "d['window']['lost_estimate'] is None or d['window']['lost_estimate'] >= 0"
 check $? "--all: the lost-record estimate is null or non-negative"
-diag "window: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["window"])' "$T/out")"
+diag "window: $(py -c 'import json,sys; print(json.load(open(sys.argv[1]))["window"])' "$T/out")"
 
 # ---- --enable-delayacct on a temporary tree --------------------------------------
 R=$T/root

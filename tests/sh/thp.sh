@@ -3,13 +3,7 @@
 # warning sees them: transparent_hugepage=never with one anon mTHP size
 # at always starts khugepaged on 7.x (7.2 hugepage_enabled()), not on
 # 6.12 (hugepage_pmd_enabled(): the PMD size only).  Prints TAP.
-cd "$(dirname "$0")/../.." || exit 2
-W=${WMARK:-$PWD/build/wmark}
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/wmark-thp.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
 # root RELEASE GLOBAL PMD SMALL: the 6.18 VM as kernel RELEASE with the THP
 # controls given (the active word of each file)

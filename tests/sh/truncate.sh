@@ -16,14 +16,10 @@
 # every byte.  Prints TAP, one line per file and command.
 #
 # usage: WMARK=/abs/path/to/wmark bash tests/sh/truncate.sh
-cd "$(dirname "$0")/../.." || exit 2
-W=${WMARK:-build/wmark}
+. "$(dirname "$0")/lib.sh"
 D=data/machines
 export LC_ALL=C
 unset WMARK_FAULT
-n=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # cut_here I: is offset I of the zoneinfo in $text one to cut at?  Every
 # byte of the first zone's header line, of its watermark, size and

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * jsonw.h - a streaming JSON writer for large documents.
+ *
+ * cJSON builds a tree of one malloc'd node per value and prints numbers
+ * with a "%1.15g" round trip each: fine for a few hundred values, most of
+ * the time of `show -j` on a machine with thousands of zones.  This writer
+ * prints as it goes, into a buffer flushed to a FILE, in exactly the
+ * layout cJSON_Print() gives (tabs, "key":<TAB>value, ", " between array
+ * items, the same number and string forms), so a document may be written
+ * either way and read the same byte for byte.  Small parts that are built
+ * as cJSON trees anyway (the document header) go through jw_cjson().
+ *
+ * Calls take a key inside an object and NULL inside an array or at the
+ * top.  Nothing is checked at run time beyond the nesting depth: the
+ * caller writes a well-formed document (tests/unit/test_jsonw.c compares
+ * every form with cJSON's own print of the parsed output).
+ */
+#ifndef WMARK_JSONW_H
+#define WMARK_JSONW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "fmt.h"
+
+#define JW_MAX_DEPTH 32
+#define JW_BUF 65536
+
+struct jw {
+	FILE *f;
+	int depth;			/* open objects and arrays */
+	bool array[JW_MAX_DEPTH];	/* level d is an array, not an object */
+	unsigned long count[JW_MAX_DEPTH];	/* values written at level d */
+	bool err;			/* a write failed or nesting overflowed */
+	bool compact;			/* cJSON_PrintUnformatted()'s layout */
+	size_t len;
+	char buf[JW_BUF];
+};
+
+/* Start a document written to f, laid out as cJSON_Print() does. */
+void jw_init(struct jw *w, FILE *f);
+
+/* Or on one line, as cJSON_PrintUnformatted() does. */
+void jw_init_compact(struct jw *w, FILE *f);
+
+/* Open an object or array as the value of key (NULL: array item or top). */
+void jw_obj_open(struct jw *w, const char *key);
+void jw_arr_open(struct jw *w, const char *key);
+void jw_close(struct jw *w);
+
+/* Scalars, as cJSON prints them. */
+void jw_null(struct jw *w, const char *key);
+void jw_bool(struct jw *w, const char *key, bool v);
+void jw_str(struct jw *w, const char *key, const char *s);
+void jw_double(struct jw *w, const char *key, double v);
+/* An integer exactly: below 2^53 as cJSON prints the double, past it the digits. */
+void jw_long(struct jw *w, const char *key, long v);
+/* jw_long, or null when v == RV_NONE. */
+void jw_long_or_null(struct jw *w, const char *key, long v);
+/* Digits or other JSON text as it is (cJSON_CreateRaw). */
+void jw_raw(struct jw *w, const char *key, const char *text);
+
+/* A cJSON value (and everything under it) as the value of key. */
+void jw_cjson(struct jw *w, const char *key, const cJSON *item);
+
+/* Every child of the cJSON object o, as members of the open object. */
+void jw_cjson_members(struct jw *w, const cJSON *o);
+
+/* fmt_json_fields() through the writer: the same keys, values and nulls. */
+void jw_fmt_fields(struct jw *w, const struct fmt_field *fs, size_t nf, unsigned cols,
+		   const void *row);
+
+/*
+ * End the document with a newline (as puts() after cJSON_Print) and flush
+ * it.  Return 0, or -1 when a write failed or the nesting was too deep.
+ */
+int jw_finish(struct jw *w);
+
+#endif /* WMARK_JSONW_H */
