@@ -135,7 +135,9 @@ int wm_reclaim_model(enum wm_reclaim_rule r, uint64_t request, struct wm_reclaim
  * (request - 1 pages over), while under min32 and quarter the finishing
  * call aims at 32 pages and the write ends less than 64 - remainder, at
  * most 63 pages, over.  A subtree of several cgroups multiplies the
- * first (every lruvec is given the whole target before 6.11).
+ * first (every lruvec is given the whole target before 6.11), and so do
+ * several nodes: each node's lruvec is shrunk against the target within
+ * one pass (6.12 on 2 nodes: 64 pages over for 8192).
  */
 uint64_t wm_reclaim_over_bound(enum wm_reclaim_rule r, uint64_t request);
 

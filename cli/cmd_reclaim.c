@@ -768,7 +768,7 @@ static void print_model_text(const struct rc_run *r)
 	if (!r->model.nruns)
 		fputs(" none", stdout);
 	printf("\n  idealised overshoot %" PRIu64 " pages; a leaf cgroup may end up to %" PRIu64
-	       " pages over; 16 calls that reclaim nothing, then EAGAIN\n",
+	       " pages over per node; 16 calls that reclaim nothing, then EAGAIN\n",
 	       r->model.overshoot, r->model.over_bound);
 	printf("  wmark's plan (--batch %s): %" PRIu64 " write%s, %" PRIu64 " kernel calls, first write %" PRIu64
 	       " pages\n", batch_name(r->o->batch), r->plan.writes, r->plan.writes == 1 ? "" : "s",

@@ -133,18 +133,27 @@ ps=$(jget page_size /tmp/ps.json)
 fill rc1 96 16
 diag "cgroup rc1: $(cur_mb rc1) MiB charged ($(awk '$1 == "file" || $1 == "anon" { printf "%s %d MiB ", $1, $2 / 1048576 }' $CG/rc1/memory.stat))"
 
-# One write of 32 MiB: at least what was asked, no more over than the model bounds.
+# One write of 32 MiB: at least what was asked, no more over than the model
+# bounds per node (each node's lruvec is shrunk against the target in one
+# pass: 64 over seen on a 2-node 6.12).  memory.stat may lag a write that
+# succeeded (its counters are flushed in batches: 8171 for 8192 seen on a
+# 2-node 6.1, with memory.current 8212 lower), so "at least what was asked"
+# holds for either count.
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+[ "$nodes" -ge 1 ] || nodes=1
 reclaim_case rc1 k32 --bytes 32M
 want=$((33554432 / ps))
-[ "$rc" -eq 0 ] && [ "$res" = ok ] && [ "$asked" = "$want" ] && [ "$got" -ge "$want" ] &&
-	[ "$over" -le "$bound" ]
-check $? "reclaim --bytes 32M on $rel: $got pages reclaimed for $asked, $over over (model bound $bound)"
+nbound=$((nodes * (bound + 1) - 1))
+[ "$rc" -eq 0 ] && [ "$res" = ok ] && [ "$asked" = "$want" ] &&
+	{ [ "$got" -ge "$want" ] || [ "$dcur" -ge "$want" ]; } &&
+	[ "$over" -le "$nbound" ]
+check $? "reclaim --bytes 32M on $rel: $got pages reclaimed (Δcurrent $dcur) for $asked, $over over (model bound $bound per node, $nodes node(s))"
 
 # The same by wmark's quarters.
 reclaim_case rc1 q32 --bytes 32M --batch quarter
-[ "$rc" -eq 0 ] && [ "$res" = ok ] && [ "$got" -ge "$want" ] && [ "$writes" -ge 2 ] &&
-	[ "$over" -le "$bound" ]
-check $? "reclaim --bytes 32M --batch quarter on $rel: $writes writes, $got pages for $asked, $over over"
+[ "$rc" -eq 0 ] && [ "$res" = ok ] && { [ "$got" -ge "$want" ] || [ "$dcur" -ge "$want" ]; } &&
+	[ "$writes" -ge 2 ] && [ "$over" -le "$nbound" ]
+check $? "reclaim --bytes 32M --batch quarter on $rel: $writes writes, $got pages (Δcurrent $dcur) for $asked, $over over"
 
 # More than the cgroup holds: the kernel gives up with EAGAIN, a result.
 reclaim_case rc1 all --bytes 2G --timeout 120
@@ -196,9 +205,10 @@ if [ -e /sys/devices/system/node/node0/reclaim ]; then
 	empty rc1
 	fill rc1 96 0
 	reclaim_case "" node --node 0 --bytes 4M
-	[ "$rc" -eq 0 ] && [ "$res" = ok ] && [ "$got" -ge 1024 ] &&
+	want=$((4194304 / ps))
+	[ "$rc" -eq 0 ] && [ "$res" = ok ] && [ "$asked" = "$want" ] && [ "$got" -ge "$want" ] &&
 		[ "$(jget file /tmp/node.json)" = /sys/devices/system/node/node0/reclaim ]
-	check $? "--node 0 on $rel: node0/reclaim written, $got pages reclaimed for 1024 (vmstat ${counter:-})"
+	check $? "--node 0 on $rel: node0/reclaim written, $got pages reclaimed for $want (vmstat ${counter:-})"
 fi
 empty rc1
 exit 0
