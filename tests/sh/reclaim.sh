@@ -44,17 +44,17 @@ sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)
 EOF
 }
 
-# mktree DIR RELEASE: a machine with a cgroup v2 mount and cgroup "work":
+# mktree DIR RELEASE: a machine with a cgroup v2 mount and cgroup "app":
 # 200 MiB charged, of which 150 MiB file and 50 MiB anon, and no reclaim yet.
 mktree() {
 	local d=$1
-	mkdir -p "$d/proc/sys/kernel" "$d/sys/fs/cgroup/work"
+	mkdir -p "$d/proc/sys/kernel" "$d/sys/fs/cgroup/app"
 	echo "$2" >"$d/proc/sys/kernel/osrelease"
 	printf 'sysfs /sys sysfs rw 0 0\ncgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec 0 0\n' \
 		>"$d/proc/mounts"
 	printf 'MemTotal: 4000000 kB\nMemFree: 3000000 kB\n' >"$d/proc/meminfo"
-	set_state "$d/sys/fs/cgroup/work" 209715200 52428800 157286400 0 0
-	mkfifo "$d/sys/fs/cgroup/work/memory.reclaim"
+	set_state "$d/sys/fs/cgroup/app" 209715200 52428800 157286400 0 0
+	mkfifo "$d/sys/fs/cgroup/app/memory.reclaim"
 }
 
 # set_state CG CURRENT ANON FILE STEAL REFAULTS (bytes, bytes, bytes, pages, count)
@@ -99,9 +99,9 @@ fake_kernel() {
 }
 
 # reclaim_with ROOT STEPS -- ARGS...: run wmark reclaim ARGS in the
-# background against ROOT's cgroup work, answered by fake_kernel STEPS.
+# background against ROOT's cgroup app, answered by fake_kernel STEPS.
 reclaim_with() {
-	local root=$1 steps=() cg=$1/sys/fs/cgroup/work
+	local root=$1 steps=() cg=$1/sys/fs/cgroup/app
 	shift
 	while [ "$1" != -- ]; do steps+=("$1"); shift; done
 	shift
@@ -115,7 +115,7 @@ reclaim_with() {
 	wait "$helper" 2>/dev/null
 }
 
-requests() { [ -f "$1/sys/fs/cgroup/work/.requests" ] && tr '\n' ' ' <"$1/sys/fs/cgroup/work/.requests" | sed 's/ $//'; }
+requests() { [ -f "$1/sys/fs/cgroup/app/.requests" ] && tr '\n' ' ' <"$1/sys/fs/cgroup/app/.requests" | sed 's/ $//'; }
 
 # ---- usage ---------------------------------------------------------------
 run reclaim --help
@@ -131,19 +131,19 @@ usage_case() {	# WHAT PATTERN ARGS...
 	check $? "$what: exit 2 with one line naming it ($(head -1 "$T/err"))"
 }
 usage_case "no cgroup" "no cgroup given" --kernel 6.12 reclaim --bytes 1G
-usage_case "neither --bytes nor --to" "needed" --kernel 6.12 reclaim work
-usage_case "--bytes and --to" "give one" --kernel 6.12 reclaim work --bytes 1G --to 1G
-usage_case "a bad size" "--bytes '1X'" --kernel 6.12 reclaim work --bytes 1X
-usage_case "a bad batch" "--batch 'half'" --kernel 6.12 reclaim work --bytes 1G --batch half
-usage_case "a fixed step of 0" "must not be 0" --kernel 6.12 reclaim work --bytes 1G --batch fixed:0
-usage_case "swappiness 201" "0 to 200 or max" --kernel 6.12 reclaim work --bytes 1G --swappiness 201
-usage_case "swappiness on 6.1" "kernel 6.1 has no swappiness" --kernel 6.1 reclaim work --bytes 1G -n --swappiness 10
-usage_case "swappiness=max on 6.12" "6.16" --kernel 6.12 reclaim work --bytes 1G -n --swappiness max
+usage_case "neither --bytes nor --to" "needed" --kernel 6.12 reclaim app
+usage_case "--bytes and --to" "give one" --kernel 6.12 reclaim app --bytes 1G --to 1G
+usage_case "a bad size" "--bytes '1X'" --kernel 6.12 reclaim app --bytes 1X
+usage_case "a bad batch" "--batch 'half'" --kernel 6.12 reclaim app --bytes 1G --batch half
+usage_case "a fixed step of 0" "must not be 0" --kernel 6.12 reclaim app --bytes 1G --batch fixed:0
+usage_case "swappiness 201" "0 to 200 or max" --kernel 6.12 reclaim app --bytes 1G --swappiness 201
+usage_case "swappiness on 6.1" "kernel 6.1 has no swappiness" --kernel 6.1 reclaim app --bytes 1G -n --swappiness 10
+usage_case "swappiness=max on 6.12" "6.16" --kernel 6.12 reclaim app --bytes 1G -n --swappiness max
 usage_case "--node on 6.12" "kernel 6.12 has no per-node" --kernel 6.12 reclaim --node 0 --bytes 1G -n
-usage_case "--node with a cgroup" "not a cgroup" --kernel 7.2 reclaim work --node 0 --bytes 1G
-usage_case "a bad timeout" "--timeout" --kernel 6.12 reclaim work --bytes 1G --timeout -1
-usage_case "an unknown option" "unknown option '--fast'" --kernel 6.12 reclaim work --bytes 1G --fast
-usage_case "-o prom" "no Prometheus form" --kernel 6.12 -o prom reclaim work --bytes 1G -n
+usage_case "--node with a cgroup" "not a cgroup" --kernel 7.2 reclaim app --node 0 --bytes 1G
+usage_case "a bad timeout" "--timeout" --kernel 6.12 reclaim app --bytes 1G --timeout -1
+usage_case "an unknown option" "unknown option '--fast'" --kernel 6.12 reclaim app --bytes 1G --fast
+usage_case "-o prom" "no Prometheus form" --kernel 6.12 -o prom reclaim app --bytes 1G -n
 usage_case "a .. in the cgroup" "'..' is not allowed" --root "$T" reclaim ../etc --bytes 1G
 
 # ---- the model, no cgroup needed with --kernel --------------------------------
@@ -173,18 +173,18 @@ check $? "dry-run on 5.10: exit 3, the kernel named ($(cat "$T/err"))"
 mkdir -p "$T/none/proc/sys/kernel" "$T/none/sys/fs/cgroup"
 echo 6.12.117+deb12-amd64 >"$T/none/proc/sys/kernel/osrelease"
 echo 'proc /proc proc rw 0 0' >"$T/none/proc/mounts"
-run --root "$T/none" reclaim work --bytes 1M
+run --root "$T/none" reclaim app --bytes 1M
 [ "$rc" -eq 3 ] && grep -q "no cgroup v2 mount in $T/none/proc/mounts" "$T/err"
 check $? "no cgroup2 mount: exit 3 naming the mounts file"
 echo 'cgroup /sys/fs/cgroup/memory cgroup rw,nosuid,memory 0 0' >>"$T/none/proc/mounts"
-run --root "$T/none" reclaim work --bytes 1M
+run --root "$T/none" reclaim app --bytes 1M
 [ "$rc" -eq 3 ] && grep -q '/sys/fs/cgroup/memory is a cgroup v1 memory hierarchy' "$T/err"
 check $? "a v1 memory hierarchy: exit 3 naming it ($(cat "$T/err"))"
 
 mktree "$T/k510" 5.10.0-46-amd64
-rm "$T/k510/sys/fs/cgroup/work/memory.reclaim"
-run --root "$T/k510" reclaim work --bytes 1M
-[ "$rc" -eq 3 ] && grep -q "/sys/fs/cgroup/work/memory.reclaim: kernel 5.10.0-46-amd64 has no memory.reclaim (5.19+)" "$T/err"
+rm "$T/k510/sys/fs/cgroup/app/memory.reclaim"
+run --root "$T/k510" reclaim app --bytes 1M
+[ "$rc" -eq 3 ] && grep -q "/sys/fs/cgroup/app/memory.reclaim: kernel 5.10.0-46-amd64 has no memory.reclaim (5.19+)" "$T/err"
 check $? "5.10: exit 3 naming the cgroup and the kernel ($(cat "$T/err"))"
 
 mktree "$T/k612" 6.12.117+deb12-amd64
@@ -199,7 +199,7 @@ check $? "a cgroup without the memory controller: exit 3, the parent's subtree_c
 # ---- runs against the fake kernel ---------------------------------------------
 # One write of the whole request (--batch kernel); the kernel reclaims 25700
 # pages for 25600: 100 over, Δcurrent the same, all of it file.
-reclaim_with "$T/k612" 25700 -- -j reclaim work --bytes 100M
+reclaim_with "$T/k612" 25700 -- -j reclaim app --bytes 100M
 [ "$rc" -eq 0 ] && [ "$(requests "$T/k612")" = 104857600 ] &&
 	json 'd["result"] == "ok" and d["counter"] == "pgsteal_direct" and len(d["writes"]) == 1 and
 	d["writes"][0]["requested_pages"] == 25600 and d["writes"][0]["reclaimed_pages"] == 25700 and
@@ -213,7 +213,7 @@ check $? "one kernel write of 100 MiB: asked 25600, 25700 reclaimed, 100 over, e
 
 # --batch quarter for 100 pages: writes of max(left/4, 32); the kernel gives
 # 40, 32, 30: left 60, 28, then -2.  Text output this time.
-reclaim_with "$T/k612" 40 32 30 -- reclaim /sys/fs/cgroup/work --bytes 400K --batch quarter
+reclaim_with "$T/k612" 40 32 30 -- reclaim /sys/fs/cgroup/app --bytes 400K --batch quarter
 [ "$rc" -eq 0 ] && [ "$(requests "$T/k612")" = "131072 131072 131072" ] &&
 	grep -q '^total: 3 writes, ASKED 100, RECLAIMED 102, dCURRENT 102, OVER 2,' "$T/out" &&
 	grep -q '; ok$' "$T/out"
@@ -221,7 +221,7 @@ check $? "--batch quarter of 100 pages: three writes of 32 pages, 102 reclaimed,
 [ "$rc" -eq 0 ] || { diag "rc=$rc requests: $(requests "$T/k612")"; diag "$(cat "$T/out" "$T/err")"; }
 
 # fixed steps with swappiness on 6.12: the key goes with every write.
-reclaim_with "$T/k612" 256 256 -- -j reclaim work --bytes 2M --batch fixed:1M --swappiness 60
+reclaim_with "$T/k612" 256 256 -- -j reclaim app --bytes 2M --batch fixed:1M --swappiness 60
 [ "$rc" -eq 0 ] && [ "$(requests "$T/k612")" = "1048576 swappiness=60 1048576 swappiness=60" ] &&
 	json 'len(d["writes"]) == 2 and d["swappiness"] == 60 and d["total"]["reclaimed_pages"] == 512'
 check $? "--batch fixed:1M --swappiness 60: two writes of 1 MiB, each with swappiness=60"
@@ -229,28 +229,28 @@ check $? "--batch fixed:1M --swappiness 60: two writes of 1 MiB, each with swapp
 # --to: the runs above took about 100 MiB; down to 50 MiB.  The first write
 # reclaims all it asked but memory.current drops by 5000 pages only (the
 # cgroup allocated meanwhile): a second write asks for the rest.
-read -r cur _ <"$T/k612/sys/fs/cgroup/work/.state"
+read -r cur _ <"$T/k612/sys/fs/cgroup/app/.state"
 want=$(((cur - 52428800 + 4095) / 4096))
-reclaim_with "$T/k612" "$want:5000" "$((want - 5000))" -- -j reclaim work --to 50M
+reclaim_with "$T/k612" "$want:5000" "$((want - 5000))" -- -j reclaim app --to 50M
 [ "$rc" -eq 0 ] && [ "$(requests "$T/k612")" = "$((want * 4096)) $(((want - 5000) * 4096))" ] &&
 	json "len(d['writes']) == 2 and d['request_pages'] == $want and d['writes'][1]['requested_pages'] == $want - 5000 and d['writes'][0]['current_drop_pages'] == 5000"
 check $? "--to 50M: a second write for what memory.current still holds above it ($want pages, then $((want - 5000)))"
 [ "$rc" -eq 0 ] || { diag "rc=$rc want=$want requests: $(requests "$T/k612")"; diag "$(cat "$T/err")"; }
-read -r cur _ <"$T/k612/sys/fs/cgroup/work/.state"
-reclaim_with "$T/k612" -- -j reclaim work --to 50M
+read -r cur _ <"$T/k612/sys/fs/cgroup/app/.state"
+reclaim_with "$T/k612" -- -j reclaim app --to 50M
 [ "$rc" -eq 0 ] && [ "$cur" -le 52428800 ] && json 'd["writes"] == [] and d["result"] == "ok"'
 check $? "--to a size already reached: no write, exit 0"
 
 # A write the kernel never answers: --timeout interrupts it, "inf", exit 1.
-run --root "$T/k612" -j reclaim work --bytes 1M --timeout 0.3
+run --root "$T/k612" -j reclaim app --bytes 1M --timeout 0.3
 [ "$rc" -eq 1 ] && json 'd["result"] == "timeout" and d["writes"][0]["result"] == "inf" and
 	d["writes"][0]["time_ns"] >= 3e8'
 check $? "--timeout 0.3 on a write that does not finish: reported inf, exit 1"
 
 # Ctrl-C while the second write waits: it still completes, then the run stops.
-cg=$T/k612/sys/fs/cgroup/work
+cg=$T/k612/sys/fs/cgroup/app
 rm -f "$cg/.requests"
-"$WMARK" --root "$T/k612" -j reclaim work --bytes 4M --batch fixed:1M >"$T/out" 2>"$T/err" &
+"$WMARK" --root "$T/k612" -j reclaim app --bytes 4M --batch fixed:1M >"$T/out" 2>"$T/err" &
 pid=$!
 fake_kernel "$cg" "$pid" 256
 for ((i = 0; i < 500; i++)); do
@@ -268,20 +268,20 @@ check $? "Ctrl-C during the second of four writes: it completes, the run stops w
 # Writes that succeed while memory.stat lags (it is flushed in batches):
 # each write is taken to have reclaimed what it asked, so 1 MiB in quarters
 # is 64, 48, 36, 27... pages; the totals show what the counters said.
-reclaim_with "$T/k612" 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 -- -j reclaim work --bytes 1M --batch quarter
+reclaim_with "$T/k612" 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 -- -j reclaim app --bytes 1M --batch quarter
 [ "$rc" -eq 0 ] && json 'd["result"] == "ok" and [w["requested_pages"] for w in d["writes"]][:4] == [64, 48, 36, 32] and
 	d["total"]["reclaimed_pages"] == 0 and d["total"]["over_pages"] == -256'
 check $? "writes the kernel calls met while memory.stat lags: the quarters go on by the kernel's word, 0 counted"
 [ "$rc" -eq 0 ] || { diag "rc=$rc requests: $(requests "$T/k612")"; }
 
 # --to when memory.current does not move: wmark stops (stalled), exit 1.
-reclaim_with "$T/k612" 0:0 -- -j reclaim work --to 1M
+reclaim_with "$T/k612" 0:0 -- -j reclaim app --to 1M
 [ "$rc" -eq 1 ] && json 'd["result"] == "stalled" and len(d["writes"]) == 1'
 check $? "--to with a write that moves no counter: stalled, exit 1"
 
 # 7.2's memory.stat has pgsteal_proactive: that is the counter read.
 mktree "$T/k72" 7.2.13+deb14-amd64
-sed -i 's/^pgsteal_direct/pgsteal_proactive/' "$T/k72/sys/fs/cgroup/work/memory.stat"
+sed -i 's/^pgsteal_direct/pgsteal_proactive/' "$T/k72/sys/fs/cgroup/app/memory.stat"
 set_state() {
 	local cg=$1
 	printf 'anon %s\nfile %s\nworkingset_refault_anon 0\nworkingset_refault_file %s\npgsteal_direct 7\npgsteal_proactive %s\n' \
@@ -291,8 +291,8 @@ set_state() {
 	mv "$cg/.cur.tmp" "$cg/memory.current"
 	echo "$2 $3 $4 $5 $6" >"$cg/.state"
 }
-set_state "$T/k72/sys/fs/cgroup/work" 209715200 52428800 157286400 0 0
-reclaim_with "$T/k72" 300 -- -j reclaim work --bytes 1M --swappiness max
+set_state "$T/k72/sys/fs/cgroup/app" 209715200 52428800 157286400 0 0
+reclaim_with "$T/k72" 300 -- -j reclaim app --bytes 1M --swappiness max
 [ "$rc" -eq 0 ] && [ "$(requests "$T/k72")" = "1048576 swappiness=max" ] &&
 	json 'd["counter"] == "pgsteal_proactive" and d["writes"][0]["reclaimed_pages"] == 300 and d["writes"][0]["over_pages"] == 44'
 check $? "7.2: pgsteal_proactive is read, swappiness=max passed"
