@@ -78,7 +78,7 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 		      struct wm_diag *diag)
 {
 	const unsigned run = 1u << WM_REC_PAGEOUTRUN, stall = 1u << WM_REC_ALLOCSTALL;
-	const unsigned comp = 1u << WM_REC_COMPACT_STALL;
+	const unsigned comp = 1u << WM_REC_COMPACT_STALL, fb = 1u << WM_REC_FALLBACK;
 	struct wm_boost_obs *base;
 	size_t s, z, nz = m->nzones;
 
@@ -161,6 +161,18 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 		if (!vm || s == 0)
 			continue;
 		/* The interval from reading s - 1 to s. */
+		if (vm[s].have & vm[s - 1].have & fb) {
+			out->fallbacks_counted = true;
+			if (vm[s].c[WM_REC_FALLBACK] > vm[s - 1].c[WM_REC_FALLBACK]) {
+				uint64_t d = vm[s].c[WM_REC_FALLBACK] - vm[s - 1].c[WM_REC_FALLBACK];
+
+				out->fallbacks += d;
+				out->fallback_intervals++;
+				if (d > out->fallback_peak)
+					out->fallback_peak = d;
+				prev_boosted = true;	/* a boost came and may be gone */
+			}
+		}
 		if ((vm[s].have & vm[s - 1].have & stall) &&
 		    vm[s].c[WM_REC_ALLOCSTALL] > vm[s - 1].c[WM_REC_ALLOCSTALL]) {
 			uint64_t d = vm[s].c[WM_REC_ALLOCSTALL] - vm[s - 1].c[WM_REC_ALLOCSTALL];
@@ -193,7 +205,7 @@ void wm_rec_boost_decide(const struct wm_profile *p, long factor_now,
 		out->action = WM_REC_BOOST_NONE;
 	else if (factor_now == 0)
 		out->action = WM_REC_BOOST_OFF;
-	else if (!ev->boosted && !ev->kswapd_boost_runs)
+	else if (!ev->boosted && !ev->kswapd_boost_runs && !ev->fallbacks)
 		out->action = WM_REC_BOOST_IDLE;
 	else if (!ev->stalls_boosted)
 		out->action = WM_REC_BOOST_HARMLESS;
@@ -204,6 +216,30 @@ void wm_rec_boost_decide(const struct wm_profile *p, long factor_now,
 			out->need = gap_now + (dec->deficit > headroom ?
 					       (unsigned long)(dec->deficit - headroom) : 0);
 	}
+}
+
+unsigned long wm_boost_headroom(const struct wm_profile *p, const struct wm_machine *m,
+				const bool *usable, const unsigned long *peak,
+				const unsigned long *high, long factor,
+				const struct wm_boost_evidence *ev)
+{
+	unsigned long read = 0, allowed = 0, pb = m->pageblock_pages ? m->pageblock_pages : 512;
+	uint64_t est;
+	size_t z;
+
+	for (z = 0; z < m->nzones; z++) {
+		if (usable && !usable[z])
+			continue;
+		if (peak)
+			read += peak[z];
+		if (high)
+			allowed += wm_boost_max(p, m->zones[z].managed, high[z], factor, pb);
+	}
+	/* each fallback that boosts adds one pageblock, up to the ceiling */
+	est = ev->fallback_peak * (uint64_t)pb;
+	if (est > allowed)
+		est = allowed;
+	return est > read ? (unsigned long)est : read;
 }
 
 const char *wm_rec_boost_action_name(enum wm_rec_boost_action a)

@@ -53,6 +53,10 @@ struct wm_boost_evidence {
 	uint64_t stalls;		/* allocstall over the readings */
 	uint64_t stalls_boosted;	/* of those, in intervals with a boost */
 	uint64_t compact_stalls;	/* compact_stall over the readings */
+	bool fallbacks_counted;		/* the samples carry WM_REC_FALLBACK */
+	uint64_t fallbacks;		/* pageblock fallbacks over the readings */
+	size_t fallback_intervals;	/* intervals with one or more */
+	uint64_t fallback_peak;		/* the most in one interval */
 	bool hidden;			/* boost read from uniform rises (5.0-5.15) */
 	size_t odd_moves;		/* 5.0-5.15: changes of min/low/high that
 					 * are not one uniform whole-pageblock
@@ -65,7 +69,13 @@ struct wm_boost_evidence {
  * Read boost from readings obs[s * m->nzones + z] (nsamples readings of
  * every zone of m, in time order) and, when vm is not NULL, the vmstat
  * samples vm[0..nsamples) taken with them (pageoutrun, allocstall,
- * compact_stall).  A zone's boost in a reading is its boost line where
+ * compact_stall, and the pageblock fallbacks where counted).  A boost
+ * lasts only until kswapd has reclaimed it, often less than a sampling
+ * interval; the fallbacks that cause it (every fallback that tries to
+ * claim a pageblock calls boost_watermark(): 5.0-6.12 steal_suitable_
+ * fallback(), 6.12.y and 6.15+ try_to_steal_block()) are counted
+ * whatever the interval, so an interval with a fallback counts as one
+ * with a boost.  A zone's boost in a reading is its boost line where
  * printed; on 5.0-5.15 kernels without one, the rise of min, low and
  * high over raw[z] (the model's raw watermarks; NULL: the lowest printed
  * value of each over the readings) when all three rose by the same
@@ -80,11 +90,24 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 		      unsigned long *peak, struct wm_boost_evidence *out,
 		      struct wm_diag *diag);
 
+/*
+ * Pages: what a boost of the zones with usable[z] set took from the free
+ * pages, to be given back by watermark_boost_factor 0.  The sum of the
+ * largest boosts read (peak[z], from wm_boost_evidence) or, when the
+ * fallbacks say more, their most in one interval times the pageblock,
+ * at most the usable zones' wm_boost_max() for factor (high[z]: each
+ * zone's raw high watermark).  usable NULL: every zone.  Never fails.
+ */
+unsigned long wm_boost_headroom(const struct wm_profile *p, const struct wm_machine *m,
+				const bool *usable, const unsigned long *peak,
+				const unsigned long *high, long factor,
+				const struct wm_boost_evidence *ev);
+
 /* What recommend does with watermark_boost_factor. */
 enum wm_rec_boost_action {
 	WM_REC_BOOST_NONE,	/* the kernel has no boost (before 5.0) */
 	WM_REC_BOOST_OFF,	/* the factor is 0 already */
-	WM_REC_BOOST_IDLE,	/* no zone was boosted in the readings */
+	WM_REC_BOOST_IDLE,	/* no zone was boosted, no pageblock fell back */
 	WM_REC_BOOST_HARMLESS,	/* boosts came, no allocation stalled during one */
 	WM_REC_BOOST_ZERO,	/* allocations stalled during boosts: write 0 */
 };
@@ -103,8 +126,10 @@ struct wm_rec_boost {
  * today's factor (-1 unknown), headroom (the sum of the usable zones'
  * peak boosts) and the wsf decision dec with today's summed gap gap_now:
  *  - no boost on the kernel, the factor 0 already, or no zone boosted in
- *    the readings: leave it; need is dec's (gap_now for a keep);
- *  - boosts came but no allocation stalled in an interval with one:
+ *    the readings and no fallback counted: leave it; need is dec's
+ *    (gap_now for a keep);
+ *  - boosts came but no allocation stalled in an interval with one (or
+ *    with a fallback):
  *    leave it (kswapd's boosted passes cost clean page cache only);
  *  - allocations stalled during boosts: factor 0.  A boost raises min
  *    with low and high, so while it lasts allocations stall that many

@@ -488,6 +488,8 @@ const struct wm_rec_ctr_desc wm_rec_ctrs[WM_REC_NCTR] = {
 			      "refaults of working-set pages", false },
 	[WM_REC_COMPACT_STALL] = { "compact_stall", NULL, "compact_stall",
 				   "direct compaction stalls", false },
+	[WM_REC_FALLBACK] = { NULL, NULL, "pageblock_fallbacks",
+			      "allocations that fell back to another migratetype", false },
 	[WM_REC_NR_FREE] = { "nr_free_pages", NULL, "nr_free_pages_lowest",
 			     "lowest free pages seen", true },
 };
@@ -495,9 +497,12 @@ const struct wm_rec_ctr_desc wm_rec_ctrs[WM_REC_NCTR] = {
 /* Does key belong to counter d: the key itself or key_<suffix>? */
 static bool ctr_match(const struct wm_rec_ctr_desc *d, const char *key)
 {
-	size_t kl = strlen(d->key);
+	size_t kl;
 	const char *suf, *s;
 
+	if (!d->key)
+		return false;
+	kl = strlen(d->key);
 	if (strncmp(key, d->key, kl))
 		return false;
 	if (!key[kl])

@@ -157,7 +157,10 @@ int wm_rec_script(const char *zoneinfo, size_t len, const long *true_min,
 
 /* ---- measured reclaim activity ---------------------------------------- */
 
-/* Counters recommend reads from /proc/vmstat (sums over zones and kinds). */
+/*
+ * Counters recommend reads from /proc/vmstat (sums over zones and kinds),
+ * and one it counts with a tracepoint.
+ */
 enum wm_rec_ctr {
 	WM_REC_PGALLOC,		/* pgalloc_* */
 	WM_REC_PGFREE,
@@ -172,13 +175,17 @@ enum wm_rec_ctr {
 	WM_REC_REFAULT,		/* workingset_refault_{anon,file} (or workingset_refault) */
 	WM_REC_ACTIVATE,	/* workingset_activate_{anon,file}: refaults of working-set pages */
 	WM_REC_COMPACT_STALL,
+	WM_REC_FALLBACK,	/* pageblock fallbacks: the kmem:mm_page_alloc_extfrag
+				 * tracepoint's count (not in vmstat; the caller
+				 * fills it where it can count them) */
 	WM_REC_NR_FREE,		/* nr_free_pages: a level, not a counter */
 	WM_REC_NCTR
 };
 
 /* vmstat key (or key prefix) and a short description, per counter. */
 struct wm_rec_ctr_desc {
-	const char *key;	/* the vmstat name, or the stem of per-zone names */
+	const char *key;	/* the vmstat name, or the stem of per-zone names;
+				 * NULL: not read from vmstat */
 	const char *suffixes;	/* "_x" endings summed with key, blank-separated;
 				 * "*" any ending; NULL: the key alone */
 	const char *json;	/* JSON key */

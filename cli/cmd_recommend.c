@@ -31,6 +31,7 @@
 #include "opts.h"
 #include "report.h"
 #include "snapshot.h"
+#include "tracecount.h"
 
 #define CMD "recommend"
 #define MAX_SAMPLE_SECONDS 86400
@@ -117,6 +118,9 @@ struct rec {
 	unsigned long *bpeak;		/* pages per zone: the largest boost seen */
 	struct wm_rec_boost bdec;
 	bool bmeasured;			/* bev and bdec hold a result */
+	struct tp_counter fbc;		/* pageblock fallbacks, --sample on the live machine */
+	bool fbc_on;
+	char fbc_why[160];		/* why they are not counted, when !fbc_on */
 	long kept_from;			/* the answer before "keep" replaced it, -1 */
 	struct wm_reserve rv;
 	char *reasons[MAX_REASONS];
@@ -275,6 +279,8 @@ static int read_sample(const struct rec *r, struct wm_rec_sample *smp)
 	free(buf);
 	if (rc)
 		return rc;
+	if (r->fbc_on && tp_counter_read(&r->fbc, &smp->c[WM_REC_FALLBACK]) == 0)
+		smp->have |= 1u << WM_REC_FALLBACK;
 	smp->psi = false;
 	root_path(r->s.root, P_PSI, path, sizeof(path));
 	e = read_rooted(r->s.root, P_PSI, &buf, &len);
@@ -355,6 +361,15 @@ static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
 		free(s);
 		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
 	}
+	/*
+	 * Boosts are often gone before the next reading; the fallbacks that
+	 * raise them are counted where the kernel lets us.
+	 */
+	if (!r->s.live)
+		snprintf(r->fbc_why, sizeof(r->fbc_why), "they are counted on the live machine only");
+	else if (tp_counter_open(&r->fbc, "kmem/mm_page_alloc_extfrag", r->fbc_why,
+				 sizeof(r->fbc_why)) == 0)
+		r->fbc_on = true;
 	t0 = mono_now();
 	for (;;) {
 		double t = mono_now();
@@ -583,15 +598,19 @@ static int measure_boost(struct rec *r, const struct wm_rec_sample *vm, struct w
 				 r->bpeak, &r->bev, d);
 }
 
-/* Pages: the usable zones' peak boosts, what the raised min took. */
+/* Pages: what the raised min took in the usable zones (wm_boost_headroom). */
 static unsigned long boost_headroom(const struct rec *r)
 {
-	unsigned long h = 0;
+	unsigned long h, *high = calloc(r->s.m.nzones ? r->s.m.nzones : 1, sizeof(*high));
 	size_t i;
 
+	if (!high)
+		return 0;
 	for (i = 0; i < r->s.m.nzones; i++)
-		if (r->usable[i])
-			h += r->bpeak[i];
+		high[i] = r->model_now[i].wm.high;
+	h = wm_boost_headroom(&r->s.prof, &r->s.m, r->usable, r->bpeak, high,
+			      (r->now.have & WM_HAVE_BOOST) ? r->now.boost_factor : 0, &r->bev);
+	free(high);
 	return h;
 }
 
@@ -894,6 +913,17 @@ static void boost_reasons(struct rec *r)
 	if (ev->odd_moves)
 		reason(r, "%zu zone readings moved min, low or high otherwise than a boost does "
 		       "(a recompute), and were not counted as boost", ev->odd_moves);
+	if (!once && ev->fallbacks_counted)
+		reason(r, "the kernel counted %llu pageblock fallbacks (kmem:mm_page_alloc_extfrag) "
+		       "in %zu of %zu intervals, at most %llu in one; each that tries to claim a "
+		       "pageblock raises the boost by one pageblock, and kswapd clears it often "
+		       "before the next reading, so an interval with a fallback counts as boosted",
+		       (unsigned long long)ev->fallbacks, ev->fallback_intervals,
+		       ev->nsamples > 0 ? ev->nsamples - 1 : 0,
+		       (unsigned long long)ev->fallback_peak);
+	else if (!once && r->fbc_why[0])
+		reason(r, "pageblock fallbacks were not counted: %s; boosts shorter than a "
+		       "reading's interval go unseen", r->fbc_why);
 	switch (b->action) {
 	case WM_REC_BOOST_IDLE:
 		if (once)
@@ -922,7 +952,7 @@ static void boost_reasons(struct rec *r)
 		break;
 	case WM_REC_BOOST_ZERO:
 		reason(r, "allocations stalled during boosts: %llu of %llu stalls came while a "
-		       "zone was boosted (at most %.1f MiB in the usable zones; "
+		       "zone was boosted or pageblocks fell back (at most %.1f MiB in the usable zones; "
 		       "watermark_boost_factor %ld allows %.1f MiB); a boost raises min with "
 		       "low and high, so allocations stall that much sooner: set "
 		       "watermark_boost_factor 0",
@@ -1103,6 +1133,20 @@ static cJSON *json_boost(const struct rec *r)
 	cJSON_AddNumberToObject(o, "kswapd_boost_runs", (double)ev->kswapd_boost_runs);
 	cJSON_AddItemToObject(o, "stalls", json_counter(ev->stalls));
 	cJSON_AddItemToObject(o, "stalls_during_boost", json_counter(ev->stalls_boosted));
+	if (ev->fallbacks_counted) {
+		cJSON_AddItemToObject(o, "fallbacks", json_counter(ev->fallbacks));
+		cJSON_AddNumberToObject(o, "fallback_intervals", (double)ev->fallback_intervals);
+		cJSON_AddItemToObject(o, "fallback_peak", json_counter(ev->fallback_peak));
+		cJSON_AddNullToObject(o, "fallbacks_why_not");
+	} else {
+		cJSON_AddNullToObject(o, "fallbacks");
+		cJSON_AddNullToObject(o, "fallback_intervals");
+		cJSON_AddNullToObject(o, "fallback_peak");
+		if (r->fbc_why[0])
+			cJSON_AddStringToObject(o, "fallbacks_why_not", r->fbc_why);
+		else
+			cJSON_AddNullToObject(o, "fallbacks_why_not");
+	}
 	cJSON_AddNumberToObject(o, "gap_needed_pages", (double)r->bdec.need);
 	return o;
 }
@@ -1429,6 +1473,8 @@ static void rec_free(struct rec *r)
 	free(r->efk);
 	free(r->bobs);
 	free(r->bpeak);
+	if (r->fbc_on)
+		tp_counter_close(&r->fbc);
 }
 
 int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)

@@ -29,7 +29,8 @@
 # download, the next older one is tried.  Only boot/vmlinuz-* (vmlinux-*
 # on ppc64el),
 # boot/config-* and the few modules the guests load (MODULES below,
-# uncompressed) are kept, in $WMARK_KERNEL_CACHE/RELEASE/ (default
+# uncompressed; ZRAM_MODULES in modules-zram/ with the file "order",
+# the insmod order of those the release has) are kept, in $WMARK_KERNEL_CACHE/RELEASE/ (default
 # build/kernel-cache under the repository).  A release already in the cache
 # is never downloaded again.  When apt cannot download (no network, no apt),
 # the newest release of that flavour already in the cache is used.
@@ -46,6 +47,10 @@ say() { echo "fetch-kernels: $*" >&2; }
 # loop device gives them a block device (block-I/O delay, page cache that
 # reclaim can take).  Debian builds it as a module.
 MODULES="drivers/block/loop"
+# zram swap for tests/bench's Android-like workload, in insmod order (what
+# zram needs first; which of them are modules differs between releases).
+ZRAM_MODULES="lib/lz4/lz4_compress lib/lz4/lz4hc_compress lib/zstd/zstd_compress
+	crypto/lzo crypto/lzo-rle mm/zsmalloc drivers/block/zram/zram"
 
 mkdir -p "$cache" || { say "cannot create $cache"; exit 2; }
 cache=$(cd "$cache" && pwd)
@@ -189,12 +194,12 @@ download() {	# release package set arch
 		rm -rf "$tmp"
 		return 1
 	fi
-	mkdir -p "$tmp/x" "$tmp/modules"
+	mkdir -p "$tmp/x" "$tmp/modules" "$tmp/modules-zram"
 	# Only the image, its config and a few modules: all the modules
 	# would be ~400 MiB per release.  Bookworm's packages keep them under
 	# lib/, later ones under usr/lib/.
 	local m want=()
-	for m in $MODULES; do
+	for m in $MODULES $ZRAM_MODULES; do
 		want+=("./lib/modules/$rel/kernel/$m.ko*" "./usr/lib/modules/$rel/kernel/$m.ko*")
 	done
 	for deb in "$tmp"/*.deb; do
@@ -216,13 +221,22 @@ download() {	# release package set arch
 	fi
 	# busybox insmod hands the file to init_module(2) as it is: the
 	# compressed modules of 6.12 must be unpacked.
+	local dest name k
 	for m in $(find "$tmp/x/lib/modules" "$tmp/x/usr/lib/modules" -name '*.ko*' 2>/dev/null); do
+		dest=$tmp/modules-zram
+		for k in $MODULES; do
+			case $m in */$k.ko*) dest=$tmp/modules ;; esac
+		done
 		case $m in
-		*.ko.xz) xz -dc "$m" >"$tmp/modules/$(basename "$m" .xz)" ;;
-		*.ko.zst) zstd -qdc "$m" >"$tmp/modules/$(basename "$m" .zst)" ;;
-		*.ko) cp "$m" "$tmp/modules/" ;;
+		*.ko.xz) xz -dc "$m" >"$dest/$(basename "$m" .xz)" ;;
+		*.ko.zst) zstd -qdc "$m" >"$dest/$(basename "$m" .zst)" ;;
+		*.ko) cp "$m" "$dest/" ;;
 		esac || { say "cannot unpack $m"; rm -rf "$tmp"; return 1; }
 	done
+	for m in $ZRAM_MODULES; do
+		name=${m##*/}
+		[ -f "$tmp/modules-zram/$name.ko" ] && echo "$name"
+	done >"$tmp/modules-zram/order"
 	# Renames only: a run that already picked this release up keeps
 	# working; the module folder, last, marks the release complete.
 	mkdir -p "$cache/$rel"
@@ -231,14 +245,18 @@ download() {	# release package set arch
 		mv -f "$tmp/x/usr/lib/modules/$rel/config" "$cache/$rel/config" 2>/dev/null
 	echo "$arch" >"$cache/$rel/arch"
 	(cd "$tmp" && ls -1 ./*.deb | sed 's|^\./||') >"$cache/$rel/package"
-	rm -rf "${cache:?}/$rel/modules"
+	rm -rf "${cache:?}/$rel/modules" "${cache:?}/$rel/modules-zram"
+	mv "$tmp/modules-zram" "$cache/$rel/modules-zram"
 	mv "$tmp/modules" "$cache/$rel/modules"
 	rm -rf "$tmp"
 }
 
-# A release in the cache is complete with its image and module folder
+# A release in the cache is complete with its image and module folders
 # (caches from before modules were kept get them on the next download).
-cached() { [ -s "$cache/$1/vmlinuz" ] && [ -d "$cache/$1/modules" ]; }
+cached() {
+	[ -s "$cache/$1/vmlinuz" ] && [ -d "$cache/$1/modules" ] &&
+		[ -f "$cache/$1/modules-zram/order" ]
+}
 
 [ $# -eq 0 ] && set -- 6.1 6.12
 flavours=

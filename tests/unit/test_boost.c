@@ -306,6 +306,100 @@ static void test_stalls_during_boosts_turn_boost_off_and_shrink_the_gap_needed(v
 	assert_int_equal(b.need, 5000);
 }
 
+/*
+ * 6.12: a boost rarely outlives a 100 ms reading (kswapd clears it), so
+ * zoneinfo shows none; the fallbacks counted by the tracepoint mark the
+ * intervals in which boosts came.
+ */
+static void test_fallbacks_mark_intervals_as_boosted(void **state)
+{
+	struct wm_profile p = prof("6.12.117+deb12-cloud-amd64");
+	struct wm_machine m = machine1(1000000, 512);
+	struct wm_boost_obs o[5];
+	struct wm_rec_sample vm[5];
+	const uint64_t fb[5] = { 10, 10, 13, 13, 15 }, stalls[5] = { 0, 2, 6, 6, 9 };
+	struct wm_boost_evidence ev;
+	size_t i;
+
+	(void)state;
+	memset(vm, 0, sizeof(vm));
+	for (i = 0; i < 5; i++) {
+		o[i] = (struct wm_boost_obs){ 14000, 11000, 13750, 16500, 0 };
+		vm[i].t = (double)i / 10;
+		vm[i].have = (1u << WM_REC_ALLOCSTALL) | (1u << WM_REC_FALLBACK);
+		vm[i].c[WM_REC_ALLOCSTALL] = stalls[i];
+		vm[i].c[WM_REC_FALLBACK] = fb[i];
+	}
+	assert_int_equal(wm_boost_evidence(&p, &m, NULL, o, vm, 5, 15000, NULL, &ev, NULL),
+			 WM_OK);
+	assert_int_equal(ev.boosted, 0);
+	assert_true(ev.fallbacks_counted);
+	assert_int_equal(ev.fallbacks, 5);
+	assert_int_equal(ev.fallback_intervals, 2);
+	assert_int_equal(ev.fallback_peak, 3);
+	assert_int_equal(ev.stalls, 9);
+	/* 1->2 (4 stalls, 3 fallbacks) and 3->4 (3 stalls, 2 fallbacks); not 0->1 */
+	assert_int_equal(ev.stalls_boosted, 7);
+
+	/* without the counter (no tracefs, no CAP_PERFMON) nothing is inferred */
+	for (i = 0; i < 5; i++)
+		vm[i].have = 1u << WM_REC_ALLOCSTALL;
+	assert_int_equal(wm_boost_evidence(&p, &m, NULL, o, vm, 5, 15000, NULL, &ev, NULL),
+			 WM_OK);
+	assert_false(ev.fallbacks_counted);
+	assert_int_equal(ev.fallbacks, 0);
+	assert_int_equal(ev.stalls_boosted, 0);
+}
+
+static void test_fallbacks_alone_are_boost_evidence(void **state)
+{
+	struct wm_profile p = prof("6.12.117+deb12-cloud-amd64");
+	struct wm_boost_evidence ev = { .nsamples = 10, .fallbacks_counted = true,
+					.fallbacks = 5, .stalls = 3 };
+	struct wm_rec_decision dec = { .verdict = WM_REC_RAISE, .deficit = 3000, .need = 5000 };
+	struct wm_rec_boost b;
+
+	(void)state;
+	/* fallbacks, but no stall in an interval with one: the factor stays */
+	wm_rec_boost_decide(&p, 15000, &ev, 0, &dec, 2000, &b);
+	assert_int_equal(b.action, WM_REC_BOOST_HARMLESS);
+	/* counted and none: idle */
+	ev.fallbacks = 0;
+	wm_rec_boost_decide(&p, 15000, &ev, 0, &dec, 2000, &b);
+	assert_int_equal(b.action, WM_REC_BOOST_IDLE);
+	/* stalls in fallback intervals: boost 0 */
+	ev.fallbacks = 5;
+	ev.stalls_boosted = 3;
+	wm_rec_boost_decide(&p, 15000, &ev, 1536, &dec, 2000, &b);
+	assert_int_equal(b.action, WM_REC_BOOST_ZERO);
+	assert_int_equal(b.need, 2000 + 3000 - 1536);
+}
+
+static void test_headroom_from_fallbacks_is_capped_by_the_factor(void **state)
+{
+	struct wm_profile p = prof("6.12.117+deb12-cloud-amd64");
+	struct wm_zone zones[2] = { { .managed = 1000000 }, { .managed = 1000000 } };
+	struct wm_machine m = { .zones = zones, .nzones = 2, .page_size = 4096,
+				.pageblock_pages = 512 };
+	const unsigned long peak[2] = { 1024, 0 }, high[2] = { 16500, 16500 };
+	const bool usable[2] = { true, false };
+	struct wm_boost_evidence ev = { .fallbacks_counted = true, .fallback_peak = 3 };
+
+	(void)state;
+	/* 3 fallbacks in one interval: 3 pageblocks, more than the 1024 read */
+	assert_int_equal(wm_boost_headroom(&p, &m, usable, peak, high, 15000, &ev), 1536);
+	/* fewer than the boost read: the reading wins */
+	ev.fallback_peak = 1;
+	assert_int_equal(wm_boost_headroom(&p, &m, usable, peak, high, 15000, &ev), 1024);
+	/* 100 pageblocks' worth, but 16500 * 15000 / 10000 = 24750 is the most */
+	ev.fallback_peak = 100;
+	assert_int_equal(wm_boost_headroom(&p, &m, usable, peak, high, 15000, &ev), 24750);
+	/* both zones usable: both ceilings */
+	assert_int_equal(wm_boost_headroom(&p, &m, NULL, peak, high, 15000, &ev), 49500);
+	/* factor 0: no boost to give back beyond what was read */
+	assert_int_equal(wm_boost_headroom(&p, &m, usable, peak, high, 0, &ev), 1024);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +417,9 @@ int main(void)
 		cmocka_unit_test(test_no_readings_is_an_error),
 		cmocka_unit_test(test_recommend_leaves_boost_alone_without_evidence),
 		cmocka_unit_test(test_stalls_during_boosts_turn_boost_off_and_shrink_the_gap_needed),
+		cmocka_unit_test(test_fallbacks_mark_intervals_as_boosted),
+		cmocka_unit_test(test_fallbacks_alone_are_boost_evidence),
+		cmocka_unit_test(test_headroom_from_fallbacks_is_capped_by_the_factor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
