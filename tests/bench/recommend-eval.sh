@@ -1,25 +1,34 @@
 #!/bin/bash
 # Does `wmark recommend` help?  Boot a Debian kernel under qemu (2 GiB, two
-# CPUs) with a data disk, keep its page cache full, make allocation bursts,
-# and measure each watermark_scale_factor setting: allocation stalls,
-# direct-reclaim scans, burst latency, the memory the watermarks hold and
-# refaults.  Settings: the default; a sweep of wsf values, to find the
-# smallest that removes 90% of the default's stalls; what `wmark recommend
-# --sample` said while the bursts ran at the default; the folklore values
-# 125 with boost 0, 200 and 1000 (the last two in the sweep).  Every
-# setting is measured in each of REC_ROUNDS rounds.  Writes
-# docs/recommend-eval.md.
+# CPUs) with a data disk, run one of three workloads (recommend-guest.sh:
+# anon, apps, server), and measure each setting of the watermark sysctls:
+# allocation stalls, direct-reclaim scans, latency, the memory the
+# watermarks hold, kswapd's CPU and refaults.  Settings: the default; a
+# sweep of watermark_scale_factor with the default boost and one with
+# watermark_boost_factor 0; the folklore values (wsf 200; wsf 125 with
+# boost 0; wsf 1000; min_free_kbytes 135168); and what `wmark recommend
+# --sample` said while the workload ran at the default.  Every setting is
+# measured in each of REC_ROUNDS rounds.
 #
 # usage: tests/bench/recommend-eval.sh        (make bench-recommend)
+#   One cell (a workload on a kernel) per REC_MATRIX entry, REC_JOBS of
+#   them at a time, then docs/recommend-eval.md from every cell's run
+#   and one plot per cell (gnuplot, docs/recommend-eval-*.svg).
 #
 # Environment:
 #   WMARK                 wmark to put in the guest (default build/wmark)
-#   REC_KERNEL_FLAVOUR    Debian kernel flavour (default 6.12-cloud: ext4
-#                         and NVMe built in, so no modules are needed)
-#   REC_BURST_MIB, REC_BURSTS, REC_PAUSE_MS, REC_SAMPLE_S, REC_SETTLE_S,
-#   REC_ROUNDS, REC_SWEEP (comma list), REC_PROCS, REC_STOP_READER
-#                         workload (see recommend-guest.sh)
-#   REC_TIMEOUT           hard limit of the boot in seconds (default 2400)
+#   REC_MATRIX            cells, FLAVOUR:WORKLOAD (default "6.12-cloud:anon
+#                         6.12-cloud:apps 6.12-cloud:server 5.10-cloud:anon
+#                         5.10-cloud:apps 5.10-cloud:server"); the cloud
+#                         kernels have ext4 and NVMe built in
+#   REC_JOBS              guests at a time (default 2)
+#   REC_SWEEP, REC_SWEEP0 wsf values with the default boost / with boost 0
+#                         (comma lists)
+#   REC_SETTINGS          instead of all that: "NAME WSF BOOST MFK;..."
+#   REC_SAMPLE_S, REC_SETTLE_S, REC_ROUNDS (3), and the workloads'
+#   parameters as REC_<NAME> for the guest's WMARK_<NAME> (BURST_MIB,
+#   BURSTS, PAUSE_MS, PROCS, APPS, APP_MIB, SWITCHES, PIPES, THP_MIB, ...)
+#   REC_TIMEOUT           hard limit of one boot in seconds (default 3600)
 #   REC_ACCEL             qemu accelerator (default tcg)
 #   REC_ICOUNT            TCG's -icount option (default shift=3,sleep=off;
 #                         empty for none): guest time counts executed
@@ -27,13 +36,14 @@
 #                         stall counts tenfold between identical runs with
 #                         multi-threaded TCG, no longer reaches the guest
 #   REC_DOC               output (default docs/recommend-eval.md; "-" for stdout)
-#   REC_REPORT_ONLY=DIR   no boot: write the report again from the run kept in
-#                         DIR (build/bench-recommend/run-*)
+#   REC_REPORT_ONLY="DIR ..."  no boot: write the report again from the runs
+#                         kept in DIR... (build/bench-recommend/run-*)
 #
 # Pieces reused from tests/kernel (called, not changed): fetch-kernels.sh
-# for the kernel, mkinitramfs.sh for busybox + wmark + init.sh.  Our own
-# cpio archive, appended to theirs (the kernel unpacks concatenated
-# archives in order), adds the guest script and the burst program.
+# for the kernel (and its zram modules), mkinitramfs.sh for busybox +
+# wmark + init.sh.  Our own cpio archive, appended to theirs (the kernel
+# unpacks concatenated archives in order), adds the guest script, the
+# settings, the zram modules and the load program.
 # Files stay in build/bench-recommend/ (the data disk is made once).
 set -u
 export LC_ALL=C
@@ -43,43 +53,54 @@ cd "$top" || exit 2
 
 wmark=${WMARK:-build/wmark}
 case $wmark in /*) ;; *) wmark=$top/$wmark ;; esac
-flavour=${REC_KERNEL_FLAVOUR:-6.12-cloud}
-limit=${REC_TIMEOUT:-2400}
+matrix=${REC_MATRIX:-6.12-cloud:anon 6.12-cloud:apps 6.12-cloud:server 5.10-cloud:anon 5.10-cloud:apps 5.10-cloud:server}
+jobs=${REC_JOBS:-2}
+limit=${REC_TIMEOUT:-3600}
 accel=${REC_ACCEL:-tcg}
 icount=${REC_ICOUNT-shift=3,sleep=off}
 doc=${REC_DOC:-docs/recommend-eval.md}
 work=$top/build/bench-recommend
 report_only=${REC_REPORT_ONLY:-}
-burst=${REC_BURST_MIB:-512} bursts=${REC_BURSTS:-3} pause=${REC_PAUSE_MS:-2500}
-sample=${REC_SAMPLE_S:-45} settle=${REC_SETTLE_S:-5} rounds=${REC_ROUNDS:-2}
-sweep=${REC_SWEEP:-100,200,400,700,1000,1500,2000,3000}
-procs=${REC_PROCS:-4} stop_reader=${REC_STOP_READER:-0}
+sample=${REC_SAMPLE_S:-45} settle=${REC_SETTLE_S:-4} rounds=${REC_ROUNDS:-3}
+sweep=${REC_SWEEP:-100,400,2000}
+sweep0=${REC_SWEEP0:-10,400}
+# the workloads' parameters handed to the guest when set (REC_X -> wmark.x)
+params="BURST_MIB BURSTS PAUSE_MS PROCS STOP_READER APPS APP_MIB APP_FILE_MIB APP_BURST_MIB APP_LOCK_MIB
+	SWITCHES PIPES PIPE_KIB THP_MIB SMALL_MIB CYCLES"
 
 say() { echo "bench-recommend: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-[ -n "$report_only" ] || [ -x "$wmark" ] || die "$wmark: not built (make all)"
 command -v python3 >/dev/null || die "needs python3 (the report)"
-[ -n "$report_only" ] || command -v qemu-system-x86_64 >/dev/null || die "needs qemu-system-x86_64 (Debian qemu-system-x86)"
-command -v mke2fs >/dev/null || die "needs mke2fs (Debian e2fsprogs)"
-command -v cpio >/dev/null || die "needs cpio"
-command -v gcc >/dev/null || die "needs gcc (the burst program is linked statically)"
+if [ -z "$report_only" ]; then
+	[ -x "$wmark" ] || die "$wmark: not built (make all)"
+	command -v qemu-system-x86_64 >/dev/null || die "needs qemu-system-x86_64 (Debian qemu-system-x86)"
+	command -v mke2fs >/dev/null || die "needs mke2fs (Debian e2fsprogs)"
+	command -v cpio >/dev/null || die "needs cpio"
+	command -v gcc >/dev/null || die "needs gcc (the load program is linked statically)"
+fi
 mkdir -p "$work" || die "cannot create $work"
 
-if [ -n "$report_only" ]; then
-	# Only the report, again, from a run kept in build/bench-recommend.
-	run=$(cd "$report_only" && pwd) || die "$report_only: no such run"
-	[ -f "$run/meta" ] && [ -f "$run/data.txt" ] || die "$run: no meta or data.txt"
-	. "$run/meta"
-else
-	# ---- kernel ---------------------------------------------------------------
-	line=$("$here/../kernel/fetch-kernels.sh" "$flavour" 2>"$work/fetch.log" | head -1)
-	set -- $line
-	[ $# -ge 3 ] && [ "$2" != - ] || die "no $flavour kernel: ${line:-see $work/fetch.log}"
-	release=$2 kernel=$3
-	say "kernel $release"
+# The settings every cell measures: "NAME WSF BOOST MFK" (MFK - : the
+# kernel's own).  The folklore values are named after where they come from.
+settings() {
+	if [ -n "${REC_SETTINGS:-}" ]; then
+		echo "$REC_SETTINGS" | tr ';' '\n'
+		return
+	fi
+	echo "default 10 15000 -"
+	local w
+	for w in ${sweep//,/ }; do echo "sweep $w 15000 -"; done
+	echo "folklore-200 200 15000 -"
+	echo "folklore-1000 1000 15000 -"
+	for w in ${sweep0//,/ }; do echo "boost0 $w 0 -"; done
+	echo "folklore-125-boost0 125 0 -"
+	echo "folklore-mfk-135168 10 15000 135168"
+}
 
-	# ---- data disk: ext4 with a sparse 3 GiB file the reader streams ----------
+# ---- the pieces every cell shares --------------------------------------------
+prepare() {
+	# the data disk: ext4 with a sparse 3 GiB file the reader streams
 	disk=$work/disk.img
 	if [ ! -s "$disk" ]; then
 		rm -rf "$work/diskdir" && mkdir -p "$work/diskdir" || die "cannot make $work/diskdir"
@@ -89,25 +110,39 @@ else
 		mv "$disk.tmp" "$disk"
 		rm -rf "$work/diskdir"
 	fi
-
-	# ---- initramfs: tests/kernel's, plus our archive ---------------------------
+	# tests/kernel's initramfs, and the load program
 	"$here/../kernel/mkinitramfs.sh" "$wmark" "$work/base.cpio.gz" 2>"$work/mkinitramfs.log" ||
 		die "tests/kernel/mkinitramfs.sh failed: $(tail -1 "$work/mkinitramfs.log")"
-	rm -rf "$work/extra" && mkdir -p "$work/extra/bin" "$work/extra/tests" || die "cannot stage"
-	gcc -O2 -static -o "$work/extra/bin/recommend-burst" "$here/recommend-burst.c" ||
+	gcc -O2 -static -o "$work/recommend-burst" "$here/recommend-burst.c" ||
 		die "cannot link recommend-burst statically (Debian libc6-dev)"
-	install -m 755 "$here/recommend-guest.sh" "$work/extra/tests/recommend-guest.sh"
-	(cd "$work/extra" && find . -mindepth 1 | sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) \
-		>"$work/extra.cpio.gz" || die "cpio failed"
-	cat "$work/base.cpio.gz" "$work/extra.cpio.gz" >"$work/initrd.gz"
+}
 
-	# ---- boot ------------------------------------------------------------------
-	run=$work/run-$(date +%Y%m%d-%H%M%S)
-	mkdir -p "$run" && ln -sfn "${run##*/}" "$work/last"
+# cell FLAVOUR WORKLOAD: boot one guest; the run's directory on stdout.
+cell() {
+	local flavour=$1 workload=$2 line release kernel run stage args p v acc cmd t0 qrc wall
+	line=$("$here/../kernel/fetch-kernels.sh" "$flavour" 2>>"$work/fetch.log" | head -1)
+	set -- $line
+	[ $# -ge 3 ] && [ "$2" != - ] || { say "no $flavour kernel: ${line:-see $work/fetch.log}"; return 1; }
+	release=$2 kernel=$3
+	run=$work/run-$workload-$flavour-$(date +%Y%m%d-%H%M%S)
+	mkdir -p "$run/extra/bin" "$run/extra/tests" "$run/extra/lib/modules/$release/zram" ||
+		{ say "cannot make $run"; return 1; }
+	stage=$run/extra
+	cp "$work/recommend-burst" "$stage/bin/"
+	install -m 755 "$here/recommend-guest.sh" "$stage/tests/recommend-guest.sh"
+	settings >"$stage/tests/rec-settings"
+	cp "$(dirname "$kernel")"/modules-zram/* "$stage/lib/modules/$release/zram/" 2>/dev/null
+	(cd "$stage" && find . -mindepth 1 | sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) \
+		>"$run/extra.cpio.gz" || { say "cpio failed"; return 1; }
+	cat "$work/base.cpio.gz" "$run/extra.cpio.gz" >"$run/initrd.gz"
+	rm -rf "$stage"
+
 	args="console=ttyS0 quiet panic=-1 wmark.script=/tests/recommend-guest.sh wmark.entry=recommend-eval"
-	args="$args wmark.burst_mib=$burst wmark.bursts=$bursts wmark.pause_ms=$pause"
-	args="$args wmark.sample_s=$sample wmark.settle_s=$settle wmark.sweep=$sweep wmark.rounds=$rounds"
-	args="$args wmark.procs=$procs wmark.stop_reader=$stop_reader"
+	args="$args wmark.workload=$workload wmark.sample_s=$sample wmark.settle_s=$settle wmark.rounds=$rounds"
+	for p in $params; do
+		v=$(printenv "REC_$p") || continue
+		args="$args wmark.$(echo "$p" | tr 'A-Z' 'a-z')=$v"
+	done
 	if [ "$accel" = tcg ] && [ -n "$icount" ]; then
 		acc=(-accel tcg -icount "$icount")	# icount needs single-threaded TCG
 	elif [ "$accel" = tcg ]; then
@@ -118,228 +153,80 @@ else
 	cmd=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -monitor none
 		"${acc[@]}" -cpu max -smp 2 -m 2048M
 		-object memory-backend-ram,id=ram0,size=2048M,reserve=off -machine memory-backend=ram0
-		-kernel "$kernel" -initrd "$work/initrd.gz" -append "$args"
-		-drive "file=$disk,if=none,id=data,format=raw,snapshot=on"
+		-kernel "$kernel" -initrd "$run/initrd.gz" -append "$args"
+		-drive "file=$work/disk.img,if=none,id=data,format=raw,snapshot=on"
 		-device nvme,serial=wmdata,drive=data
 		-serial "file:$run/console.log" -serial "file:$run/data.log")
 	printf '%q ' "${cmd[@]}" >"$run/cmdline.txt"
-	say "booting ($accel, 2 GiB, 2 CPUs); log in ${run#"$top"/}; this takes about a quarter of an hour"
+	say "$workload on $release: booting ($accel); log in ${run#"$top"/}"
 	t0=$(date +%s)
 	timeout -k 10 "$limit" "${cmd[@]}" </dev/null >"$run/qemu.log" 2>&1
 	qrc=$?
 	wall=$(($(date +%s) - t0))
 	tr -d '\r' <"$run/data.log" >"$run/data.txt"
-	grep -q '^WMARK-END' "$run/data.txt" ||
-		die "the guest did not finish (qemu exit $qrc after ${wall}s); see $run/console.log"
+	printf 'release=%q\nlabel=%q\nwall=%q\nworkload=%q\nflavour=%q\n' "$release" \
+		"$accel${icount:+ -icount $icount}" "$wall" "$workload" "$flavour" >"$run/meta"
+	if ! grep -q '^WMARK-END' "$run/data.txt"; then
+		say "$workload on $release: the guest did not finish (qemu exit $qrc after ${wall}s); see $run/console.log"
+		echo "incomplete=1" >>"$run/meta"
+	else
+		say "$workload on $release: done in ${wall}s"
+	fi
 	sed -n '/^REC-JSON-BEGIN$/,/^REC-JSON-END$/p' "$run/data.txt" | sed '1d;$d' >"$run/recommend.json"
-	grep '^RESULT ' "$run/data.txt" >"$run/results.txt"
-	say "guest done in ${wall}s"
-	printf 'release=%q\nlabel=%q\nwall=%q\n' "$release" "$accel${icount:+ -icount $icount}" "$wall" >"$run/meta"
-	. "$run/meta"
+	echo "$run"
+}
+
+if [ -n "$report_only" ]; then
+	runs=
+	for d in $report_only; do
+		d=$(cd "$d" && pwd) || die "$d: no such run"
+		[ -f "$d/meta" ] && [ -f "$d/data.txt" ] || die "$d: no meta or data.txt"
+		runs="$runs $d"
+	done
+else
+	prepare
+	# every cell's kernel first, one fetch at a time
+	for c in $matrix; do
+		"$here/../kernel/fetch-kernels.sh" "${c%%:*}" >/dev/null 2>>"$work/fetch.log" ||
+			die "no ${c%%:*} kernel: see $work/fetch.log"
+	done
+	n=0
+	for c in $matrix; do
+		n=$((n + 1))
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+			wait -n
+		done
+		cell "${c%%:*}" "${c#*:}" >"$work/cell-$n.path" &
+		sleep 2	# distinct run names
+	done
+	wait
+	runs=
+	for i in $(seq 1 $n); do
+		d=$(cat "$work/cell-$i.path" 2>/dev/null)
+		[ -n "$d" ] && runs="$runs $d"
+	done
+	[ -n "$runs" ] || die "no cell ran"
 fi
 
-# ---- the table and the verdict ---------------------------------------------
-out=$run/recommend-eval.md
-python3 - "$run" "$release" "$label" "$wall" >"$out" <<'EOF' || die "cannot write the report"
-import json, sys
-
-run, release, accel, wall = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-lines = open(run + "/data.txt").read().splitlines()
-
-def kv(line):
-    return dict(f.split("=", 1) for f in line.split()[1:] if "=" in f)
-
-info = {}
-for l in lines:
-    if l.startswith("INFO zones "):
-        info["zones"] = l[len("INFO zones "):].strip()
-    elif l.startswith("INFO "):
-        info.update(kv(l))
-results = [kv(l) for l in lines if l.startswith("RESULT ")]
-P = lambda pages: float(pages) * 4096 / 1048576
-
-# One row per setting, summed over rounds.
-rows, order = {}, []
-for r in results:
-    if "error" in r:
-        continue
-    key = (r["name"], int(r["wsf"]), int(r["boost"]))
-    if key not in rows:
-        rows[key] = {"rounds": [], "high": int(r["high_pages"]),
-                     "gap": int(r["low_pages"]) - int(r["min_pages"])}
-        order.append(key)
-    rows[key]["rounds"].append(r)
-order.sort(key=lambda k: (k[1], k[0]))
-
-def tot(key, field):
-    return sum(int(r[field]) for r in rows[key]["rounds"])
-
-dkey = ("default", 10, 15000)
-a0 = tot(dkey, "allocstall") if dkey in rows else 0
-line = a0 / 10.0
-nrounds = max(len(v["rounds"]) for v in rows.values()) if rows else 0
-rec = info.get("recommended", "none")
-
-def passes(key):
-    return tot(key, "allocstall") <= line
-
-# wsf-only settings (boost 15000): the smallest wsf from which every
-# measured wsf reaches the line, and the smallest single one that does.
-wsf_keys = sorted((k for k in rows if k[2] == 15000), key=lambda k: k[1])
-envelope = None
-for i, k in enumerate(wsf_keys):
-    if all(passes(j) for j in wsf_keys[i:]):
-        envelope = k
-        break
-single = next((k for k in wsf_keys if passes(k)), None)
-
-print("# Does `wmark recommend` help? An evaluation under qemu")
-print()
-print("Regenerate with `make bench-recommend` (runs `tests/bench/recommend-eval.sh`;"
-      " about %d minutes here). The run behind this page: kernel `%s`, %s." % (
-          round(wall / 60), release, accel))
-print()
-print("## Set-up")
-print()
-print("* Debian kernel `%s` under qemu (`%s`, 2 vCPUs, no KVM on the build machine), %.0f MiB RAM;"
-      " zones (managed pages): %s; min_free_kbytes %s (THP `%s`), watermark_scale_factor 10"
-      " by default." % (release, accel, int(info.get("mem_kb", 0)) / 1024.0, info.get("zones", "?"),
-                        info.get("mfk", "?"), info.get("thp", "?")))
-print("* Data disk: an ext4 image made with `mke2fs -d` from a directory holding one sparse"
-      " 3 GiB file, attached as an emulated NVMe drive (the Debian cloud kernel has NVMe and"
-      " ext4 built in; its virtio-blk is a module, and the kernel cache keeps no modules)."
-      " Reading a hole still fills the page cache with clean, reclaimable pages.")
-print("* Page cache kept full: a reader streams that file again and again (larger than RAM)."
-      " Filling took %s s." % info.get("fill_s", "?"))
-print("* Bursts: `tests/bench/recommend-burst.c` maps %s MiB of anonymous memory"
-      " (MADV_NOHUGEPAGE) in %s process(es), writes every page, unmaps it, %s times per"
-      " setting and round, %s ms apart, while the reader goes on%s. Latency is mmap to last"
-      " write, in guest time (with -icount, guest time counts instructions: slower than a real"
-      " machine, but the same from run to run). allocstall counts every task's stalls, the"
-      " reader's too." % (
-          info.get("burst_mib", "?"), info.get("procs", "?"), info.get("bursts", "?"),
-          info.get("pause_ms", "?"),
-          " (stopped during each burst)" if info.get("stop_reader") == "1" else ""))
-print("* Per setting: write watermark_scale_factor (and watermark_boost_factor), wait, read"
-      " /proc/vmstat, run the bursts, read it again. %d rounds over all settings, ascending"
-      " wsf in odd rounds and descending in even ones; the table sums the rounds." % nrounds)
-print("* `reserved` is the sum of the zones' high watermarks (what kswapd keeps free),"
-      " `gap` the sum of min->low; `refaults` is workingset_refault (the reader's re-reads of"
-      " evicted pages: it streams, so most are refaults whatever the setting).")
-print("* `recommended`: `wmark -j recommend --sample %s` ran in the guest while the same"
-      " bursts ran at the default, right after the fill; its answer was then measured like"
-      " every other setting." % info.get("sample_s", "?"))
-print()
-print("## Results")
-print()
-print("`vs default`: allocation stalls against the default's (%d over %d rounds). The 90%%"
-      " line: at most a tenth of them (%.1f)." % (a0, nrounds, line))
-print()
-print("| setting | wsf | boost | allocstall (per round) | vs default | pgscan_direct |"
-      " burst p50 ms | burst p99 ms | reserved MiB | gap MiB | refaults | compact_stall |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-for k in order:
-    rs = rows[k]["rounds"]
-    st = tot(k, "allocstall")
-    vs = "%+.0f%%" % ((st - a0) * 100.0 / a0) if a0 else "-"
-    p50 = sum(float(r.get("p50_ms", 0)) for r in rs) / len(rs)
-    p99 = max(float(r.get("p99_ms", 0)) for r in rs)
-    print("| %s | %d | %d | %d (%s) | %s | %d | %.0f | %.0f | %.1f | %.1f | %d | %d |" % (
-        k[0], k[1], k[2], st, " + ".join(r["allocstall"] for r in rs), vs,
-        tot(k, "pgscan_direct"), p50, p99, P(rows[k]["high"]), P(rows[k]["gap"]),
-        tot(k, "refaults"), tot(k, "compact_stall")))
-print()
-print("p50 is the mean of the rounds' medians, p99 the largest of their 99th percentiles"
-      " (nearest rank).")
-print()
-print("## Verdict")
-print()
-rkey = next((k for k in rows if k[0] == "recommended"), None)
-if not a0:
-    print("The default had no allocation stall in this run: the workload did not reach"
-          " direct reclaim, so there was nothing to remove and the comparison says nothing.")
-else:
-    if envelope:
-        print("* Smallest sufficient wsf: **%d**, the smallest measured wsf from which every"
-              " larger one also stays at or under the line (%d stalls; reserved %.1f MiB)."
-              % (envelope[1], tot(envelope, "allocstall"), P(rows[envelope]["high"])))
-        if single and single != envelope:
-            print("  The smallest single value under the line was %d (%d stalls), with larger"
-                  " values above it again: run-to-run noise, not a threshold." % (
-                      single[1], tot(single, "allocstall")))
-    else:
-        print("* No measured wsf stays under the line from there on up.")
-    if not rkey:
-        print("* wmark recommend gave no value (see the log).")
-    else:
-        rs = tot(rkey, "allocstall")
-        print("* wmark recommend said **%s**: %d stalls (%.0f%% removed), reserved %.1f MiB."
-              % (rec, rs, (a0 - rs) * 100.0 / a0, P(rows[rkey]["high"])))
-        if envelope:
-            ratio = rows[rkey]["high"] / float(rows[envelope]["high"])
-            gratio = rows[rkey]["gap"] / float(rows[envelope]["gap"])
-            print("* Its reserve is %.2fx that of the smallest sufficient wsf (gap: %.2fx)."
-                  % (ratio, gratio))
-            if passes(rkey) and ratio <= 1.5:
-                print("* **The recommendation reaches the 90%% line within 1.5x the smallest"
-                      " sufficient reserve.**")
-            elif passes(rkey):
-                print("* **The recommendation reaches the 90%% line but reserves %.2fx the"
-                      " smallest sufficient setting, more than the 1.5x target.**" % ratio)
-            else:
-                print("* **The recommendation does not reach the 90%% line: %d stalls left of"
-                      " %d (%.0f%% removed, 90%% needed), at %.2fx the smallest sufficient"
-                      " reserve.**" % (rs, a0, (a0 - rs) * 100.0 / a0, ratio))
-    # The folklore values, and what the boost did.
-    named = [("folklore-125-boost0", 125, 0), ("sweep", 200, 15000), ("sweep", 1000, 15000)]
-    parts = []
-    for k in named:
-        if k in rows:
-            st = tot(k, "allocstall")
-            parts.append("%d%s: %d stalls (%.0f%% removed) at %.1f MiB" % (
-                k[1], " with boost 0" if k[2] == 0 else "", st, (a0 - st) * 100.0 / a0,
-                P(rows[k]["high"])))
-    if parts:
-        print("* Folklore values: " + "; ".join(parts) + ".")
-    b0 = [k for k in rows if k[2] == 0 and passes(k)]
-    if b0 and envelope and min(rows[k]["high"] for k in b0) < rows[envelope]["high"]:
-        k = min(b0, key=lambda k: rows[k]["high"])
-        print("* watermark_boost_factor 0 did what no wsf alone did at that size: wsf %d with"
-              " boost 0 reached the line at %.1f MiB reserved, %.2fx the smallest sufficient"
-              " wsf alone. With the default boost factor, fragmentation events (pageblock"
-              " fallbacks) raise the watermarks by up to 150%% of high for a while, and"
-              " allocations meet the raised min sooner; `wmark recommend` chooses wsf only and"
-              " does not see this (vmstat has no boost counter; zoneinfo shows the boost of"
-              " the moment)." % (k[1], P(rows[k]["high"]), rows[k]["high"] / float(rows[envelope]["high"])))
-print()
-print("%d rounds on one machine. Under -icount the host's load no longer reaches the guest,"
-      " yet stall counts still move between rounds of one setting (see the per-round"
-      " numbers; disk completions still arrive at host-dependent moments), so a wsf between"
-      " two measured values is not resolved, and values near the line can land on either"
-      " side of it in another run." % nrounds)
-print()
-print("## What wmark recommend measured")
-print()
-print("```")
-try:
-    d = json.load(open(run + "/recommend.json"))
-    print("recommended:", json.dumps(d["recommended"]), " verdict:", d["verdict"])
-    for r in d["reasons"]:
-        print("-", r)
-    m = d.get("measurements") or {}
-    keys = ["seconds", "samples", "allocstall", "pgscan_direct", "pgsteal_direct",
-            "pgsteal_kswapd", "pgalloc", "workingset_refault", "peak_alloc_mib_s",
-            "bursts", "deficit_pages"]
-    print(" ".join("%s=%s" % (k, round(m[k], 1) if isinstance(m.get(k), float) else m.get(k))
-                   for k in keys))
-except (OSError, ValueError, KeyError) as e:
-    print("no JSON from wmark recommend:", e)
-print("```")
-EOF
-
+# ---- the report ------------------------------------------------------------------
+out=$work/recommend-eval.md
+plots=$work/plots
+rm -rf "$plots" && mkdir -p "$plots"
+python3 "$here/recommend-report.py" "$plots" $runs >"$out" || die "cannot write the report"
+if command -v gnuplot >/dev/null; then
+	for g in "$plots"/*.gp; do
+		[ -e "$g" ] || continue
+		(cd "$plots" && gnuplot "${g##*/}") || say "gnuplot failed on $g"
+	done
+else
+	say "no gnuplot (Debian gnuplot-nox): the report's plots are missing"
+fi
 if [ "$doc" = - ]; then
 	cat "$out"
 else
 	mkdir -p "$(dirname "$doc")" && cp "$out" "$doc"
+	for f in "$plots"/*.svg; do
+		[ -e "$f" ] && cp "$f" "$(dirname "$doc")/"
+	done
 	say "wrote $doc"
 fi

@@ -2,43 +2,60 @@
 # The guest side of tests/bench/recommend-eval.sh (busybox sh, run as the
 # initramfs script of tests/kernel/init.sh; stdout goes to the host).
 #
-# A reader streams a file larger than RAM from the data disk all the
-# time, so the page cache stays full and free memory sits between the
-# watermarks; recommend-burst allocates SIZE MiB of anonymous memory at
-# once, COUNT times, PAUSE ms apart, while the reader goes on.  (With
-# WMARK_STOP_READER=1 the reader is stopped during each burst: kswapd then
-# kept up with even two allocators of 384 MiB, and nothing stalled.)
+# One of three workloads (WMARK_WORKLOAD), run as one "load" per setting
+# by recommend-burst (see its header):
+#   anon    a reader streams a file larger than RAM from the data disk all
+#           the time, so the page cache stays full and free memory sits
+#           between the watermarks; anonymous bursts of BURST_MIB in PROCS
+#           processes, BURSTS times, PAUSE_MS apart.
+#   apps    Android-like: zram swap (1 GiB, this kernel's zram module),
+#           APP_LOCK_MIB locked away (the rest of the phone), APPS apps of
+#           APP_MIB heap and APP_FILE_MIB of file pages launched once and
+#           kept; a load is SWITCHES switches with an APP_BURST_MIB burst
+#           each.  No reader: the apps' own file pages and heaps fill memory.
+#   server  the reader as in anon, and PIPES pipes of PIPE_KIB (unmovable
+#           pages) refreshed half at a time, THP_MIB of MADV_HUGEPAGE and
+#           SMALL_MIB of order-0 memory, CYCLES times, PAUSE_MS apart.
 #
-# 1. `wmark recommend --sample` runs while the bursts run at the default
-#    (its JSON between REC-JSON-BEGIN/END).
-# 2. ROUNDS rounds over the settings: the default, every wsf of the sweep,
-#    wmark's recommendation, and 125 with watermark_boost_factor 0;
-#    ascending in odd rounds, descending in even ones, so that a drift of
-#    the host's load over time does not favour one end.  Each setting
-#    prints "RESULT round=R name=... key=value...": vmstat deltas around
-#    its bursts, the summed min/low/high watermarks, burst latencies.
+# 1. `wmark recommend --sample SAMPLE_S` runs while one load runs at the
+#    default (its JSON between REC-JSON-BEGIN/END).
+# 2. ROUNDS rounds over the settings of /tests/rec-settings (lines
+#    "NAME WSF BOOST MFK", MFK "-" for the kernel's own) and wmark's
+#    recommendation; in file order in odd rounds and reversed in even
+#    ones, so that a drift over time does not favour one end.  Each
+#    setting prints "RESULT round=R name=... key=value...": vmstat deltas
+#    around its load, the summed min/low/high watermarks, kswapd's CPU
+#    time and the load's latencies.
 #
 # Parameters (kernel command line wmark.KEY=VALUE, exported by init.sh):
-#   WMARK_BURST_MIB (512), WMARK_BURSTS (3), WMARK_PAUSE_MS (2500),
-#   WMARK_SAMPLE_S (45), WMARK_SETTLE_S (5), WMARK_ROUNDS (2),
-#   WMARK_SWEEP (comma list of wsf values), WMARK_PROCS (allocating
-#   processes per burst, 4), WMARK_STOP_READER (0)
+#   WMARK_WORKLOAD (anon), WMARK_SAMPLE_S (45), WMARK_SETTLE_S (5),
+#   WMARK_ROUNDS (3), and the workloads': WMARK_BURST_MIB (512),
+#   WMARK_BURSTS (2), WMARK_PAUSE_MS (2500), WMARK_PROCS (4),
+#   WMARK_STOP_READER (0); WMARK_APPS (7), WMARK_APP_MIB (112),
+#   WMARK_APP_FILE_MIB (16), WMARK_APP_BURST_MIB (32), WMARK_APP_LOCK_MIB
+#   (1024), WMARK_SWITCHES (7);
+#   WMARK_PIPES (256), WMARK_PIPE_KIB (256), WMARK_THP_MIB (128),
+#   WMARK_SMALL_MIB (384, in PROCS processes), WMARK_CYCLES (2).
 #
-# Why 512 MiB in 4 processes: under TCG, kswapd reclaiming clean page
-# cache outruns one allocating process (zeroing pages is dearer than
-# dropping them); at a light host load one 192 MiB process stalled a few
-# times per burst at most.  Four allocators and the reader on two vCPUs
-# stall by the hundred at the default.
+# Why 512 MiB in 4 processes (anon): under TCG, kswapd reclaiming clean
+# page cache outruns one allocating process (zeroing pages is dearer than
+# dropping them).  Four allocators and the reader on two vCPUs stall by
+# the hundred at the default.
 set -u
-BURST=${WMARK_BURST_MIB:-512}
-N=${WMARK_BURSTS:-3}
-PAUSE=${WMARK_PAUSE_MS:-2500}
+WORKLOAD=${WMARK_WORKLOAD:-anon}
 SAMPLE=${WMARK_SAMPLE_S:-45}
 SETTLE=${WMARK_SETTLE_S:-5}
-ROUNDS=${WMARK_ROUNDS:-2}
+ROUNDS=${WMARK_ROUNDS:-3}
+BURST=${WMARK_BURST_MIB:-512}
+N=${WMARK_BURSTS:-2}
+PAUSE=${WMARK_PAUSE_MS:-2500}
 PROCS=${WMARK_PROCS:-4}
 STOP_READER=${WMARK_STOP_READER:-0}
-SWEEP=$(echo "${WMARK_SWEEP:-100,200,400,700,1000,1500,2000,3000}" | tr ',' ' ')
+APPS=${WMARK_APPS:-7} APP_MIB=${WMARK_APP_MIB:-112} APP_FILE_MIB=${WMARK_APP_FILE_MIB:-16}
+APP_BURST_MIB=${WMARK_APP_BURST_MIB:-32} APP_LOCK_MIB=${WMARK_APP_LOCK_MIB:-1024}
+SWITCHES=${WMARK_SWITCHES:-7}
+PIPES=${WMARK_PIPES:-256} PIPE_KIB=${WMARK_PIPE_KIB:-256} THP_MIB=${WMARK_THP_MIB:-128}
+SMALL_MIB=${WMARK_SMALL_MIB:-384} CYCLES=${WMARK_CYCLES:-2}
 VM=/proc/sys/vm
 
 up() { cut -d' ' -f1 /proc/uptime; }
@@ -49,9 +66,35 @@ if ! mount -o ro /dev/nvme0n1 /mnt; then
 	exit 1
 fi
 echo "ok 1 - the data disk mounts"
-echo "INFO kernel=$(cat /proc/sys/kernel/osrelease) mem_kb=$(awk '/^MemTotal/ { print $2 }' /proc/meminfo) cpus=$(grep -c ^processor /proc/cpuinfo) mfk=$(cat $VM/min_free_kbytes) wsf=$(cat $VM/watermark_scale_factor) boost=$(cat $VM/watermark_boost_factor) thp=$(tr ' ' '_' </sys/kernel/mm/transparent_hugepage/enabled)"
-echo "INFO burst_mib=$BURST bursts=$N pause_ms=$PAUSE sample_s=$SAMPLE settle_s=$SETTLE rounds=$ROUNDS procs=$PROCS stop_reader=$STOP_READER"
+# tracefs: wmark recommend counts pageblock fallbacks with its tracepoint
+mkdir -p /sys/kernel/tracing
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+MFK0=$(cat $VM/min_free_kbytes)
+echo "INFO kernel=$(cat /proc/sys/kernel/osrelease) mem_kb=$(awk '/^MemTotal/ { print $2 }' /proc/meminfo) cpus=$(grep -c ^processor /proc/cpuinfo) mfk=$MFK0 wsf=$(cat $VM/watermark_scale_factor) boost=$(cat $VM/watermark_boost_factor) thp=$(tr ' ' '_' </sys/kernel/mm/transparent_hugepage/enabled) thp_defrag=$(tr ' ' '_' </sys/kernel/mm/transparent_hugepage/defrag)"
+echo "INFO workload=$WORKLOAD sample_s=$SAMPLE settle_s=$SETTLE rounds=$ROUNDS"
+case $WORKLOAD in
+anon) echo "INFO burst_mib=$BURST bursts=$N pause_ms=$PAUSE procs=$PROCS stop_reader=$STOP_READER" ;;
+apps) echo "INFO apps=$APPS app_mib=$APP_MIB app_file_mib=$APP_FILE_MIB app_burst_mib=$APP_BURST_MIB app_lock_mib=$APP_LOCK_MIB switches=$SWITCHES" ;;
+server) echo "INFO pipes=$PIPES pipe_kib=$PIPE_KIB thp_mib=$THP_MIB small_mib=$SMALL_MIB cycles=$CYCLES pause_ms=$PAUSE" ;;
+*) echo "not ok 2 - workload $WORKLOAD: anon, apps or server"; exit 1 ;;
+esac
 echo "INFO zones $(awk '/^Node/ { z = $4 } $1 == "managed" { printf "%s=%s ", z, $2 }' /proc/zoneinfo)"
+
+# apps: zram swap.  The modules (zsmalloc, zram and what they need on this
+# kernel) are in /lib/modules/RELEASE/zram/, loaded in the order of its
+# file "order".
+if [ "$WORKLOAD" = apps ]; then
+	zdir=/lib/modules/$(uname -r)/zram
+	[ -f "$zdir/order" ] && for m in $(cat "$zdir/order"); do
+		insmod "$zdir/$m.ko" 2>/dev/null
+	done
+	if ! [ -e /sys/block/zram0/disksize ] || ! echo 1G >/sys/block/zram0/disksize ||
+		! mkswap /dev/zram0 >/dev/null || ! swapon /dev/zram0; then
+		echo "not ok 2 - zram swap (modules in $zdir: $(ls "$zdir" 2>/dev/null | tr '\n' ' '))"
+		exit 1
+	fi
+	echo "INFO zram=$(tr ' ' '_' </sys/block/zram0/comp_algorithm) swap_kb=$(awk '/^SwapTotal/ { print $2 }' /proc/meminfo)"
+fi
 
 # Counters: allocstall pgscan_direct pgsteal_direct pgscan_kswapd
 # pgsteal_kswapd refaults compact_stall pgalloc
@@ -68,84 +111,123 @@ wm_sums() {
 		END { print m + 0, l + 0, h + 0 }' /proc/zoneinfo
 }
 
-# The reader: a sparse file larger than RAM, read again and again, in a
-# process group of its own (which recommend-burst can stop).
-setsid sh -c 'while :; do cat /mnt/stream >/dev/null; done' &
-reader=$!
-sleep 1
-pgid=$(awk '{ print $5 }' /proc/$reader/stat 2>/dev/null)
-stop=0
-[ "$STOP_READER" = 1 ] && stop=$reader
-echo "INFO reader_pid=$reader reader_pgid=$pgid"
-if [ "$pgid" != "$reader" ]; then
-	echo "not ok 2 - the reader leads its own process group"
-	exit 1
-fi
-t0=$(up)
-# Fill: until free memory is within twice the high watermarks, or 90 s.
-i=0
-while [ $i -lt 90 ]; do
-	set -- $(wm_sums)
-	free=$(awk '$1 == "nr_free_pages" { print $2 }' /proc/vmstat)
-	[ "$free" -le $(($3 * 2)) ] && break
-	sleep 1
-	i=$((i + 1))
-done
-echo "INFO fill_s=$(awk -v a="$t0" -v b="$(up)" 'BEGIN { printf "%.1f", b - a }') free_pages=$free high_sum=$3"
-
-# run_setting ROUND NAME WSF BOOST: one RESULT line.
-run_setting() {
-	echo "$3" >$VM/watermark_scale_factor || { echo "RESULT round=$1 name=$2 wsf=$3 error=write"; return; }
-	echo "$4" >$VM/watermark_boost_factor
-	sleep "$SETTLE"
-	set -- "$1" "$2" "$3" "$4" $(wm_sums)
-	round=$1 name=$2 wsf=$3 boost=$4 smin=$5 slow=$6 shigh=$7
-	b=$(snap)
-	t=$(up)
-	lat=$(/bin/recommend-burst "$BURST" "$N" "$PAUSE" "$stop" "$PROCS")
-	secs=$(awk -v a="$t" -v b="$(up)" 'BEGIN { printf "%.1f", b - a }')
-	a=$(snap)
-	set -- $b $a
-	echo "RESULT round=$round name=$name wsf=$wsf boost=$boost allocstall=$((${9} - ${1})) pgscan_direct=$((${10} - ${2})) pgsteal_direct=$((${11} - ${3})) pgscan_kswapd=$((${12} - ${4})) pgsteal_kswapd=$((${13} - ${5})) refaults=$((${14} - ${6})) compact_stall=$((${15} - ${7})) pgalloc=$((${16} - ${8})) min_pages=$smin low_pages=$slow high_pages=$shigh seconds=$secs $lat"
+# kswapd's CPU time in ms (every node's kswapd: utime + stime, USER_HZ 100).
+kswapd_ms() {
+	for p in /proc/[0-9]*; do
+		read -r comm <"$p/comm" 2>/dev/null || continue
+		case $comm in kswapd*) awk '{ print $14 + $15 }' "$p/stat" 2>/dev/null ;; esac
+	done | awk '{ t += $1 } END { print t * 10 }'
 }
 
-# 1. wmark's recommendation, sampled while the bursts run at the default.
+# One load of the workload; prints recommend-burst's line.
+load() {
+	case $WORKLOAD in
+	anon) /bin/recommend-burst "$BURST" "$N" "$PAUSE" "$stop" "$PROCS" ;;
+	apps) echo "$SWITCHES" >&7 && read -r line <&8 && echo "$line" ;;
+	server) /bin/recommend-burst server "$PIPES" "$PIPE_KIB" "$THP_MIB" "$SMALL_MIB" \
+		"$CYCLES" "$PAUSE" "$PROCS" ;;
+	esac
+}
+
+# The reader (anon, server): a sparse file larger than RAM, read again and
+# again, in a process group of its own (which recommend-burst can stop).
+reader=0 stop=0
+if [ "$WORKLOAD" != apps ]; then
+	setsid sh -c 'while :; do cat /mnt/stream >/dev/null; done' &
+	reader=$!
+	sleep 1
+	pgid=$(awk '{ print $5 }' /proc/$reader/stat 2>/dev/null)
+	[ "$STOP_READER" = 1 ] && stop=$reader
+	echo "INFO reader_pid=$reader reader_pgid=$pgid"
+	if [ "$pgid" != "$reader" ]; then
+		echo "not ok 2 - the reader leads its own process group"
+		exit 1
+	fi
+	t0=$(up)
+	# Fill: until free memory is within twice the high watermarks, or 90 s.
+	i=0
+	while [ $i -lt 90 ]; do
+		set -- $(wm_sums)
+		free=$(awk '$1 == "nr_free_pages" { print $2 }' /proc/vmstat)
+		[ "$free" -le $(($3 * 2)) ] && break
+		sleep 1
+		i=$((i + 1))
+	done
+	echo "INFO fill_s=$(awk -v a="$t0" -v b="$(up)" 'BEGIN { printf "%.1f", b - a }') free_pages=$free high_sum=$3"
+else
+	# apps: launched once and kept, as a phone keeps them; each load is
+	# SWITCHES switches, asked for on the driver's stdin (fd 7), its line
+	# read back from its stdout (fd 8).  One load first, so that page cache
+	# and zram hold from the start what they hold from then on.
+	mkfifo /tmp/apps.in /tmp/apps.out
+	/bin/recommend-burst apps "$APPS" "$APP_MIB" "$APP_FILE_MIB" "$APP_BURST_MIB" \
+		"$APP_LOCK_MIB" /mnt/stream </tmp/apps.in >/tmp/apps.out &
+	apps_pid=$!
+	exec 7>/tmp/apps.in 8</tmp/apps.out
+	t0=$(up)
+	read -r launched <&8 || { echo "not ok 2 - the apps started"; exit 1; }
+	load >/dev/null || { echo "not ok 2 - the first apps load ran"; exit 1; }
+	echo "INFO fill_s=$(awk -v a="$t0" -v b="$(up)" 'BEGIN { printf "%.1f", b - a }') apps_pid=$apps_pid launch_$(echo "$launched" | cut -d' ' -f2- | tr ' ' ',') swap_used_kb=$(awk '/^SwapTotal/ { t = $2 } /^SwapFree/ { f = $2 } END { print t - f }' /proc/meminfo)"
+fi
+
+# run_setting ROUND NAME WSF BOOST MFK: one RESULT line.
+run_setting() {
+	if [ "$5" = - ]; then m=$MFK0; else m=$5; fi
+	if ! echo "$m" >$VM/min_free_kbytes || ! echo "$3" >$VM/watermark_scale_factor ||
+		! echo "$4" >$VM/watermark_boost_factor; then
+		echo "RESULT round=$1 name=$2 wsf=$3 boost=$4 mfk=$m error=write"
+		return
+	fi
+	sleep "$SETTLE"
+	set -- "$1" "$2" "$3" "$4" "$m" $(wm_sums)
+	round=$1 name=$2 wsf=$3 boost=$4 mfk=$5 smin=$6 slow=$7 shigh=$8
+	b=$(snap)
+	k0=$(kswapd_ms)
+	t=$(up)
+	lat=$(load) || lat="error=load"
+	secs=$(awk -v a="$t" -v b="$(up)" 'BEGIN { printf "%.1f", b - a }')
+	k1=$(kswapd_ms)
+	a=$(snap)
+	set -- $b $a
+	echo "RESULT round=$round name=$name wsf=$wsf boost=$boost mfk=$mfk allocstall=$((${9} - ${1})) pgscan_direct=$((${10} - ${2})) pgsteal_direct=$((${11} - ${3})) pgscan_kswapd=$((${12} - ${4})) pgsteal_kswapd=$((${13} - ${5})) refaults=$((${14} - ${6})) compact_stall=$((${15} - ${7})) pgalloc=$((${16} - ${8})) kswapd_ms=$((k1 - k0)) min_pages=$smin low_pages=$slow high_pages=$shigh seconds=$secs $lat"
+}
+
+# 1. wmark's recommendation, sampled while one load runs at the default.
+echo "$MFK0" >$VM/min_free_kbytes
 echo 10 >$VM/watermark_scale_factor
 echo 15000 >$VM/watermark_boost_factor
 sleep "$SETTLE"
 wmark -j recommend --sample "$SAMPLE" >/tmp/rec.json 2>/tmp/rec.err &
 wpid=$!
 sleep 1
-/bin/recommend-burst "$BURST" "$N" "$PAUSE" "$stop" "$PROCS" >/tmp/rec-bursts.txt
+load >/tmp/rec-bursts.txt
 wait $wpid
 rc=$?
 echo "REC-JSON-BEGIN"
 cat /tmp/rec.json
 echo "REC-JSON-END"
 grep -v '^wmark: recommend: [0-9]*/' /tmp/rec.err
-rec=$(awk '/"watermark_scale_factor"/ { gsub(/[^0-9]/, "", $2); print $2; exit }' /tmp/rec.json)
-echo "INFO recommend_rc=$rc recommended=${rec:-none} sample_bursts=$(tr ' ' ',' </tmp/rec-bursts.txt)"
+rec=$(sed -n '/"recommended"/,/}/p' /tmp/rec.json | awk '/"watermark_scale_factor"/ { gsub(/[^0-9]/, "", $2); print $2; exit }')
+recb=$(sed -n '/"recommended"/,/}/p' /tmp/rec.json | awk '/"watermark_boost_factor"/ { gsub(/[^0-9]/, "", $2); print $2; exit }')
+echo "INFO recommend_rc=$rc recommended=${rec:-none} recommended_boost=${recb:-unchanged} sample_bursts=$(tr ' ' ',' </tmp/rec-bursts.txt)"
 
-# 2. Rounds over every setting: "name:wsf:boost", ascending by wsf.
-list="default:10:15000"
-for w in $SWEEP; do
-	list="$list sweep:$w:15000"
-done
-[ -n "$rec" ] && list="$list recommended:$rec:15000"
-list="$list folklore-125-boost0:125:0"
-list=$(for s in $list; do echo "$s"; done | sort -t: -k2,2n -k1,1)
+# 2. Rounds over every setting, in file order, then reversed.
+list=$(grep -v '^#' /tests/rec-settings | awk 'NF == 4 { print $1 ":" $2 ":" $3 ":" $4 }')
+[ -n "$rec" ] && list="$list
+recommended:$rec:${recb:-15000}:-"
+rev=$(echo "$list" | awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }')
 r=1
 while [ $r -le "$ROUNDS" ]; do
-	if [ $((r % 2)) -eq 1 ]; then order=$list; else order=$(echo "$list" | sort -t: -k2,2nr -k1,1r); fi
+	if [ $((r % 2)) -eq 1 ]; then order=$list; else order=$rev; fi
 	for s in $order; do
-		IFS=: read -r name w b <<EOF
+		IFS=: read -r name w b m <<EOF
 $s
 EOF
-		run_setting "$r" "$name" "$w" "$b"
+		run_setting "$r" "$name" "$w" "$b" "$m"
 	done
 	r=$((r + 1))
 done
 
-kill -CONT -"$reader" 2>/dev/null
-kill -- -"$reader" 2>/dev/null
+[ "$reader" -gt 0 ] && kill -CONT -"$reader" 2>/dev/null && kill -- -"$reader" 2>/dev/null
+[ "$WORKLOAD" = apps ] && exec 7>&- 8<&-
 echo "ok 2 - the evaluation ran"
