@@ -38,16 +38,16 @@
 #define MAX_SAMPLES 200000	/* readings kept in memory: 5.5 h at 100 ms */
 #define MAX_REASONS 32
 
-enum mode { M_NONE, M_EXTRA, M_BURST, M_SAMPLE, M_VMSTAT };
+enum mode { M_NONE, M_EXTRA, M_BURST, M_SAMPLE, M_VMSTAT, M_REPLAY };
 
 static const char *const mode_names[] = {
 	[M_NONE] = "none", [M_EXTRA] = "extra_free_kbytes", [M_BURST] = "burst",
-	[M_SAMPLE] = "sample", [M_VMSTAT] = "vmstat",
+	[M_SAMPLE] = "sample", [M_VMSTAT] = "vmstat", [M_REPLAY] = "replay",
 };
 
 enum {
 	O_EXTRA = 400, O_BURST, O_SAMPLE, O_INTERVAL, O_BEFORE, O_AFTER,
-	O_PSI_BEFORE, O_PSI_AFTER, O_SECONDS, O_VM_TOTAL, O_BASE_WSF,
+	O_PSI_BEFORE, O_PSI_AFTER, O_SECONDS, O_VM_TOTAL, O_BASE_WSF, O_RECORD, O_REPLAY,
 };
 
 /* One zone of the report: page counts, RV_NONE where not applicable. */
@@ -93,6 +93,7 @@ struct rec {
 	uint64_t burst_bytes;
 	long sample_s, interval_ms;
 	const char *vm_before, *vm_after, *psi_before, *psi_after;
+	const char *record, *replay;	/* --record FILE (with --sample), --replay FILE */
 	double seconds;			/* --seconds, 0 unknown */
 	long vm_total, base_wsf;	/* -1 unset */
 	struct wm_change given;		/* --min-free-kbytes, --wsf: today's values */
@@ -147,11 +148,14 @@ static void rec_usage(void)
 	      "                             reclaim seen (progress on stderr), counting pageblock\n"
 	      "                             fallbacks (root, tracefs); stalls during a boost or\n"
 	      "                             a fallback add watermark_boost_factor 0 to the answer\n"
+	      "  --replay FILE              decide again from the readings --record wrote, against\n"
+	      "                             the machine or --root given (a capture of the same one)\n"
 	      "  --vmstat-before F --vmstat-after F\n"
 	      "                             the same from two captured /proc/vmstat files\n"
 	      "\n"
 	      "Options:\n"
 	      "  --interval MS              sampling interval for --sample (default 100)\n"
+	      "  --record FILE              with --sample: write its readings to FILE (text)\n"
 	      "  --psi-before F --psi-after F   captured /proc/pressure/memory files\n"
 	      "  --seconds S                time between the captured files (for rates)\n"
 	      "  --vm-total-pages N         the kernel's vm_total_pages (dmesg \"Total pages\");\n"
@@ -575,6 +579,196 @@ static int run_burst(struct rec *r)
 }
 
 /*
+ * --record and --replay: the readings of --sample as text, one line each,
+ * after a first line "# wmark recommend readings 1 zones=N":
+ *   t=SECONDS COUNTER=VALUE... [psi=SOME_US,FULL_US] zone=FREE,MIN,LOW,HIGH,BOOST...
+ * with the counters by their JSON names (those the reading had), one
+ * zone= field per zone in zoneinfo's order, BOOST -1 where not printed.
+ * A replay decides from them as --sample would have, against the zones
+ * of the machine or root given (the capture of the same machine).
+ */
+#define READINGS_MAGIC "# wmark recommend readings 1"
+
+static int record_write(const struct rec *r, const struct wm_rec_sample *s, size_t n)
+{
+	size_t nz = r->s.m.nzones, i, z;
+	FILE *f = fopen(r->record, "w");
+	int k, e;
+
+	if (!f)
+		return cli_err(EXIT_SYSTEM, CMD, "%s: %s", r->record, strerror(errno));
+	fprintf(f, "%s zones=%zu\n", READINGS_MAGIC, nz);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "t=%.6f", s[i].t);
+		for (k = 0; k < WM_REC_NCTR; k++)
+			if (s[i].have & (1u << k))
+				fprintf(f, " %s=%llu", wm_rec_ctrs[k].json,
+					(unsigned long long)s[i].c[k]);
+		if (s[i].psi)
+			fprintf(f, " psi=%llu,%llu", (unsigned long long)s[i].psi_some,
+				(unsigned long long)s[i].psi_full);
+		for (z = 0; z < nz; z++) {
+			const struct wm_boost_obs *o = &r->bobs[i * nz + z];
+
+			fprintf(f, " zone=%lu,%lu,%lu,%lu,%ld", o->free, o->min, o->low, o->high,
+				o->boost);
+		}
+		fputc('\n', f);
+	}
+	e = ferror(f) ? errno : 0;
+	if (fclose(f) && !e)
+		e = errno;
+	if (e)
+		return cli_err(EXIT_SYSTEM, CMD, "%s: %s", r->record, strerror(e ? e : EIO));
+	return EXIT_OK;
+}
+
+/* A field "KEY=..." of a readings line: its counter, -1 for none. */
+static int counter_of(const char *key, size_t len)
+{
+	int k;
+
+	for (k = 0; k < WM_REC_NCTR; k++)
+		if (strlen(wm_rec_ctrs[k].json) == len && !strncmp(wm_rec_ctrs[k].json, key, len))
+			return k;
+	return -1;
+}
+
+static int replay_line(const struct rec *r, char *line, size_t lineno, struct wm_rec_sample *smp,
+		       struct wm_boost_obs *obs)
+{
+	size_t nz = r->s.m.nzones, z = 0;
+	bool have_t = false;
+	char *f, *save = NULL;
+
+	memset(smp, 0, sizeof(*smp));
+	for (f = strtok_r(line, " \t\n", &save); f; f = strtok_r(NULL, " \t\n", &save)) {
+		char *eq = strchr(f, '='), *end;
+		unsigned long long a, b;
+		int k;
+
+		if (!eq)
+			return cli_err(EXIT_USAGE, CMD, "%s:%zu: '%s' is not KEY=VALUE", r->replay,
+				       lineno, f);
+		if (!strncmp(f, "t=", 2)) {
+			errno = 0;
+			smp->t = strtod(eq + 1, &end);
+			if (errno || end == eq + 1 || *end)
+				goto bad;
+			have_t = true;
+		} else if (!strncmp(f, "psi=", 4)) {
+			if (sscanf(eq + 1, "%llu,%llu", &a, &b) != 2)
+				goto bad;
+			smp->psi = true;
+			smp->psi_some = a;
+			smp->psi_full = b;
+		} else if (!strncmp(f, "zone=", 5)) {
+			struct wm_boost_obs o;
+			int used = 0;
+
+			if (z >= nz)
+				return cli_err(EXIT_USAGE, CMD, "%s:%zu: more zones than the %zu of %s",
+					       r->replay, lineno, nz, r->s.root);
+			if (sscanf(eq + 1, "%lu,%lu,%lu,%lu,%ld%n", &o.free, &o.min, &o.low,
+				   &o.high, &o.boost, &used) != 5 || eq[1 + used] != '\0')
+				goto bad;
+			obs[z++] = o;
+		} else if ((k = counter_of(f, (size_t)(eq - f))) >= 0) {
+			errno = 0;
+			smp->c[k] = strtoull(eq + 1, &end, 10);
+			if (errno || end == eq + 1 || *end || eq[1] == '-')
+				goto bad;
+			smp->have |= 1u << k;
+		}
+		/* other keys: from a later wmark, skipped */
+		continue;
+bad:
+		return cli_err(EXIT_USAGE, CMD, "%s:%zu: bad value in '%s'", r->replay, lineno, f);
+	}
+	if (!have_t)
+		return cli_err(EXIT_USAGE, CMD, "%s:%zu: no t= field", r->replay, lineno);
+	if (z != nz)
+		return cli_err(EXIT_USAGE, CMD, "%s:%zu: %zu zones, but %s has %zu: replay against "
+			       "the capture of the machine that recorded it", r->replay, lineno, z,
+			       r->s.root, nz);
+	return EXIT_OK;
+}
+
+static int replay_read(struct rec *r, struct wm_rec_sample **out, size_t *n)
+{
+	size_t nz = r->s.m.nzones ? r->s.m.nzones : 1, cap = 0, i = 0, lineno = 0, linecap = 0;
+	struct wm_rec_sample *s = NULL;
+	char *line = NULL;
+	FILE *f = strcmp(r->replay, "-") ? fopen(r->replay, "r") : stdin;
+	ssize_t len;
+	int rc = EXIT_OK;
+
+	if (!f)
+		return cli_err(EXIT_USAGE, CMD, "%s: %s", r->replay, strerror(errno));
+	free(r->bobs);
+	r->bobs = NULL;
+	while ((len = getline(&line, &linecap, f)) >= 0) {
+		lineno++;
+		if (lineno == 1) {
+			if (strncmp(line, READINGS_MAGIC, strlen(READINGS_MAGIC))) {
+				rc = cli_err(EXIT_USAGE, CMD, "%s:1: not a file of wmark recommend "
+					     "--record (no \"%s\" line)", r->replay, READINGS_MAGIC);
+				break;
+			}
+			continue;
+		}
+		if (line[0] == '#' || line[strspn(line, " \t\n")] == '\0')
+			continue;
+		if (i == cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			void *ns = NULL, *nb = NULL;
+
+			if (nc > MAX_SAMPLES) {
+				rc = cli_err(EXIT_USAGE, CMD, "%s: more than %d readings", r->replay,
+					     MAX_SAMPLES);
+				break;
+			}
+			ns = realloc(s, nc * sizeof(*s));
+			if (ns)
+				s = ns;
+			nb = ns ? realloc(r->bobs, nc * nz * sizeof(*r->bobs)) : NULL;
+			if (!nb) {
+				rc = cli_err(EXIT_SYSTEM, CMD, "out of memory");
+				break;
+			}
+			r->bobs = nb;
+			cap = nc;
+		}
+		if ((rc = replay_line(r, line, lineno, &s[i], &r->bobs[i * nz])))
+			break;
+		if (i > 0 && !(s[i].t > s[i - 1].t)) {
+			rc = cli_err(EXIT_USAGE, CMD, "%s:%zu: t=%.3f is not later than the reading "
+				     "before", r->replay, lineno, s[i].t);
+			break;
+		}
+		i++;
+	}
+	if (rc == EXIT_OK && ferror(f))
+		rc = cli_err(EXIT_SYSTEM, CMD, "%s: %s", r->replay, strerror(errno));
+	if (rc == EXIT_OK && i < 2)
+		rc = cli_err(EXIT_USAGE, CMD, "%s: %zu readings; two or more are needed", r->replay,
+			     i);
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	r->nbobs = i;
+	if (!(s[0].have & (1u << WM_REC_FALLBACK)))
+		snprintf(r->fbc_why, sizeof(r->fbc_why), "%s has none", r->replay);
+	*out = s;
+	*n = i;
+	return EXIT_OK;
+}
+
+/*
  * Boost evidence: the live readings of --sample with their vmstat
  * samples vm (NULL: files, where the snapshot's zoneinfo is the one
  * reading there is).
@@ -623,10 +817,15 @@ static int run_measure(struct rec *r)
 	size_t n = 2;
 	int rc;
 
-	if (r->mode == M_SAMPLE)
+	if (r->mode == M_SAMPLE) {
 		rc = sample_live(r, &s, &n);
-	else
+		if (rc == EXIT_OK && r->record && (rc = record_write(r, s, n)))
+			free(s);
+	} else if (r->mode == M_REPLAY) {
+		rc = replay_read(r, &s, &n);
+	} else {
 		rc = sample_files(r, two);
+	}
 	if (rc)
 		return rc;
 	rc = wm_rec_analyze(s, n, &r->ms, &d);
@@ -890,7 +1089,7 @@ static void boost_reasons(struct rec *r)
 	const struct wm_boost_evidence *ev = &r->bev;
 	const struct wm_rec_boost *b = &r->bdec;
 	unsigned ps = r->s.m.page_size;
-	bool once = r->mode != M_SAMPLE;
+	bool once = r->mode != M_SAMPLE && r->mode != M_REPLAY;
 	unsigned long peak = b->headroom, allowed;
 
 	if (!r->bmeasured)
@@ -1006,6 +1205,7 @@ static unsigned rcols(const struct rec *r)
 	case M_BURST:
 	case M_SAMPLE:
 	case M_VMSTAT:
+	case M_REPLAY:
 		return RC_USABLE;
 	default:
 		return 0;
@@ -1351,6 +1551,8 @@ const struct option cmd_recommend_opts[] = {
 	{ "psi-before", required_argument, NULL, O_PSI_BEFORE },
 	{ "psi-after", required_argument, NULL, O_PSI_AFTER },
 	{ "seconds", required_argument, NULL, O_SECONDS },
+	{ "record", required_argument, NULL, O_RECORD },
+	{ "replay", required_argument, NULL, O_REPLAY },
 	{ "vm-total-pages", required_argument, NULL, O_VM_TOTAL },
 	{ "base-wsf", required_argument, NULL, O_BASE_WSF },
 	{ "min-free-kbytes", required_argument, NULL, OPT_MFK },
@@ -1405,6 +1607,14 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		case O_PSI_AFTER:
 			r->psi_after = optarg;
 			break;
+		case O_RECORD:
+			r->record = optarg;
+			break;
+		case O_REPLAY:
+			r->replay = optarg;
+			r->mode = M_REPLAY;
+			modes++;
+			break;
 		case O_SECONDS:
 			if (wm_parse_long(optarg, 1, 2147483647L, &secs, &d))
 				return cli_usage(CMD, "--seconds: %s", d.msg);
@@ -1446,8 +1656,10 @@ static int parse_args(struct rec *r, int argc, char **argv)
 	}
 	if (modes != 1)
 		return cli_usage(CMD, modes ? "give one mode only" :
-				 "give a mode: --extra-free-kbytes, --burst, --sample or "
+				 "give a mode: --extra-free-kbytes, --burst, --sample, --replay or "
 				 "--vmstat-before/--vmstat-after");
+	if (r->record && r->mode != M_SAMPLE)
+		return cli_usage(CMD, "--record goes with --sample");
 	if (r->vm_total >= 0 && r->mode != M_EXTRA)
 		return cli_usage(CMD, "--vm-total-pages goes with --extra-free-kbytes");
 	if (r->base_wsf >= 0 && r->mode != M_EXTRA)

@@ -110,11 +110,14 @@ prepare() {
 		mv "$disk.tmp" "$disk"
 		rm -rf "$work/diskdir"
 	fi
-	# tests/kernel's initramfs, and the load program
-	"$here/../kernel/mkinitramfs.sh" "$wmark" "$work/base.cpio.gz" 2>"$work/mkinitramfs.log" ||
+	# tests/kernel's initramfs, and the load program (renamed into place:
+	# another run's cells may be copying them)
+	"$here/../kernel/mkinitramfs.sh" "$wmark" "$work/base.cpio.gz.$$" 2>"$work/mkinitramfs.log" ||
 		die "tests/kernel/mkinitramfs.sh failed: $(tail -1 "$work/mkinitramfs.log")"
-	gcc -O2 -static -o "$work/recommend-burst" "$here/recommend-burst.c" ||
+	mv -f "$work/base.cpio.gz.$$" "$work/base.cpio.gz"
+	gcc -O2 -static -o "$work/recommend-burst.$$" "$here/recommend-burst.c" ||
 		die "cannot link recommend-burst statically (Debian libc6-dev)"
+	mv -f "$work/recommend-burst.$$" "$work/recommend-burst"
 }
 
 # cell FLAVOUR WORKLOAD: boot one guest; the run's directory on stdout.
@@ -173,6 +176,11 @@ cell() {
 		say "$workload on $release: done in ${wall}s"
 	fi
 	sed -n '/^REC-JSON-BEGIN$/,/^REC-JSON-END$/p' "$run/data.txt" | sed '1d;$d' >"$run/recommend.json"
+	sed -n '/^REC-READINGS-BEGIN$/,/^REC-READINGS-END$/p' "$run/data.txt" | sed '1d;$d' \
+		>"$run/recommend.readings"
+	mkdir -p "$run/capture"
+	sed -n '/^REC-CAPTURE-BEGIN$/,/^REC-CAPTURE-END$/p' "$run/data.txt" | sed '1d;$d' |
+		base64 -d 2>/dev/null | tar -xzf - -C "$run/capture" 2>/dev/null
 	echo "$run"
 }
 
@@ -190,28 +198,30 @@ else
 		"$here/../kernel/fetch-kernels.sh" "${c%%:*}" >/dev/null 2>>"$work/fetch.log" ||
 			die "no ${c%%:*} kernel: see $work/fetch.log"
 	done
+	cells=$(mktemp -d "$work/.cells.XXXXXX") || die "cannot make a folder in $work"
 	n=0
 	for c in $matrix; do
 		n=$((n + 1))
 		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
 			wait -n
 		done
-		cell "${c%%:*}" "${c#*:}" >"$work/cell-$n.path" &
+		cell "${c%%:*}" "${c#*:}" >"$cells/$n" &
 		sleep 2	# distinct run names
 	done
 	wait
 	runs=
 	for i in $(seq 1 $n); do
-		d=$(cat "$work/cell-$i.path" 2>/dev/null)
+		d=$(cat "$cells/$i" 2>/dev/null)
 		[ -n "$d" ] && runs="$runs $d"
 	done
+	rm -rf "$cells"
 	[ -n "$runs" ] || die "no cell ran"
 fi
 
 # ---- the report ------------------------------------------------------------------
-out=$work/recommend-eval.md
-plots=$work/plots
-rm -rf "$plots" && mkdir -p "$plots"
+plots=$(mktemp -d "$work/.plots.XXXXXX") || die "cannot make a folder in $work"
+out=$plots/recommend-eval.md
+trap 'rm -rf "$plots"' EXIT
 python3 "$here/recommend-report.py" "$plots" $runs >"$out" || die "cannot write the report"
 if command -v gnuplot >/dev/null; then
 	for g in "$plots"/*.gp; do

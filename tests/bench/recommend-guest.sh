@@ -18,7 +18,9 @@
 #           SMALL_MIB of order-0 memory, CYCLES times, PAUSE_MS apart.
 #
 # 1. `wmark recommend --sample SAMPLE_S` runs while one load runs at the
-#    default (its JSON between REC-JSON-BEGIN/END).
+#    default (its JSON between REC-JSON-BEGIN/END, its --record readings
+#    between REC-READINGS-BEGIN/END, and `wmark capture` of the machine
+#    just before, a gzipped tar in base64, between REC-CAPTURE-BEGIN/END).
 # 2. ROUNDS rounds over the settings of /tests/rec-settings (lines
 #    "NAME WSF BOOST MFK", MFK "-" for the kernel's own) and wmark's
 #    recommendation; in file order in odd rounds and reversed in even
@@ -197,7 +199,9 @@ echo "$MFK0" >$VM/min_free_kbytes
 echo 10 >$VM/watermark_scale_factor
 echo 15000 >$VM/watermark_boost_factor
 sleep "$SETTLE"
-wmark -j recommend --sample "$SAMPLE" >/tmp/rec.json 2>/tmp/rec.err &
+# the machine as a root tree, for replaying the readings elsewhere
+rm -rf /tmp/capture && wmark capture /tmp/capture >/dev/null 2>&1
+wmark -j recommend --sample "$SAMPLE" --record /tmp/rec.readings >/tmp/rec.json 2>/tmp/rec.err &
 wpid=$!
 sleep 1
 load >/tmp/rec-bursts.txt
@@ -206,6 +210,12 @@ rc=$?
 echo "REC-JSON-BEGIN"
 cat /tmp/rec.json
 echo "REC-JSON-END"
+echo "REC-READINGS-BEGIN"
+cat /tmp/rec.readings 2>/dev/null
+echo "REC-READINGS-END"
+echo "REC-CAPTURE-BEGIN"
+[ -d /tmp/capture ] && tar -C /tmp/capture -cf - . | gzip -c | base64
+echo "REC-CAPTURE-END"
 grep -v '^wmark: recommend: [0-9]*/' /tmp/rec.err
 rec=$(sed -n '/"recommended"/,/}/p' /tmp/rec.json | awk '/"watermark_scale_factor"/ { gsub(/[^0-9]/, "", $2); print $2; exit }')
 recb=$(sed -n '/"recommended"/,/}/p' /tmp/rec.json | awk '/"watermark_boost_factor"/ { gsub(/[^0-9]/, "", $2); print $2; exit }')

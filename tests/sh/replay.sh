@@ -1,0 +1,128 @@
+#!/bin/bash
+# wmark recommend --record and --replay: the readings of --sample written
+# as text and decided from again.  A replay of a recording must give the
+# sample's answer; hand-made readings with pageblock fallbacks during the
+# stalls (what the tracepoint counts on a live machine) must turn
+# watermark_boost_factor to 0 with the gap the rule says; broken files
+# must be refused naming the file and line.
+#
+# usage: WMARK=/abs/path/to/wmark bash tests/sh/replay.sh   (TAP on stdout)
+. "$(dirname "$0")/lib.sh"
+
+vm=data/machines/vm-6.18-firecracker-A
+
+run() {
+	"$W" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
+check() {	# STATUS WHAT
+	if [ "$1" -eq 0 ]; then ok "$2"; else nok "$2"; head -c 3000 "$T/out" "$T/err" | sed 's/^/# /'; fi
+}
+json() {	# EXPR over the JSON document in $T/out ("d")
+	py - "$T/out" "$1" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)
+EOF
+}
+
+# 1. Record a --sample of the root tree, replay it: the same answer.
+run --root "$vm" -j recommend --sample 1 --record "$T/rec.txt"
+[ "$rc" -eq 0 ] && head -1 "$T/rec.txt" | grep -q '^# wmark recommend readings 1 zones=5$' &&
+	[ "$(grep -c '^t=' "$T/rec.txt")" -ge 5 ]
+check $? "--record writes the readings, one line each, after the header (zones=5)"
+cp "$T/out" "$T/sample.json"
+run --root "$vm" -j recommend --replay "$T/rec.txt"
+cp "$T/out" "$T/replay.json"
+py - "$T/sample.json" "$T/replay.json" <<'EOF' >"$T/out" 2>&1
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for k in ("recommended", "verdict", "wsf", "gaps", "zones"):
+    assert a[k] == b[k], (k, a[k], b[k])
+for k in a["boost"]:
+    if k != "fallbacks_why_not":
+        assert a["boost"][k] == b["boost"][k], (k, a["boost"][k], b["boost"][k])
+assert b["mode"] == "replay", b["mode"]
+assert abs(a["measurements"]["seconds"] - b["measurements"]["seconds"]) < 1e-3
+EOF
+check $? "a replay of the recording gives the sample's answer (recommended, gaps, zones, boost)"
+
+# 2. Hand-made readings: 9 stalls, all in the two intervals in which
+# pageblocks fell back (2, then 1), none boosted in zoneinfo.  The rule:
+# boost 0; the headroom is the most fallbacks of one interval times the
+# pageblock (2 * 512 = 1024 pages, under Normal's ceiling 16200 * 1.5);
+# the deficit (direct reclaim's 800 pages) fits in it, so the gaps stay.
+readings() {	# STEAL1 STEAL2: pgsteal_direct at the 3rd and 4th reading
+	echo "# wmark recommend readings 1 zones=5"
+	local i t stall=(0 0 5 9 9 9) steal=(0 0 "$1" "$2" "$2" "$2") fb=(0 0 2 3 3 3)
+	for i in 0 1 2 3 4 5; do
+		t=$(printf '0.%d' "$i")
+		echo "t=$t pgalloc=$((1000000 + i * 20000)) pgfree=$((1000000 + i * 19000))" \
+			"allocstall=${stall[i]} pgscan_direct=${steal[i]} pgsteal_direct=${steal[i]}" \
+			"pgscan_kswapd=$((i * 9000)) pgsteal_kswapd=$((i * 9000)) pageoutrun=$((i * 2))" \
+			"workingset_refault=0 workingset_activate=0 compact_stall=0" \
+			"pageblock_fallbacks=$((100 + fb[i])) nr_free_pages_lowest=12000" \
+			"zone=3840,30,37,44,0 zone=772855,6065,7581,9097,0" \
+			"zone=12000,10800,13500,16200,0 zone=0,32,32,32,0 zone=0,0,0,0,0"
+	done
+}
+readings 400 800 >"$T/fb.txt"
+run --root "$vm" -j recommend --replay "$T/fb.txt"
+[ "$rc" -eq 0 ] && json 'd["boost"]["action"] == "zero" and d["boost"]["factor_recommended"] == 0
+	and d["boost"]["fallbacks"] == 3 and d["boost"]["fallback_intervals"] == 2
+	and d["boost"]["fallback_peak"] == 2 and d["boost"]["stalls"] == 9
+	and d["boost"]["stalls_during_boost"] == 9 and d["boost"]["peak_pages"] == 1024
+	and d["boost"]["boosted_readings"] == 0
+	and d["recommended"]["watermark_boost_factor"] == 0
+	and d["boost"]["gap_needed_pages"] == d["gaps"]["pages_now"]'
+check $? "stalls in fallback intervals: boost 0, headroom 2 pageblocks, the 800-page deficit fits: gaps stay"
+readings 1500 3000 >"$T/fb2.txt"
+run --root "$vm" -j recommend --replay "$T/fb2.txt"
+[ "$rc" -eq 0 ] && json 'd["boost"]["action"] == "zero"
+	and d["boost"]["gap_needed_pages"] == d["gaps"]["pages_now"] + 3000 - 1024
+	and d["verdict"] == "raise"'
+check $? "a 3000-page deficit: the gaps need today's plus 3000 - 1024 pages"
+run --root "$vm" recommend --replay "$T/fb2.txt"
+[ "$rc" -eq 0 ] && grep -q 'counted 3 pageblock fallbacks' "$T/out" &&
+	grep -q 'Apply with: wmark apply --wsf [0-9]* --boost-factor 0' "$T/out"
+check $? "the text says what was counted and ends with an apply line that sets boost 0"
+
+# The same readings without the fallback counter: nothing to go on.
+sed 's/ pageblock_fallbacks=[0-9]*//' "$T/fb2.txt" >"$T/nofb.txt"
+run --root "$vm" -j recommend --replay "$T/nofb.txt"
+[ "$rc" -eq 0 ] && json 'd["boost"]["action"] == "idle" and d["boost"]["fallbacks"] is None
+	and "has none" in d["boost"]["fallbacks_why_not"]'
+check $? "without pageblock_fallbacks the factor stays and the JSON says why"
+
+# 3. Broken files, refused naming the file and line.
+printf 't=0 allocstall=0\n' >"$T/bad1.txt"
+run --root "$vm" recommend --replay "$T/bad1.txt"
+[ "$rc" -eq 2 ] && grep -q "bad1.txt:1: not a file of wmark recommend --record" "$T/err"
+check $? "no header line: exit 2 naming line 1"
+readings 400 800 | sed '4s/ zone=0,0,0,0,0$//' >"$T/bad2.txt"
+run --root "$vm" recommend --replay "$T/bad2.txt"
+[ "$rc" -eq 2 ] && grep -q "bad2.txt:4: 4 zones, but .* has 5" "$T/err"
+check $? "a reading with a zone missing: exit 2 naming line 4 and both counts"
+readings 400 800 | sed '5s/^t=0.3/t=0.1/' >"$T/bad3.txt"
+run --root "$vm" recommend --replay "$T/bad3.txt"
+[ "$rc" -eq 2 ] && grep -q "bad3.txt:5: t=0.100 is not later" "$T/err"
+check $? "time going backwards: exit 2 naming line 5"
+readings 400 800 | sed '3s/allocstall=0/allocstall=x/' >"$T/bad4.txt"
+run --root "$vm" recommend --replay "$T/bad4.txt"
+[ "$rc" -eq 2 ] && grep -q "bad4.txt:3: bad value in 'allocstall=x'" "$T/err"
+check $? "a counter that is not a number: exit 2 naming the field"
+head -2 "$T/fb.txt" >"$T/one.txt"
+run --root "$vm" recommend --replay "$T/one.txt"
+[ "$rc" -eq 2 ] && grep -q "1 readings; two or more" "$T/err"
+check $? "one reading: exit 2"
+run --root "$vm" recommend --replay "$T/missing.txt"
+[ "$rc" -eq 2 ] && grep -q "missing.txt: No such file" "$T/err"
+check $? "a missing file: exit 2 naming it"
+run --root "$vm" recommend --burst 10M --record "$T/x.txt"
+[ "$rc" -eq 2 ] && grep -q -- "--record goes with --sample" "$T/err" && [ ! -e "$T/x.txt" ]
+check $? "--record without --sample: exit 2, nothing written"
+run --root "$vm" recommend --sample 1 --record "$T/nodir/x.txt"
+[ "$rc" -ne 0 ] && grep -q "nodir/x.txt: No such file" "$T/err"
+check $? "--record into a missing folder: an error naming it"
+
+echo "1..$n"
