@@ -1141,6 +1141,11 @@ static void boost_reasons(struct rec *r)
 			       "zones; two vmstat readings cannot tell whether allocations stalled "
 			       "during it (--sample can): watermark_boost_factor %ld stays",
 			       mib(peak, ps), r->now.boost_factor);
+		else if (!ev->boosted && !ev->kswapd_boost_runs)
+			reason(r, "pageblocks fell back in %zu intervals, but no allocation stalled in "
+			       "one of them (nor did zoneinfo show a boost): watermark_boost_factor "
+			       "%ld stays (it allows %.1f MiB in the usable zones)",
+			       ev->fallback_intervals, r->now.boost_factor, mib(allowed, ps));
 		else
 			reason(r, "zones were boosted in %zu of %zu readings (at most %.1f MiB in "
 			       "the usable zones; watermark_boost_factor %ld allows %.1f MiB), "

@@ -87,6 +87,14 @@ run --root "$vm" recommend --replay "$T/fb2.txt"
 	grep -q 'Apply with: wmark apply --wsf [0-9]* --boost-factor 0' "$T/out"
 check $? "the text says what was counted and ends with an apply line that sets boost 0"
 
+# Fallbacks, but no stall in an interval with one: the factor stays.
+sed 's/allocstall=[0-9]* /allocstall=0 /' "$T/fb2.txt" >"$T/nostall.txt"
+run --root "$vm" -j recommend --replay "$T/nostall.txt"
+[ "$rc" -eq 0 ] && json 'd["boost"]["action"] == "harmless" and d["boost"]["fallbacks"] == 3
+	and d["boost"]["factor_recommended"] is None
+	and any("no allocation stalled in one of them" in r for r in d["reasons"])'
+check $? "fallbacks without a stall in their intervals: the factor stays, and the reasons say so"
+
 # The same readings without the fallback counter: nothing to go on.
 sed 's/ pageblock_fallbacks=[0-9]*//' "$T/fb2.txt" >"$T/nofb.txt"
 run --root "$vm" -j recommend --replay "$T/nofb.txt"
