@@ -181,15 +181,24 @@ asan:
 		build/asan/wmark $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%)
 
 # libFuzzer targets: the core sources are compiled again with clang.
+comma := ,
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 .PHONY: fuzz-build
 fuzz-build: $(FUZZ_BIN)
 
-# Each target links the calc/ sources only: rebuild when one changes.
-$(B)/fuzz/%: tests/fuzz/%.c $(CALC_SRC) $(wildcard calc/*.h)
+# Each target links the calc/ sources only, compiled once for all of them
+# (instrumented as the targets are; -fsanitize=fuzzer adds main at link).
+FUZZ_OBJ_CFLAGS := $(subst -fsanitize=fuzzer$(comma),-fsanitize=fuzzer-no-link$(comma),$(FUZZ_CFLAGS))
+FUZZ_CALC_OBJ := $(CALC_SRC:%.c=$(B)/fuzz/obj/%.o)
+
+$(B)/fuzz/obj/%.o: %.c $(wildcard calc/*.h)
+	@mkdir -p $(@D)
+	$(call say,FUZZCC,$<)clang $(filter-out -MMD -MP,$(BASE_CPPFLAGS)) $(FUZZ_OBJ_CFLAGS) -c -o $@ $<
+
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_CALC_OBJ) $(wildcard calc/*.h)
 	@mkdir -p $(@D)
 	$(call say,FUZZ,$@)clang $(filter-out -MMD -MP,$(BASE_CPPFLAGS)) $(FUZZ_CFLAGS) \
-		-o $@ $< $(CALC_SRC)
+		-o $@ $< $(FUZZ_CALC_OBJ)
 
 fuzz: fuzz-build
 	$(Q)tests/fuzz/run.sh $(B)/fuzz long

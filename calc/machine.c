@@ -31,6 +31,8 @@ const char *wm_geo_from_name(enum wm_geo_from f)
 		return "meminfo";
 	case WM_GEO_DERIVED:
 		return "derived";
+	case WM_GEO_SYSFS:
+		return "sysfs";
 	case WM_GEO_ASSUMED:
 		break;
 	}
@@ -163,6 +165,71 @@ int wm_parse_pagetypeinfo(const char *buf, size_t len, unsigned *order,
 	}
 	*order = (unsigned)o;
 	*pages = (unsigned long)n;
+	return WM_OK;
+}
+
+int wm_parse_buddyinfo_orders(const char *buf, size_t len, unsigned *orders,
+			      struct wm_diag *diag)
+{
+	const char *p = buf ? buf : "", *end = p + (buf ? len : 0), *eol, *nl, *q;
+	int line = 0;
+
+	for (; p < end; p = nl) {
+		unsigned n = 0;
+		uint64_t v;
+
+		line++;
+		nl = next_line(p, end);
+		eol = nl > p && nl[-1] == '\n' ? nl - 1 : nl;
+		if ((size_t)(eol - p) < 5 || memcmp(p, "Node ", 5) != 0)
+			continue;
+		q = memchr(p, ',', (size_t)(eol - p));
+		if (!q || (size_t)(eol - q) < 6 || memcmp(q, ", zone", 6) != 0)
+			continue;
+		/* the zone name, then the counts */
+		for (q += 6; q < eol && *q == ' '; q++)
+			;
+		while (q < eol && *q != ' ' && *q != '\t')
+			q++;
+		for (;;) {
+			while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
+				q++;
+			if (q == eol)
+				break;
+			if (wm_scan_u64(&q, eol, UINT64_MAX, &v) || n == 64 ||
+			    (q < eol && *q != ' ' && *q != '\t' && *q != '\r'))
+				return wm_fail(diag, WM_EPARSE, line, "buddyinfo",
+					       "expected up to 64 free block counts");
+			n++;
+		}
+		if (!n)
+			return wm_fail(diag, WM_EPARSE, line, "buddyinfo",
+				       "no free block count after the zone");
+		*orders = n;
+		return WM_OK;
+	}
+	return wm_fail(diag, WM_ENOZONE, 0, NULL, "no 'Node N, zone NAME' line");
+}
+
+int wm_pageblock_from_pmd(unsigned page_size, uint64_t pmd_bytes, unsigned orders,
+			  unsigned *order, unsigned long *pages, struct wm_diag *diag)
+{
+	int s;
+
+	if (!page_size || pmd_bytes % page_size ||
+	    (s = log2_exact(pmd_bytes / page_size)) < 0 ||
+	    s >= (int)(sizeof(unsigned long) * CHAR_BIT))
+		return wm_fail(diag, WM_EINVAL, 0, "hpage_pmd_size",
+			       "%llu bytes is not %u-byte pages times a power of two",
+			       (unsigned long long)pmd_bytes, page_size);
+	if (orders < 1 || orders > 64)
+		return wm_fail(diag, WM_EINVAL, 0, "buddyinfo",
+			       "%u orders: expected 1 to 64", orders);
+	/* the largest order the buddy allocator has caps the block */
+	if ((unsigned)s > orders - 1)
+		s = (int)orders - 1;
+	*order = (unsigned)s;
+	*pages = 1ul << s;
 	return WM_OK;
 }
 

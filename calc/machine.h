@@ -27,6 +27,7 @@ enum wm_geo_from {
 	WM_GEO_GIVEN,		/* the machine said (sysconf, pagetypeinfo, an option) */
 	WM_GEO_MEMINFO,		/* page size: MemTotal / sum of managed pages */
 	WM_GEO_DERIVED,		/* pageblock: HPAGE_PMD_ORDER of the page size */
+	WM_GEO_SYSFS,		/* pageblock: THP's PMD size and buddyinfo's orders */
 };
 
 struct wm_geometry {
@@ -38,7 +39,7 @@ struct wm_geometry {
 	bool memtotal_seen;		/* a MemTotal was given (it may not have fitted) */
 };
 
-/* "assumed", "given", "meminfo", "derived". */
+/* "assumed", "given", "meminfo", "derived", "sysfs". */
 const char *wm_geo_from_name(enum wm_geo_from f);
 
 /*
@@ -72,6 +73,32 @@ int wm_page_size_from_meminfo(uint64_t memtotal_kb, uint64_t managed_sum,
  */
 int wm_parse_pagetypeinfo(const char *buf, size_t len, unsigned *order,
 			  unsigned long *pages, struct wm_diag *diag);
+
+/*
+ * The number of orders /proc/buddyinfo counts free blocks in
+ * (NR_PAGE_ORDERS, MAX_PAGE_ORDER + 1: 11 on x86-64), from its first
+ * "Node N, zone NAME c0 c1 ..." line.  Fill *orders and return WM_OK;
+ * WM_EPARSE with the line when that line has no count or a count that is
+ * not a number, more than 64 of them; WM_ENOZONE when no line names a zone.
+ */
+int wm_parse_buddyinfo_orders(const char *buf, size_t len, unsigned *orders,
+			      struct wm_diag *diag);
+
+/*
+ * The pageblock of a kernel built with hugetlb on an architecture whose
+ * huge page is its PMD (x86-64 and arm64; not powerpc, which sets the
+ * order at boot): pageblock_order = min(HUGETLB_PAGE_ORDER,
+ * MAX_PAGE_ORDER) with HUGETLB_PAGE_ORDER the order of the PMD
+ * (include/linux/pageblock-flags.h, 5.10 to 7.2), from the page size,
+ * THP's hpage_pmd_size (bytes) and the orders buddyinfo counts.  7.x's
+ * PAGE_BLOCK_MAX_ORDER, when a kernel is built with it below its
+ * default (MAX_PAGE_ORDER), makes blocks smaller than this; only
+ * pagetypeinfo shows that.  Fill *order and *pages and return WM_OK, or
+ * WM_EINVAL (diag says why) when pmd_bytes is not the page size times a
+ * power of two or orders is not 1 to 64.
+ */
+int wm_pageblock_from_pmd(unsigned page_size, uint64_t pmd_bytes, unsigned orders,
+			  unsigned *order, unsigned long *pages, struct wm_diag *diag);
 
 /*
  * Settle a machine's geometry from what is known: page_size (0 when

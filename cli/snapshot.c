@@ -573,10 +573,51 @@ static int read_memtotal(const struct snapshot *s, uint64_t *total)
 }
 
 /*
+ * The live pageblock without pagetypeinfo, where the kernel fixes it when
+ * it is built and hugetlb is configured (sys/kernel/mm/hugepages is
+ * there): the order of THP's PMD size capped by buddyinfo's largest order
+ * (wm_pageblock_from_pmd).  Reading pagetypeinfo costs milliseconds: the
+ * kernel walks every free list and every pageblock of a node to print
+ * it, and this is all show needs of it.  powerpc decides the order at
+ * boot, and other architectures are not checked against a kernel: they
+ * read pagetypeinfo.  Fill *order and *pb, or leave *pb 0.
+ */
+static void live_pageblock(const struct snapshot *s, unsigned page_size,
+			   unsigned *order, unsigned long *pb)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	struct stat st;
+	char path[PATH_MAX], *buf;
+	size_t len;
+	long pmd;
+	unsigned orders;
+	bool ok;
+
+	if (root_path(s->root, P_HUGETLB_DIR, path, sizeof(path)) || stat(path, &st) ||
+	    !S_ISDIR(st.st_mode))
+		return;
+	if (read_rooted(s->root, P_PMD_SIZE, &buf, &len))
+		return;
+	ok = pf_parse_long(buf, len, &pmd, NULL) == WM_OK && pmd > 0;
+	free(buf);
+	if (!ok || read_rooted(s->root, P_BUDDYINFO, &buf, &len))
+		return;
+	ok = wm_parse_buddyinfo_orders(buf, len, &orders, NULL) == WM_OK;
+	free(buf);
+	if (!ok || wm_pageblock_from_pmd(page_size, (uint64_t)pmd, orders, order, pb, NULL))
+		*pb = 0;
+#else
+	(void)s, (void)page_size, (void)order, (void)pb;
+#endif
+}
+
+/*
  * The page geometry: the live machine's page size is this process's own;
  * a capture's comes from MemTotal and the managed counts together.  The
- * pageblock comes from pagetypeinfo (root-only on the live machine from
- * 5.5: unreadable there is fine) or is derived from the page size.
+ * pageblock comes, on the live machine, from the PMD size where the
+ * kernel allows (live_pageblock); else from pagetypeinfo (root-only on
+ * the live machine from 5.5: unreadable there is fine); else it is
+ * derived from the page size.
  */
 static int read_geometry(struct snapshot *s)
 {
@@ -584,7 +625,7 @@ static int read_geometry(struct snapshot *s)
 	unsigned page_size = 0, order = 0;
 	unsigned long pb = 0;
 	uint64_t managed = 0, memtotal = 0;
-	char *buf;
+	char *buf = NULL;
 	size_t len, i;
 	int rc;
 
@@ -592,6 +633,13 @@ static int read_geometry(struct snapshot *s)
 		long ps = sysconf(_SC_PAGESIZE);
 
 		page_size = ps > 0 ? (unsigned)ps : 0;
+		live_pageblock(s, page_size, &order, &pb);
+		if (pb) {
+			if (wm_geometry_settle(page_size, 0, 0, order, pb, &s->geo, &d))
+				return parse_error(s, P_PMD_SIZE, &d);
+			s->geo.pageblock_from = WM_GEO_SYSFS;
+			return EXIT_OK;
+		}
 	} else {
 		for (i = 0; i < s->layout.nzones; i++)
 			managed += s->layout.zones[i].managed;

@@ -31,6 +31,9 @@
 #define P_VMSTAT "proc/vmstat"
 #define P_PSI "proc/pressure/memory"
 #define P_PAGETYPEINFO "proc/pagetypeinfo"
+#define P_BUDDYINFO "proc/buddyinfo"
+#define P_PMD_SIZE "sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+#define P_HUGETLB_DIR "sys/kernel/mm/hugepages"
 
 /*
  * Join root and a relative path into out (size n).  Return 0, or -1 if

@@ -15,14 +15,30 @@ passed=0 failed=0 skipped=0
 times=()	# "SECONDS name" per suite, for the summary
 start=$(date +%s%N)
 
-run_suite() {	# name command...
-	local name=$1 log="$logdir/${1//\//-}.log" rc p f s t0 secs
-	shift
-	printf '%-36s ' "$name"
+# Suites run WMARK_TEST_JOBS at a time (default 2, the cores of the
+# machines this runs on; 1 runs them one after the other).  Most suites
+# wait on processes they start and several sleep, so two side by side
+# take about half the time.  Each suite's log, status and seconds go to
+# files; the results are printed in the order the suites were started,
+# as soon as every suite before them has ended.  The kernel suite boots
+# guests: it runs alone, after every other suite has ended.
+jobs_max=${WMARK_TEST_JOBS:-2}
+queue=()	# suites started and not yet reported, in order
+
+suite_exec() {	# name log command...: run one suite into its log
+	local name=$1 log=$2 t0 rc
+	shift 2
 	t0=$(date +%s%N)
 	"$@" >"$log" 2>&1
 	rc=$?
-	secs=$(( ($(date +%s%N) - t0) / 10000000 ))
+	echo $(( ($(date +%s%N) - t0) / 10000000 )) >"$log.secs"
+	echo "$rc" >"$log.rc"
+}
+
+report_suite() {	# name: count and print one finished suite
+	local name=$1 log="$logdir/${1//\//-}.log" rc p f s secs
+	rc=$(cat "$log.rc") secs=$(cat "$log.secs")
+	rm -f "$log.rc" "$log.secs"
 	secs=$((secs / 100)).$(printf '%02d' $((secs % 100)))
 	times+=("$secs $name")
 	# cmocka prints a skipped test as "not ok N # SKIP"; TAP says skip.
@@ -37,6 +53,7 @@ run_suite() {	# name command...
 		echo "not ok - $name exited with status $rc" >>"$log"
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	printf '%-36s ' "$name"
 	if [ "$f" -gt 0 ]; then
 		echo "FAIL ($p passed, $f failed, $s skipped) ${secs}s"
 		grep -E '^not ok|^# ' "$log" | grep -vE '# (SKIP|skip)' | head -40 | sed 's/^/    /'
@@ -45,6 +62,66 @@ run_suite() {	# name command...
 		echo "ok ($p passed, $s skipped) ${secs}s"
 		grep -E '# (SKIP|skip)' "$log" | sort -u | head -5 | sed 's/^/    /'
 	fi
+}
+
+flush_suites() {	# report the finished suites at the head of the queue
+	while [ ${#queue[@]} -gt 0 ] && [ -f "$logdir/${queue[0]//\//-}.log.rc" ]; do
+		report_suite "${queue[0]}"
+		queue=("${queue[@]:1}")
+	done
+}
+
+wait_all() {
+	wait
+	flush_suites
+}
+
+# run_job NAME COMMAND... [-- NAME COMMAND...]...: one job, whose suites
+# run one after the other (the same suite on two builds: they share
+# what they wait for, a memory hog or the exit listener, and never
+# overlap); the job runs beside the others.
+run_job() {
+	local names=() args=() a
+	while [ "$jobs_max" -gt 1 ] && [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n
+		flush_suites
+	done
+	for a in "$@"; do
+		if [ "$a" = -- ]; then
+			names+=("${args[0]}")
+			args=()
+		else
+			args+=("$a")
+		fi
+	done
+	[ ${#args[@]} -gt 0 ] && names+=("${args[0]}")
+	for a in "${names[@]}"; do
+		rm -f "$logdir/${a//\//-}.log.rc"
+		queue+=("$a")
+	done
+	if [ "$jobs_max" -gt 1 ]; then
+		run_job_now "$@" &
+	else
+		run_job_now "$@"
+	fi
+	flush_suites
+}
+
+run_job_now() {
+	local args=() a
+	for a in "$@" --; do
+		if [ "$a" = -- ]; then
+			[ ${#args[@]} -gt 0 ] &&
+				suite_exec "${args[0]}" "$logdir/${args[0]//\//-}.log" "${args[@]:1}"
+			args=()
+		else
+			args+=("$a")
+		fi
+	done
+}
+
+run_suite() {	# name command...: a job of one suite
+	run_job "$@"
 }
 
 suite_unit() {
@@ -67,13 +144,17 @@ suite_golden() {
 }
 
 suite_sh() {
-	local w s
+	local w s job
 	for s in tests/sh/*.sh; do
 		[ -f "$s" ] || continue
 		[ "${s##*/}" = lib.sh ] && continue	# the suites' shared library
+		job=()
 		for w in build/wmark build/asan/wmark; do
-			[ -x "$w" ] && run_suite "sh:${s##*/}:${w%/wmark}" env WMARK="$PWD/$w" bash "$s"
+			[ -x "$w" ] || continue
+			[ ${#job[@]} -gt 0 ] && job+=(--)
+			job+=("sh:${s##*/}:${w%/wmark}" env WMARK="$PWD/$w" bash "$s")
 		done
+		[ ${#job[@]} -gt 0 ] && run_job "${job[@]}"
 	done
 }
 
@@ -102,7 +183,8 @@ suite_package() {
 }
 
 suite_kernel() {
-	[ -x tests/kernel/run.sh ] && run_suite "kernel" tests/kernel/run.sh
+	wait_all	# the guests take the whole machine
+	[ -x tests/kernel/run.sh ] && jobs_max=1 run_suite "kernel" tests/kernel/run.sh
 }
 
 [ $# -eq 0 ] && set -- all
@@ -114,6 +196,7 @@ for s in "$@"; do
 	esac
 done
 
+wait_all
 total=$(( ($(date +%s%N) - start) / 10000000 ))
 echo "slowest suites (seconds):"
 printf '%s\n' "${times[@]}" | sort -rn | head -5 | sed 's/^/    /'

@@ -47,6 +47,18 @@ hog=
 echo "# managed pages: $m0 before, $(managed) after"
 
 if "$W" show >"$tmp/o" 2>&1 && grep -q "free stands" "$tmp/o"; then ok "live show prints the table"; else nok "live show prints the table"; fi
+# The pageblock: without pagetypeinfo where the kernel allows (sysfs), and
+# the one pagetypeinfo prints wherever this user can read that
+"$W" -j show >"$tmp/s.json" 2>"$tmp/e"
+pb=$(py -c 'import json,sys; d = json.load(open(sys.argv[1])); print(d["pageblock_pages"], d["pageblock_source"])' "$tmp/s.json" 2>/dev/null)
+ptb=$(awk '/^Pages per block:/ { print $4; exit }' /proc/pagetypeinfo 2>/dev/null)
+if [ -z "$ptb" ]; then
+	skip "live show's pageblock is pagetypeinfo's ($pb)" "/proc/pagetypeinfo is not readable here"
+elif [ "${pb% *}" = "$ptb" ]; then
+	ok "live show's pageblock is pagetypeinfo's: $pb"
+else
+	nok "live show's pageblock is pagetypeinfo's: '$pb', pagetypeinfo $ptb"
+fi
 if "$W" -o prom show | grep -q '^wmark_zone_min_pages{node="0"'; then ok "live show -o prom has min per zone"; else nok "live show -o prom has min per zone"; fi
 if "$W" capture "$tmp/cap" 2>/dev/null && "$W" --root "$tmp/cap" verify >"$tmp/o" 2>&1; [ -f "$tmp/cap/proc/zoneinfo" ] &&
    ! grep -q "verdict: mismatch" "$tmp/o"; then

@@ -4,16 +4,19 @@
  * (calc/machine.c), against the arm64 16 KiB and ppc64le 64 KiB boots of
  * kernel-notes.md section 11.1 and small zoneinfo files of each era.
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "../../calc/machine.h"
+#include "../../calc/procfs.h"
 
 static void profile(const char *release, struct wm_profile *p)
 {
@@ -64,6 +67,153 @@ static void test_pageblock_is_pmd_order_of_the_page_size(void **state)
 	assert_int_equal(pages, 8192);
 	assert_int_equal(wm_pageblock_default(12288, &pages, &order, NULL), WM_EINVAL);
 	assert_int_equal(wm_pageblock_default(2048, &pages, &order, NULL), WM_EINVAL);
+}
+
+static void test_pageblock_from_pmd_is_its_order_capped_by_the_largest_buddy_order(void **state)
+{
+	unsigned long pages;
+	unsigned order;
+
+	/* x86-64 and arm64 4K: 2 MiB PMD, orders 0..10 */
+	assert_int_equal(wm_pageblock_from_pmd(4096, 2097152, 11, &order, &pages, NULL), WM_OK);
+	assert_int_equal(order, 9);
+	assert_int_equal(pages, 512);
+	/* arm64 16K: 32 MiB PMD, orders 0..11 (kernel-notes.md 11.1) */
+	assert_int_equal(wm_pageblock_from_pmd(16384, 32u << 20, 12, &order, &pages, NULL), WM_OK);
+	assert_int_equal(order, 11);
+	assert_int_equal(pages, 2048);
+	/* arm64 64K: 512 MiB PMD, orders 0..13 */
+	assert_int_equal(wm_pageblock_from_pmd(65536, 512u << 20, 14, &order, &pages, NULL), WM_OK);
+	assert_int_equal(order, 13);
+	/* MAX_PAGE_ORDER below the PMD order caps the block */
+	assert_int_equal(wm_pageblock_from_pmd(65536, 512u << 20, 12, &order, &pages, NULL), WM_OK);
+	assert_int_equal(order, 11);
+	assert_int_equal(pages, 2048);
+	assert_int_equal(wm_pageblock_from_pmd(4096, 3u << 20, 11, &order, &pages, NULL), WM_EINVAL);
+	assert_int_equal(wm_pageblock_from_pmd(4096, 1000, 11, &order, &pages, NULL), WM_EINVAL);
+	assert_int_equal(wm_pageblock_from_pmd(4096, 2097152, 0, &order, &pages, NULL), WM_EINVAL);
+	assert_int_equal(wm_pageblock_from_pmd(0, 2097152, 11, &order, &pages, NULL), WM_EINVAL);
+}
+
+static void test_buddyinfo_orders_are_the_counts_of_the_first_zone_line(void **state)
+{
+	static const char six12[] =
+		"Node 0, zone      DMA      0      0      0      0      0      0      0      1      0      1      3 \n"
+		"Node 0, zone    DMA32      2      2      1      1      0      2      2      3      2      3    734 \n";
+	static const char short_line[] = "Node 0, zone   Normal\n";
+	static const char junk[] = "Node 0, zone   Normal  1 2 x\n";
+	struct wm_diag d = { 0 };
+	unsigned n = 0;
+
+	assert_int_equal(wm_parse_buddyinfo_orders(six12, sizeof(six12) - 1, &n, NULL), WM_OK);
+	assert_int_equal(n, 11);
+	assert_int_equal(wm_parse_buddyinfo_orders(short_line, sizeof(short_line) - 1, &n, &d),
+			 WM_EPARSE);
+	assert_int_equal(d.line, 1);
+	assert_int_equal(wm_parse_buddyinfo_orders(junk, sizeof(junk) - 1, &n, NULL), WM_EPARSE);
+	assert_int_equal(wm_parse_buddyinfo_orders("", 0, &n, NULL), WM_ENOZONE);
+}
+
+/* ---- against real kernels: the capture corpus ------------------------- */
+
+static char *slurp(const char *dir, const char *rel, size_t *len)
+{
+	char path[8192];
+	char *buf = NULL;
+	size_t cap = 0, n = 0, r;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	if (!(f = fopen(path, "rb")))
+		return NULL;
+	do {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16384;
+			buf = realloc(buf, cap + 1);
+			assert_non_null(buf);
+		}
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+	} while (r > 0);
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/*
+ * Every capture of the corpus that kept pagetypeinfo beside buddyinfo,
+ * THP's hpage_pmd_size (thp.txt) and meminfo: where the kernel has
+ * hugetlb (meminfo prints Hugepagesize) and THP, the rule gives the order
+ * pagetypeinfo printed; a kernel without THP (no hpage_pmd_size: the RT
+ * flavour) leaves the rule nothing to go on, and wmark reads pagetypeinfo
+ * there.  The page size is MemTotal over the managed pages.
+ */
+static void test_pageblock_from_pmd_is_what_every_captured_kernel_printed(void **state)
+{
+	const char *src = getenv("WMARK_SRC");
+	char corpus[4096], dir[8192];
+	struct dirent *e;
+	DIR *dp;
+	int checked = 0, declined = 0;
+
+	snprintf(corpus, sizeof(corpus), "%s/../shared/corpus", src && *src ? src : ".");
+	if (!(dp = opendir(corpus))) {
+		print_message("# SKIP: no capture corpus at %s (set WMARK_SRC to the repository root)\n",
+			      corpus);
+		skip();
+		return;
+	}
+	while ((e = readdir(dp))) {
+		char *pti, *bi, *thp, *mi, *zi_text, *p;
+		size_t lpti, lbi, lthp, lmi, lzi, i;
+		unsigned want_order = 0, orders = 0, page_size = 0, order = 0;
+		unsigned long want_pages = 0, pages = 0;
+		uint64_t memtotal = 0, managed = 0;
+		struct pf_kv kv = { 0 };
+		struct zi_info zi;
+		bool hugetlb;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", corpus, e->d_name);
+		pti = slurp(dir, "before/pagetypeinfo", &lpti);
+		bi = slurp(dir, "before/buddyinfo", &lbi);
+		thp = slurp(dir, "thp.txt", &lthp);
+		mi = slurp(dir, "meminfo", &lmi);
+		zi_text = slurp(dir, "before/zoneinfo", &lzi);
+		if (!pti || !bi || !thp || !mi || !zi_text) {
+			free(pti), free(bi), free(thp), free(mi), free(zi_text);
+			continue;
+		}
+		assert_int_equal(wm_parse_pagetypeinfo(pti, lpti, &want_order, &want_pages, NULL), WM_OK);
+		assert_int_equal(wm_parse_buddyinfo_orders(bi, lbi, &orders, NULL), WM_OK);
+		assert_int_equal(pf_parse_meminfo(mi, lmi, &kv, NULL), WM_OK);
+		assert_true(pf_kv_get(&kv, "MemTotal", &memtotal));
+		hugetlb = pf_kv_get(&kv, "Hugepagesize", &(uint64_t){ 0 });
+		pf_kv_free(&kv);
+		assert_int_equal(zi_parse(zi_text, lzi, &zi, NULL), WM_OK);
+		for (i = 0; i < zi.nzones; i++)
+			managed += zi.zones[i].managed;
+		zi_free(&zi);
+		assert_int_equal(wm_page_size_from_meminfo(memtotal, managed, &page_size), WM_OK);
+		p = strstr(thp, "hpage_pmd_size: ");
+		if (!p || !hugetlb) {
+			declined++;
+		} else {
+			assert_int_equal(wm_pageblock_from_pmd(page_size, strtoull(p + 16, NULL, 10),
+							       orders, &order, &pages, NULL), WM_OK);
+			if (order != want_order || pages != want_pages)
+				fail_msg("%s: the rule gives order %u (%lu pages), pagetypeinfo says %u (%lu)",
+					 e->d_name, order, pages, want_order, want_pages);
+			checked++;
+		}
+		free(pti), free(bi), free(thp), free(mi), free(zi_text);
+	}
+	closedir(dp);
+	print_message("# %d captures agree with their pagetypeinfo, %d without THP left to it\n",
+		      checked, declined);
+	assert_true(checked > 0);
 }
 
 static void test_page_size_is_memtotal_over_managed(void **state)
@@ -481,6 +631,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pageblock_is_pmd_order_of_the_page_size),
+		cmocka_unit_test(test_pageblock_from_pmd_is_its_order_capped_by_the_largest_buddy_order),
+		cmocka_unit_test(test_buddyinfo_orders_are_the_counts_of_the_first_zone_line),
+		cmocka_unit_test(test_pageblock_from_pmd_is_what_every_captured_kernel_printed),
 		cmocka_unit_test(test_page_size_is_memtotal_over_managed),
 		cmocka_unit_test(test_page_size_tolerates_memory_moving_between_reads),
 		cmocka_unit_test(test_page_size_no_power_of_two_fits_is_refused),
