@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "slurp.h"
+
 #include "../../calc/machine.h"
 #include "../../calc/procfs.h"
 
@@ -119,26 +121,9 @@ static void test_buddyinfo_orders_are_the_counts_of_the_first_zone_line(void **s
 static char *slurp(const char *dir, const char *rel, size_t *len)
 {
 	char path[8192];
-	char *buf = NULL;
-	size_t cap = 0, n = 0, r;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	if (!(f = fopen(path, "rb")))
-		return NULL;
-	do {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16384;
-			buf = realloc(buf, cap + 1);
-			assert_non_null(buf);
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	return slurp_path(path, len);
 }
 
 /*

@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "slurp.h"
+
 #include "../../calc/procfs.h"
 
 static char corpus_dir[4096];
@@ -50,30 +52,12 @@ static int have_corpus(void)
 static char *slurp(const char *rel, size_t *len)
 {
 	char path[8192];
-	char *buf = NULL;
-	size_t cap = 0, n = 0, r;
-	FILE *f;
 
 	if (rel[0] == '/')
 		snprintf(path, sizeof(path), "%s", rel);
 	else
 		snprintf(path, sizeof(path), "%s/%s", corpus_dir, rel);
-	f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	do {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16384;
-			buf = realloc(buf, cap + 1);
-			assert_non_null(buf);
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	return slurp_path(path, len);
 }
 
 static char *must_slurp(const char *rel, size_t *len)

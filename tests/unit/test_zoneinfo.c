@@ -21,6 +21,8 @@
 #include <sys/stat.h>
 
 #include <cmocka.h>
+
+#include "slurp.h"
 #include <cjson/cJSON.h>
 
 #include "../../calc/zoneinfo.h"
@@ -58,35 +60,13 @@ static int have_corpus(void)
 		}                     \
 	} while (0)
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0, r;
-
-	if (!f)
-		return NULL;
-	do {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap + 1);
-			assert_non_null(buf);
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
 
 /* Parse the file at path (absolute); fail the test unless it parses. */
 static void parse_path(const char *path, struct zi_info *zi)
 {
 	struct wm_diag d = { 0 };
 	size_t len;
-	char *buf = slurp(path, &len);
+	char *buf = slurp_path(path, &len);
 	int rc;
 
 	if (!buf)
@@ -531,7 +511,7 @@ static int check_one(const char *path, const struct stat *sb, int type,
 
 	if (type != FTW_F || !strstr(path + ftw->base, "zoneinfo"))
 		return 0;
-	buf = slurp(path, &len);
+	buf = slurp_path(path, &len);
 	if (!buf)
 		return 0;
 	walk_files++;
@@ -632,7 +612,7 @@ static void test_qemu_captures_match_their_case_json(void **state)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/case.json", corpus_dir,
 			 de->d_name);
-		buf = slurp(path, &len);
+		buf = slurp_path(path, &len);
 		if (!buf)
 			continue;
 		root = cJSON_Parse(buf);
