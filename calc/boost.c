@@ -218,23 +218,17 @@ void wm_rec_boost_decide(const struct wm_profile *p, long factor_now,
 	}
 }
 
-unsigned long wm_boost_headroom(const struct wm_profile *p, const struct wm_machine *m,
-				const bool *usable, const unsigned long *peak,
-				const unsigned long *high, long factor,
+unsigned long wm_boost_headroom(const struct wm_machine *m, const bool *usable,
+				const unsigned long *peak, unsigned long allowed,
 				const struct wm_boost_evidence *ev)
 {
-	unsigned long read = 0, allowed = 0, pb = m->pageblock_pages ? m->pageblock_pages : 512;
+	unsigned long read = 0, pb = m->pageblock_pages ? m->pageblock_pages : 512;
 	uint64_t est;
 	size_t z;
 
-	for (z = 0; z < m->nzones; z++) {
-		if (usable && !usable[z])
-			continue;
-		if (peak)
+	for (z = 0; peak && z < m->nzones; z++)
+		if (!usable || usable[z])
 			read += peak[z];
-		if (high)
-			allowed += wm_boost_max(p, m->zones[z].managed, high[z], factor, pb);
-	}
 	/* each fallback that boosts adds one pageblock, up to the ceiling */
 	est = ev->fallback_peak * (uint64_t)pb;
 	if (est > allowed)

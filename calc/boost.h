@@ -94,13 +94,12 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
  * Pages: what a boost of the zones with usable[z] set took from the free
  * pages, to be given back by watermark_boost_factor 0.  The sum of the
  * largest boosts read (peak[z], from wm_boost_evidence) or, when the
- * fallbacks say more, their most in one interval times the pageblock,
- * at most the usable zones' wm_boost_max() for factor (high[z]: each
- * zone's raw high watermark).  usable NULL: every zone.  Never fails.
+ * fallbacks say more, their most in one interval times the pageblock, at
+ * most allowed: those zones' wm_boost_max() summed for today's factor.
+ * usable NULL: every zone.  Never fails.
  */
-unsigned long wm_boost_headroom(const struct wm_profile *p, const struct wm_machine *m,
-				const bool *usable, const unsigned long *peak,
-				const unsigned long *high, long factor,
+unsigned long wm_boost_headroom(const struct wm_machine *m, const bool *usable,
+				const unsigned long *peak, unsigned long allowed,
 				const struct wm_boost_evidence *ev);
 
 /* What recommend does with watermark_boost_factor. */

@@ -793,20 +793,13 @@ static int measure_boost(struct rec *r, const struct wm_rec_sample *vm, struct w
 				 r->bpeak, &r->bev, d);
 }
 
+static unsigned long boost_allowed(const struct rec *r);
+
 /* Pages: what the raised min took in the usable zones (wm_boost_headroom). */
 static unsigned long boost_headroom(const struct rec *r)
 {
-	unsigned long h, *high = calloc(r->s.m.nzones ? r->s.m.nzones : 1, sizeof(*high));
-	size_t i;
-
-	if (!high)
-		return 0;
-	for (i = 0; i < r->s.m.nzones; i++)
-		high[i] = r->model_now[i].wm.high;
-	h = wm_boost_headroom(&r->s.prof, &r->s.m, r->usable, r->bpeak, high,
-			      (r->now.have & WM_HAVE_BOOST) ? r->now.boost_factor : 0, &r->bev);
-	free(high);
-	return h;
+	return wm_boost_headroom(&r->s.m, r->usable, r->bpeak,
+				 (r->now.have & WM_HAVE_BOOST) ? boost_allowed(r) : 0, &r->bev);
 }
 
 static int run_measure(struct rec *r)

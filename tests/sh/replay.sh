@@ -103,29 +103,25 @@ run --root "$vm" -j recommend --replay "$T/nofb.txt"
 check $? "without pageblock_fallbacks the factor stays and the JSON says why"
 
 # 3. Broken files, refused naming the file and line.
+refused() {	# FILE PATTERN WHAT: exit 2 with PATTERN on stderr
+	run --root "$vm" recommend --replay "$1"
+	[ "$rc" -eq 2 ] && grep -q -- "$2" "$T/err"
+	check $? "$3"
+}
 printf 't=0 allocstall=0\n' >"$T/bad1.txt"
-run --root "$vm" recommend --replay "$T/bad1.txt"
-[ "$rc" -eq 2 ] && grep -q "bad1.txt:1: not a file of wmark recommend --record" "$T/err"
-check $? "no header line: exit 2 naming line 1"
+refused "$T/bad1.txt" "bad1.txt:1: not a file of wmark recommend --record" \
+	"no header line: exit 2 naming line 1"
 readings 400 800 | sed '4s/ zone=0,0,0,0,0$//' >"$T/bad2.txt"
-run --root "$vm" recommend --replay "$T/bad2.txt"
-[ "$rc" -eq 2 ] && grep -q "bad2.txt:4: 4 zones, but .* has 5" "$T/err"
-check $? "a reading with a zone missing: exit 2 naming line 4 and both counts"
+refused "$T/bad2.txt" "bad2.txt:4: 4 zones, but .* has 5" \
+	"a reading with a zone missing: exit 2 naming line 4 and both counts"
 readings 400 800 | sed '5s/^t=0.3/t=0.1/' >"$T/bad3.txt"
-run --root "$vm" recommend --replay "$T/bad3.txt"
-[ "$rc" -eq 2 ] && grep -q "bad3.txt:5: t=0.100 is not later" "$T/err"
-check $? "time going backwards: exit 2 naming line 5"
+refused "$T/bad3.txt" "bad3.txt:5: t=0.100 is not later" "time going backwards: exit 2 naming line 5"
 readings 400 800 | sed '3s/allocstall=0/allocstall=x/' >"$T/bad4.txt"
-run --root "$vm" recommend --replay "$T/bad4.txt"
-[ "$rc" -eq 2 ] && grep -q "bad4.txt:3: bad value in 'allocstall=x'" "$T/err"
-check $? "a counter that is not a number: exit 2 naming the field"
+refused "$T/bad4.txt" "bad4.txt:3: bad value in 'allocstall=x'" \
+	"a counter that is not a number: exit 2 naming the field"
 head -2 "$T/fb.txt" >"$T/one.txt"
-run --root "$vm" recommend --replay "$T/one.txt"
-[ "$rc" -eq 2 ] && grep -q "1 readings; two or more" "$T/err"
-check $? "one reading: exit 2"
-run --root "$vm" recommend --replay "$T/missing.txt"
-[ "$rc" -eq 2 ] && grep -q "missing.txt: No such file" "$T/err"
-check $? "a missing file: exit 2 naming it"
+refused "$T/one.txt" "1 readings; two or more" "one reading: exit 2"
+refused "$T/missing.txt" "missing.txt: No such file" "a missing file: exit 2 naming it"
 run --root "$vm" recommend --burst 10M --record "$T/x.txt"
 [ "$rc" -eq 2 ] && grep -q -- "--record goes with --sample" "$T/err" && [ ! -e "$T/x.txt" ]
 check $? "--record without --sample: exit 2, nothing written"

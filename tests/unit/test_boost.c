@@ -381,23 +381,28 @@ static void test_headroom_from_fallbacks_is_capped_by_the_factor(void **state)
 	struct wm_zone zones[2] = { { .managed = 1000000 }, { .managed = 1000000 } };
 	struct wm_machine m = { .zones = zones, .nzones = 2, .page_size = 4096,
 				.pageblock_pages = 512 };
-	const unsigned long peak[2] = { 1024, 0 }, high[2] = { 16500, 16500 };
+	const unsigned long peak[2] = { 1024, 0 };
 	const bool usable[2] = { true, false };
 	struct wm_boost_evidence ev = { .fallbacks_counted = true, .fallback_peak = 3 };
+	/* 16500 * 15000 / 10000 = 24750 is the most one zone's boost reaches */
+	unsigned long one = wm_boost_max(&p, zones[0].managed, 16500, 15000, 512);
 
 	(void)state;
+	assert_int_equal(one, 24750);
 	/* 3 fallbacks in one interval: 3 pageblocks, more than the 1024 read */
-	assert_int_equal(wm_boost_headroom(&p, &m, usable, peak, high, 15000, &ev), 1536);
+	assert_int_equal(wm_boost_headroom(&m, usable, peak, one, &ev), 1536);
 	/* fewer than the boost read: the reading wins */
 	ev.fallback_peak = 1;
-	assert_int_equal(wm_boost_headroom(&p, &m, usable, peak, high, 15000, &ev), 1024);
-	/* 100 pageblocks' worth, but 16500 * 15000 / 10000 = 24750 is the most */
+	assert_int_equal(wm_boost_headroom(&m, usable, peak, one, &ev), 1024);
+	/* 100 pageblocks' worth, but the ceiling is the most */
 	ev.fallback_peak = 100;
-	assert_int_equal(wm_boost_headroom(&p, &m, usable, peak, high, 15000, &ev), 24750);
+	assert_int_equal(wm_boost_headroom(&m, usable, peak, one, &ev), 24750);
 	/* both zones usable: both ceilings */
-	assert_int_equal(wm_boost_headroom(&p, &m, NULL, peak, high, 15000, &ev), 49500);
+	assert_int_equal(wm_boost_headroom(&m, NULL, peak, 2 * one, &ev), 49500);
 	/* factor 0: no boost to give back beyond what was read */
-	assert_int_equal(wm_boost_headroom(&p, &m, usable, peak, high, 0, &ev), 1024);
+	assert_int_equal(wm_boost_headroom(&m, usable, peak,
+					   wm_boost_max(&p, zones[0].managed, 16500, 0, 512), &ev),
+			 1024);
 }
 
 int main(void)
