@@ -726,6 +726,12 @@ static int run_all(const struct opts *o, struct ts_sock *q, struct tasks *t,
 			snprintf(err.call, sizeof(err.call), "task table");
 		}
 	}
+	/*
+	 * A signal closes the window like the clock does: the closing scan
+	 * and the queued records still belong to it.  A second signal cuts
+	 * that short.
+	 */
+	stop_signal = 0;
 	if (rc == TS_OK) {
 		if (counters)
 			counters = read_task_counters(&forks1, &thr1);
