@@ -65,13 +65,31 @@ static inline const char *skip_blanks(const char *p, const char *end)
 }
 
 /*
- * Lines are indented by up to 14 spaces; step over them 8 at a time.
- * memcmp() with a constant length compiles to one load and compare.
+ * Lines are indented by up to 14 spaces.  Eight bytes at a time: XOR
+ * with eight blanks leaves zero bytes for the blanks, and the lowest
+ * non-zero byte (in memory order) is the first other character.  A tab
+ * there, or fewer than eight bytes left, goes the byte-wise way.
  */
 static inline const char *skip_indent(const char *p, const char *eol)
 {
-	while (eol - p >= 8 && memcmp(p, "        ", 8) == 0)
+	while (eol - p >= 8) {
+		uint64_t x;
+
+		memcpy(&x, p, 8);
+		x ^= 0x2020202020202020ull;
+		if (x) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			p += __builtin_ctzll(x) / 8;
+#elif defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			p += __builtin_clzll(x) / 8;
+#else
+			while (*p == ' ')
+				p++;
+#endif
+			break;
+		}
 		p += 8;
+	}
 	while (p < eol && (*p == ' ' || *p == '\t'))
 		p++;
 	return p;
@@ -392,8 +410,25 @@ static int parse_line(struct zi_state *st, const char *k, const char *eol)
 	 * or pageset lines; reject those on their first byte.
 	 */
 	switch (*k) {
-	case 'N': case 'p': case 'm': case 'l': case 'h': case 'b':
-	case 's': case 'c':
+	case 'c':
+		/* "count:" of a pageset: not read */
+		if (eol - k > 1 && k[1] == 'o')
+			return WM_OK;
+		break;
+	case 'h':
+		/*
+		 * A pageset's "high:" is not read, nor its "high_min:" and
+		 * "high_max:" after the first pageset of a zone.
+		 */
+		if (eol - k > 4 && (k[4] == ':' || (k[4] == '_' && st->z && !st->pcp_lines)))
+			return WM_OK;
+		break;
+	case 'b':
+		/* a "batch:" after the zone's first pageset */
+		if (eol - k > 1 && k[1] == 'a' && st->z && !st->pcp_lines)
+			return WM_OK;
+		break;
+	case 'N': case 'p': case 'm': case 'l': case 's':
 		break;
 	case 'n':
 		/* of the counters, only the LRU sizes: nr_inactive_*, nr_active_* */

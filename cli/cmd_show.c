@@ -78,7 +78,11 @@ static void node_totals(const struct zrow *rows, size_t n, struct jw *w, FILE *f
 			node_add(&t.high, rows[k].high);
 		}
 		if (f) {
-			fprintf(f, "node %d: ", node);
+			char nb[24];
+
+			fputs_unlocked("node ", f);
+			fwrite_unlocked(nb, 1, fmt_long(nb, node), f);
+			fputs_unlocked(": ", f);
 			fmt_text_record(f, node_fields, NNODE_FIELDS, 0, &t);
 			fputc('\n', f);
 		}
@@ -120,10 +124,18 @@ static struct wm_zone_wm *show_model(const struct snapshot *s)
 	if (!(sc.have & WM_HAVE_MFK) || (s->prof.wsf && !(sc.have & WM_HAVE_WSF)) || !s->m.nzones)
 		return NULL;
 	all = calloc(s->m.nzones, sizeof(*all));
-	out = calloc(s->zi.nzones ? s->zi.nzones : 1, sizeof(*out));
-	if (!all || !out || wm_setup_wmarks(&s->prof, &s->m, &sc, all, NULL)) {
+	if (!all || wm_setup_wmarks(&s->prof, &s->m, &sc, all, NULL)) {
 		free(all);
-		free(out);
+		return NULL;
+	}
+	/* every zone printed, in the model's order (4.12+): no second array */
+	for (i = 0; i < s->m.nzones && s->zone_map[i] == (long)i; i++)
+		;
+	if (i == s->m.nzones && s->zi.nzones == s->m.nzones)
+		return all;
+	out = calloc(s->zi.nzones ? s->zi.nzones : 1, sizeof(*out));
+	if (!out) {
+		free(all);
 		return NULL;
 	}
 	for (i = 0; i < s->m.nzones; i++)

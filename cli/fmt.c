@@ -30,17 +30,34 @@ size_t fmt_long(char *buf, long v)
 	return (size_t)(e - p);
 }
 
-void fmt_put_padded(FILE *f, const char *s, int width, bool left)
+/* n blanks on f, a run at a time. */
+static void put_blanks(FILE *f, int n)
 {
-	size_t n = strlen(s);
+	static const char blanks[] = "                                ";
+
+	while (n > 0) {
+		int k = n < (int)sizeof(blanks) - 1 ? n : (int)sizeof(blanks) - 1;
+
+		fwrite_unlocked(blanks, 1, (size_t)k, f);
+		n -= k;
+	}
+}
+
+/* s[0..n) on f, padded with blanks to width. */
+static void put_padded_n(FILE *f, const char *s, size_t n, int width, bool left)
+{
 	int pad = width > (int)n ? width - (int)n : 0;
 
 	if (left)
 		fwrite_unlocked(s, 1, n, f);
-	while (pad-- > 0)
-		putc_unlocked(' ', f);
+	put_blanks(f, pad);
 	if (!left)
 		fwrite_unlocked(s, 1, n, f);
+}
+
+void fmt_put_padded(FILE *f, const char *s, int width, bool left)
+{
+	put_padded_n(f, s, strlen(s), width, left);
 }
 
 bool fmt_shown(const struct fmt_field *f, unsigned cols, unsigned mib_ps)
@@ -77,14 +94,17 @@ static void fmt_ns(char *buf, size_t n, double ns)
 		snprintf(buf, n, "%.3fs", ns / 1e9);
 }
 
-void fmt_cell(char *buf, size_t n, const struct fmt_field *f, const void *row,
-	      unsigned mib_ps)
+size_t fmt_cell(char *buf, size_t n, const struct fmt_field *f, const void *row,
+		unsigned mib_ps)
 {
 	struct fmt_val v = fmt_value(f, row);
 
 	if (!v.ok) {
-		snprintf(buf, n, "-");
-		return;
+		if (n < 2)
+			return n ? (buf[0] = 0) : 0;
+		buf[0] = '-';
+		buf[1] = 0;
+		return 1;
 	}
 	switch (f->unit) {
 	case FMT_PAGES:
@@ -95,9 +115,8 @@ void fmt_cell(char *buf, size_t n, const struct fmt_field *f, const void *row,
 		/* fall through */
 	case FMT_WSF:
 		if (n >= 24)
-			fmt_long(buf, v.n);
-		else
-			snprintf(buf, n, "%ld", v.n);
+			return fmt_long(buf, v.n);
+		snprintf(buf, n, "%ld", v.n);
 		break;
 	case FMT_BOOL:
 		snprintf(buf, n, "%s", v.n ? "yes" : "no");
@@ -115,6 +134,36 @@ void fmt_cell(char *buf, size_t n, const struct fmt_field *f, const void *row,
 		snprintf(buf, n, "%.1fM", v.x);
 		break;
 	}
+	return strlen(buf);
+}
+
+/* The digits of v as "%ld" prints them. */
+static int long_len(long v)
+{
+	unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+	int k = v < 0 ? 2 : 1;
+
+	while (u >= 10) {
+		u /= 10;
+		k++;
+	}
+	return k;
+}
+
+/*
+ * The length of fmt_cell()'s text, counted for the integer units rather
+ * than printed: the width pass of a table of thousands of rows.
+ */
+static int cell_len(const struct fmt_field *f, const void *row, unsigned mib_ps)
+{
+	char buf[32];
+	struct fmt_val v;
+
+	if (f->unit == FMT_WSF || (f->unit == FMT_PAGES && !mib_ps)) {
+		v = fmt_value(f, row);
+		return v.ok ? long_len(v.n) : 1;
+	}
+	return (int)fmt_cell(buf, sizeof(buf), f, row, mib_ps);
 }
 
 /* The blanks before a column. */
@@ -126,7 +175,6 @@ static const char *fmt_sep(const struct fmt_field *f)
 void fmt_widths(const struct fmt_field *fs, size_t nf, const void *rows, size_t stride,
 		size_t n, unsigned mib_ps, int *width)
 {
-	char buf[32];
 	size_t i, k;
 
 	for (k = 0; k < nf; k++) {
@@ -135,9 +183,10 @@ void fmt_widths(const struct fmt_field *fs, size_t nf, const void *rows, size_t 
 			continue;
 		width[k] = (int)strlen(fs[k].header);
 		for (i = 0; i < n; i++) {
-			fmt_cell(buf, sizeof(buf), &fs[k], (const char *)rows + i * stride, mib_ps);
-			if ((int)strlen(buf) > width[k])
-				width[k] = (int)strlen(buf);
+			int len = cell_len(&fs[k], (const char *)rows + i * stride, mib_ps);
+
+			if (len > width[k])
+				width[k] = len;
 		}
 	}
 }
@@ -157,31 +206,63 @@ void fmt_text_header(FILE *f, const struct fmt_field *fs, size_t nf, const int *
 void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *width,
 		    unsigned cols, unsigned mib_ps, const void *row)
 {
-	char buf[32];
-	size_t k;
+	/* the row is put together here and written once: one stdio call a row */
+	char line[1024], *p = line;
+	size_t k, len;
 
 	for (k = 0; k < nf; k++) {
+		int w, pad;
+
 		if (!fmt_shown(&fs[k], cols, mib_ps))
 			continue;
-		fmt_cell(buf, sizeof(buf), &fs[k], row, mib_ps);
-		fputs_unlocked(fmt_sep(&fs[k]), f);
-		fmt_put_padded(f, buf, width ? width[k] : fs[k].width, false);
+		w = width ? width[k] : fs[k].width;
+		if ((size_t)(line + sizeof(line) - p) < (size_t)(w > 32 ? w : 32) + 8) {
+			fwrite_unlocked(line, 1, (size_t)(p - line), f);
+			p = line;
+		}
+		if (w > 512) {	/* no header is that wide; stay correct anyway */
+			char buf[32];
+
+			fwrite_unlocked(line, 1, (size_t)(p - line), f);
+			p = line;
+			len = fmt_cell(buf, sizeof(buf), &fs[k], row, mib_ps);
+			put_blanks(f, (fs[k].flags & FMT_F_GROUP) ? 3 : 1);
+			put_padded_n(f, buf, len, w, false);
+			continue;
+		}
+		*p++ = ' ';
+		if (fs[k].flags & FMT_F_GROUP) {
+			*p++ = ' ';
+			*p++ = ' ';
+		}
+		len = fmt_cell(p, 32, &fs[k], row, mib_ps);
+		pad = w > (int)len ? w - (int)len : 0;
+		if (pad) {
+			memmove(p + pad, p, len);
+			memset(p, ' ', (size_t)pad);
+		}
+		p += (size_t)pad + len;
 	}
+	fwrite_unlocked(line, 1, (size_t)(p - line), f);
 }
 
 void fmt_text_record(FILE *f, const struct fmt_field *fs, size_t nf, unsigned cols,
 		     const void *row)
 {
 	char buf[32];
-	const char *sep = "";
-	size_t k;
+	bool first = true;
+	size_t k, len;
 
 	for (k = 0; k < nf; k++) {
 		if (!fmt_shown(&fs[k], cols, 0))
 			continue;
-		fmt_cell(buf, sizeof(buf), &fs[k], row, 0);
-		fprintf(f, "%s%s %s", sep, fs[k].header, buf);
-		sep = ", ";
+		len = fmt_cell(buf, sizeof(buf), &fs[k], row, 0);
+		if (!first)
+			fwrite_unlocked(", ", 1, 2, f);
+		fputs_unlocked(fs[k].header, f);
+		putc_unlocked(' ', f);
+		fwrite_unlocked(buf, 1, len, f);
+		first = false;
 	}
 }
 

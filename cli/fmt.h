@@ -73,10 +73,10 @@ struct fmt_val fmt_value(const struct fmt_field *f, const void *row);
 /*
  * Put f's text cell of row into buf (n bytes): "-" when there is no
  * value; page counts in MiB at page size mib_ps, or in pages when mib_ps
- * is 0.
+ * is 0.  Return the text's length.
  */
-void fmt_cell(char *buf, size_t n, const struct fmt_field *f, const void *row,
-	      unsigned mib_ps);
+size_t fmt_cell(char *buf, size_t n, const struct fmt_field *f, const void *row,
+		unsigned mib_ps);
 
 /*
  * Fill width[nf] for the table fs[nf] over n rows (stride bytes apart from

@@ -143,12 +143,23 @@ static void text_block(FILE *f, const struct zrow *rows, size_t n,
 		fputs("  free stands", f);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
-		char nb[24];
+		/* "%-4d %-8s" */
+		char pre[40];
+		size_t k = fmt_long(pre, rows[i].node), z = strlen(rows[i].zone), at;
 
-		fmt_long(nb, rows[i].node);
-		fmt_put_padded(f, nb, 4, true);	/* "%-4d %-8s" */
-		putc_unlocked(' ', f);
-		fmt_put_padded(f, rows[i].zone, 8, true);
+		while (k < 4)
+			pre[k++] = ' ';
+		pre[k++] = ' ';
+		at = k;
+		if (z <= sizeof(pre) - k) {
+			memcpy(pre + k, rows[i].zone, z);
+			for (k += z; k < at + 8; k++)
+				pre[k] = ' ';
+			fwrite_unlocked(pre, 1, k, f);
+		} else {
+			fwrite_unlocked(pre, 1, k, f);
+			fputs_unlocked(rows[i].zone, f);
+		}
 		fmt_text_cells(f, fields, NFIELDS, width, cols, mib_ps, &rows[i]);
 		if (!in_mib && (cols & COL_LIVE) && rows[i].state) {
 			fputs_unlocked("  ", f);

@@ -404,6 +404,11 @@ int snapshot_thp_sizes(const char *root, struct thp_size *out, int max)
 	return n;
 }
 
+static bool size_on(enum wm_thp_size z)
+{
+	return z == WM_THP_SIZE_ALWAYS || z == WM_THP_SIZE_MADVISE;
+}
+
 /* One per-size control's word, as enum wm_thp_size. */
 static enum wm_thp_size thp_size_word(const char *w)
 {
@@ -416,21 +421,31 @@ static enum wm_thp_size thp_size_word(const char *w)
 	return WM_THP_SIZE_NEVER;
 }
 
+static int thp_size_desc(const void *a, const void *b)
+{
+	unsigned long x = ((const struct thp_size *)a)->kb, y = ((const struct thp_size *)b)->kb;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
 /*
  * The THP mode min_free_kbytes follows: the global control and the
  * per-size anon controls (6.8+), decided by wm_thp_for_mfk().  The
- * largest anon size is the PMD size (anon mTHP orders stop there): 2 MiB
- * with 4 KiB pages, 32 MiB with 16 KiB.
+ * largest anon size present is the PMD size (anon mTHP orders stop
+ * there): 2 MiB with 4 KiB pages, 32 MiB with 16 KiB.  Only what the
+ * kernel's rule looks at is read: no per-size control before 6.11, the
+ * PMD size's alone before 7.0, the others only while the global control
+ * and the PMD size's are both off.
  */
 static int read_thp(struct snapshot *s)
 {
-	struct wm_thp_controls c = { .global = WM_THP_UNSUPPORTED };
+	struct wm_thp_controls c = { .global = WM_THP_UNSUPPORTED, .pmd = WM_THP_SIZE_ABSENT };
+	unsigned v = s->prof.kver.major * 100 + s->prof.kver.minor;
 	struct thp_size sz[32];
-	enum wm_thp_size v[32];
 	char *buf, word[32];
-	unsigned long pmd_kb = 0;
 	size_t len;
 	enum wm_thp thp;
+	bool have_pmd = false;
 	int rc, i, n;
 
 	s->thp = WM_THP_UNSUPPORTED;
@@ -439,27 +454,29 @@ static int read_thp(struct snapshot *s)
 	if (pf_parse_thp(buf, len, &thp, NULL) == WM_OK)
 		c.global = thp;
 	free(buf);
-	n = snapshot_thp_sizes(s->root, sz, 32);
+	n = v < 611 ? 0 : snapshot_thp_sizes(s->root, sz, 32);
+	qsort(sz, (size_t)n, sizeof(*sz), thp_size_desc);
 	for (i = 0; i < n; i++) {
-		v[i] = WM_THP_SIZE_ABSENT;
+		enum wm_thp_size z = WM_THP_SIZE_ABSENT;
+
+		if (have_pmd && (v < 700 || c.global == WM_THP_ALWAYS ||
+				 c.global == WM_THP_MADVISE || size_on(c.pmd) || c.other_on))
+			break;	/* the answer is settled */
 		if ((rc = read_optional(s, sz[i].rel, &buf, &len)))
 			return rc;
 		if (!buf)
 			continue;
 		if (pf_parse_choice(buf, len, word, sizeof(word), NULL) == WM_OK)
-			v[i] = thp_size_word(word);
+			z = thp_size_word(word);
 		free(buf);
-		if (v[i] != WM_THP_SIZE_ABSENT && sz[i].kb > pmd_kb)
-			pmd_kb = sz[i].kb;
-	}
-	c.pmd = WM_THP_SIZE_ABSENT;
-	for (i = 0; i < n; i++) {
-		if (v[i] == WM_THP_SIZE_ABSENT)
+		if (z == WM_THP_SIZE_ABSENT)
 			continue;
-		if (sz[i].kb == pmd_kb)
-			c.pmd = v[i];
-		else if (v[i] == WM_THP_SIZE_ALWAYS || v[i] == WM_THP_SIZE_MADVISE)
+		if (!have_pmd) {
+			c.pmd = z;
+			have_pmd = true;
+		} else if (z == WM_THP_SIZE_ALWAYS || z == WM_THP_SIZE_MADVISE) {
 			c.other_on++;
+		}
 	}
 	s->thp = wm_thp_for_mfk(&s->prof, &c);
 	return EXIT_OK;
