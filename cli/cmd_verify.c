@@ -168,49 +168,77 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 	}
 }
 
-static cJSON *report_json(const struct snapshot *s, const struct wm_verify *a, const char *kernel)
+/*
+ * The verify document through the streaming writer: the head is small
+ * and built with cJSON as every command's is; the zones, most of it, are
+ * written as they come, without a tree of nodes per machine (a fleet of
+ * thousands).  Root, when set, is the first member (the fleet's lines).
+ */
+static int report_jw(const struct snapshot *s, const struct wm_verify *a, const char *kernel,
+		     const char *root)
 {
-	cJSON *doc, *zones, *arr;
+	cJSON *head;
+	struct jw *w;
 	size_t i;
 	int j;
 
-	doc = explain_json_head(&(struct explain_head){
+	head = explain_json_head(&(struct explain_head){
 		.source = s->live ? "live" : "capture", .kernel = kernel,
 		.m = &s->m, .geo = &s->geo, .sysctl = &a->sc });
-	zones = cJSON_AddArrayToObject(doc, "zones");
+	w = malloc(sizeof(*w));
+	if (!w || !head) {
+		free(w);
+		cJSON_Delete(head);
+		return cli_err(EXIT_SYSTEM, "json", "out of memory");
+	}
+	if (root)
+		jw_init_compact(w, stdout);
+	else
+		jw_init(w, stdout);
+	jw_obj_open(w, NULL);
+	if (root)
+		jw_str(w, "root", root);
+	jw_cjson_members(w, head);
+	cJSON_Delete(head);
+	jw_arr_open(w, "zones");
 	for (i = 0; i < a->nzones; i++) {
-		const struct wm_zone_wm *w = &a->w[i];
+		const struct wm_zone_wm *zw = &a->w[i];
 		long k = s->zone_map[i];
 		struct wm4 e = wm4_model(a, i);
 		struct zrow r;
-		cJSON *zo, *ex, *pa;
 
 		if (k < 0)
 			continue;
 		zrow_from_zoneinfo(&r, &s->zi.zones[k]);
-		arr = report_json_zones(&r, 1, COL_DEFAULT | COL_PROMO);
-		zo = cJSON_DetachItemFromArray(arr, 0);
-		cJSON_Delete(arr);
-		ex = cJSON_AddObjectToObject(zo, "expected");
-		fmt_json_fields(ex, wm4_fields, NWM4, 0, &e);
+		jw_obj_open(w, NULL);
+		report_jw_zone_members(w, &r, COL_DEFAULT | COL_PROMO);
+		jw_obj_open(w, "expected");
+		jw_fmt_fields(w, wm4_fields, NWM4, 0, &e);
 		if (a->prot_known) {
-			pa = cJSON_AddArrayToObject(ex, "protection");
+			jw_arr_open(w, "protection");
 			for (j = 0; j < a->pr[i].nprot && j < WM_MAX_ZONES; j++)
-				cJSON_AddItemToArray(pa, json_long(w->protection[j]));
+				jw_long(w, NULL, zw->protection[j]);
+			jw_close(w);
 		}
-		cJSON_AddBoolToObject(zo, "match", !a->bad_wm[i] && !a->bad_prot[i]);
+		jw_close(w);
+		jw_bool(w, "match", !a->bad_wm[i] && !a->bad_prot[i]);
 		if (a->verdict == WM_VERDICT_STALE)
-			cJSON_AddItemToObject(zo, "managed_then", json_long((long)a->then[i]));
-		cJSON_AddItemToArray(zones, zo);
+			jw_long(w, "managed_then", (long)a->then[i]);
+		jw_close(w);
 	}
-	cJSON_AddBoolToObject(doc, "match", a->verdict == WM_VERDICT_EXACT);
-	cJSON_AddStringToObject(doc, "verdict", wm_verdict_name(a->verdict));
+	jw_close(w);
+	jw_bool(w, "match", a->verdict == WM_VERDICT_EXACT);
+	jw_str(w, "verdict", wm_verdict_name(a->verdict));
 	if (a->verdict == WM_VERDICT_STALE)
-		cJSON_AddItemToObject(doc, "managed_moved_pages", json_long((long)a->moved));
-	arr = cJSON_AddArrayToObject(doc, "notes");
+		jw_long(w, "managed_moved_pages", (long)a->moved);
+	jw_arr_open(w, "notes");
 	for (j = 0; j < a->nnotes; j++)
-		cJSON_AddItemToArray(arr, cJSON_CreateString(a->notes[j].text));
-	return doc;
+		jw_str(w, NULL, a->notes[j].text);
+	jw_close(w);
+	jw_close(w);
+	jw_finish(w);	/* a failed write is close_stdout()'s to report */
+	free(w);
+	return EXIT_OK;
 }
 
 /*
@@ -377,7 +405,7 @@ static int verify_one(const struct cli_ctx *ctx, struct wm_verify_opts o, const 
 	snprintf(kernel, sizeof(kernel), "%s", v.assumed ? v.assumed :
 		 ctx->kernel ? ctx->kernel : s.osrelease);
 	if (ctx->format == FMT_JSON) {
-		rc = emit_json(report_json(&s, &v, kernel), fleet);
+		rc = report_jw(&s, &v, kernel, fleet);
 		if (rc)
 			goto out;
 	} else if (ctx->format == FMT_PROM) {

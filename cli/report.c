@@ -201,25 +201,31 @@ cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols)
 	return arr;
 }
 
+void report_jw_zone_members(struct jw *w, const struct zrow *r, unsigned cols)
+{
+	int j;
+
+	jw_long(w, "node", r->node);
+	jw_str(w, "zone", r->zone);
+	/* promo is null, not absent, on kernels without it */
+	jw_fmt_fields(w, fields, NFIELDS, cols | COL_PROMO, r);
+	jw_arr_open(w, "protection");
+	for (j = 0; j < r->nprot; j++)
+		jw_long(w, NULL, r->protection[j]);
+	jw_close(w);
+	if ((cols & COL_LIVE) && r->state)
+		jw_str(w, "state", r->state);
+}
+
 void report_jw_zones(struct jw *w, const char *key, const struct zrow *rows, size_t n,
 		     unsigned cols)
 {
 	size_t i;
-	int j;
 
 	jw_arr_open(w, key);
 	for (i = 0; i < n; i++) {
 		jw_obj_open(w, NULL);
-		jw_long(w, "node", rows[i].node);
-		jw_str(w, "zone", rows[i].zone);
-		/* promo is null, not absent, on kernels without it */
-		jw_fmt_fields(w, fields, NFIELDS, cols | COL_PROMO, &rows[i]);
-		jw_arr_open(w, "protection");
-		for (j = 0; j < rows[i].nprot; j++)
-			jw_long(w, NULL, rows[i].protection[j]);
-		jw_close(w);
-		if ((cols & COL_LIVE) && rows[i].state)
-			jw_str(w, "state", rows[i].state);
+		report_jw_zone_members(w, &rows[i], cols);
 		jw_close(w);
 	}
 	jw_close(w);

@@ -67,6 +67,9 @@ cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols);
 
 struct jw;
 
+/* One zone's members of report_json_zones(), into the object open in w. */
+void report_jw_zone_members(struct jw *w, const struct zrow *r, unsigned cols);
+
 /* report_json_zones() written as the value of key through a streaming writer. */
 void report_jw_zones(struct jw *w, const char *key, const struct zrow *rows, size_t n,
 		     unsigned cols);
