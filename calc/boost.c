@@ -79,8 +79,10 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 {
 	const unsigned run = 1u << WM_REC_PAGEOUTRUN, stall = 1u << WM_REC_ALLOCSTALL;
 	const unsigned comp = 1u << WM_REC_COMPACT_STALL, fb = 1u << WM_REC_FALLBACK;
+	const unsigned steal = 1u << WM_REC_PGSTEAL_KSWAPD, refault = 1u << WM_REC_REFAULT;
 	struct wm_boost_obs *base;
 	size_t s, z, nz = m->nzones;
+	int after = 0;		/* intervals left whose refaults follow a boost-only run */
 
 	memset(out, 0, sizeof(*out));
 	if (!nsamples || !nz)
@@ -186,8 +188,22 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 			out->compact_stalls += vm[s].c[WM_REC_COMPACT_STALL] -
 					       vm[s - 1].c[WM_REC_COMPACT_STALL];
 		if ((boosted || prev_boosted) && above && (vm[s].have & vm[s - 1].have & run) &&
-		    vm[s].c[WM_REC_PAGEOUTRUN] > vm[s - 1].c[WM_REC_PAGEOUTRUN])
+		    vm[s].c[WM_REC_PAGEOUTRUN] > vm[s - 1].c[WM_REC_PAGEOUTRUN]) {
 			out->kswapd_boost_runs++;
+			if ((vm[s].have & vm[s - 1].have & steal) &&
+			    vm[s].c[WM_REC_PGSTEAL_KSWAPD] > vm[s - 1].c[WM_REC_PGSTEAL_KSWAPD])
+				out->boost_reclaimed += vm[s].c[WM_REC_PGSTEAL_KSWAPD] -
+							vm[s - 1].c[WM_REC_PGSTEAL_KSWAPD];
+			after = 2;	/* this interval and the next */
+		}
+		if (vm[s].have & vm[s - 1].have & refault) {
+			out->refaults_counted = true;
+			if (after > 0 && vm[s].c[WM_REC_REFAULT] > vm[s - 1].c[WM_REC_REFAULT])
+				out->boost_refaults += vm[s].c[WM_REC_REFAULT] -
+						       vm[s - 1].c[WM_REC_REFAULT];
+		}
+		if (after > 0)
+			after--;
 	}
 	free(base);
 	return WM_OK;

@@ -50,6 +50,12 @@ struct wm_boost_evidence {
 	size_t kswapd_boost_runs;	/* intervals in which kswapd ran (pageoutrun
 					 * moved) while boosted zones kept free
 					 * pages above their unboosted low */
+	uint64_t boost_reclaimed;	/* pages: pgsteal_kswapd in those intervals */
+	bool refaults_counted;		/* the samples carry workingset_refault */
+	uint64_t boost_refaults;	/* workingset_refault in those intervals and
+					 * the one after each: what came back soon
+					 * after kswapd reclaimed for a boost alone
+					 * (at most; other reclaim refaults too) */
 	uint64_t stalls;		/* allocstall over the readings */
 	uint64_t stalls_boosted;	/* of those, in intervals with a boost */
 	uint64_t compact_stalls;	/* compact_stall over the readings */

@@ -1077,6 +1077,24 @@ static bool boost_zero(const struct rec *r)
 	return r->bmeasured && r->bdec.action == WM_REC_BOOST_ZERO;
 }
 
+/* What kswapd's runs for a boost alone reclaimed, and what came back soon after. */
+static void boost_reclaim_reason(struct rec *r, const struct wm_boost_evidence *ev,
+				 unsigned ps)
+{
+	if (!ev->kswapd_boost_runs)
+		return;
+	if (ev->refaults_counted)
+		reason(r, "those %zu boost-only runs reclaimed %.1f MiB; %llu pages refaulted in "
+		       "their intervals and the one after each (at most what they evicted and "
+		       "was wanted back: other reclaim refaults too)", ev->kswapd_boost_runs,
+		       mib((unsigned long)ev->boost_reclaimed, ps),
+		       (unsigned long long)ev->boost_refaults);
+	else
+		reason(r, "those %zu boost-only runs reclaimed %.1f MiB (the readings carry no "
+		       "refault counter)", ev->kswapd_boost_runs,
+		       mib((unsigned long)ev->boost_reclaimed, ps));
+}
+
 static void boost_reasons(struct rec *r)
 {
 	const struct wm_boost_evidence *ev = &r->bev;
@@ -1147,6 +1165,7 @@ static void boost_reasons(struct rec *r)
 			       "clean page cache only, without swap or writeback)", ev->boosted,
 			       ev->nsamples, mib(peak, ps), r->now.boost_factor, mib(allowed, ps),
 			       ev->kswapd_boost_runs);
+		boost_reclaim_reason(r, ev, ps);
 		break;
 	case WM_REC_BOOST_ZERO:
 		reason(r, "allocations stalled during boosts: %llu of %llu stalls came while a "
@@ -1165,6 +1184,7 @@ static void boost_reasons(struct rec *r)
 			reason(r, "kswapd also ran %zu times for a boost alone, reclaiming clean "
 			       "page cache while free memory was above the unboosted low",
 			       ev->kswapd_boost_runs);
+		boost_reclaim_reason(r, ev, ps);
 		break;
 	default:
 		break;
@@ -1330,6 +1350,11 @@ static cJSON *json_boost(const struct rec *r)
 	cJSON_AddNumberToObject(o, "allowed_pages",
 				(r->now.have & WM_HAVE_BOOST) ? (double)boost_allowed(r) : 0);
 	cJSON_AddNumberToObject(o, "kswapd_boost_runs", (double)ev->kswapd_boost_runs);
+	cJSON_AddItemToObject(o, "boost_reclaimed_pages", json_counter(ev->boost_reclaimed));
+	if (ev->refaults_counted)
+		cJSON_AddItemToObject(o, "refaults_after_boost", json_counter(ev->boost_refaults));
+	else
+		cJSON_AddNullToObject(o, "refaults_after_boost");
 	cJSON_AddItemToObject(o, "stalls", json_counter(ev->stalls));
 	cJSON_AddItemToObject(o, "stalls_during_boost", json_counter(ev->stalls_boosted));
 	if (ev->fallbacks_counted) {

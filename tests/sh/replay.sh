@@ -162,4 +162,57 @@ sys.exit(0 if (boosted, peak) == (b["boosted_readings"], b["peak_pages"]) and bo
 EOF
 check $? "5.10 readings of a real guest: the boosted readings and the peak wmark reports ($(cat "$T/count")) are the uniform pageblock rises counted from the file"
 
+# The same readings: kswapd's runs for a boost alone (an interval with a
+# boost or a fallback at either end, free above every zone's unboosted low
+# at both ends, pageoutrun moved), what it reclaimed in them, and the
+# refaults in them and the interval after each, counted from the file.
+py - "$srv" "$T/out" <<'EOF' >"$T/count" 2>&1
+import json, re, sys
+rows = []
+for line in open(sys.argv[1]):
+    if not line.startswith("t="):
+        continue
+    c = dict(kv.split("=", 1) for kv in line.split() if "=" in kv and not kv.startswith("zone="))
+    zones = [z.split(",") for z in re.findall(r"zone=(\S+)", line)]
+    zones = [[int(x) for x in z[:4]] if z[1] != "-" else None for z in zones]
+    rows.append((c, zones))
+nz = len(rows[0][1])
+base = [None] * nz
+for _, zs in rows:
+    for i, z in enumerate(zs):
+        if z is not None:
+            base[i] = z[1:4] if base[i] is None else [min(a, b) for a, b in zip(base[i], z[1:4])]
+
+def boosts(zs):
+    out = []
+    for z, b in zip(zs, base):
+        if z is None:
+            out.append(0)
+            continue
+        d = [a - c for a, c in zip(z[1:4], b)]
+        out.append(d[0] if d[0] > 0 and d[0] == d[1] == d[2] and d[0] % 512 == 0 else 0)
+    return out
+
+def above(zs, bs):
+    return all(z is None or z[0] >= max(z[2] - b, 0) for z, b in zip(zs, bs))
+
+runs = reclaimed = refaults = after = 0
+for s in range(1, len(rows)):
+    (c0, z0), (c1, z1) = rows[s - 1], rows[s]
+    b0, b1 = boosts(z0), boosts(z1)
+    boosted = any(b1) or any(b0) or int(c1["pageblock_fallbacks"]) > int(c0["pageblock_fallbacks"])
+    if boosted and above(z1, b1) and above(z0, b0) and int(c1["pageoutrun"]) > int(c0["pageoutrun"]):
+        runs += 1
+        reclaimed += int(c1["pgsteal_kswapd"]) - int(c0["pgsteal_kswapd"])
+        after = 2
+    if after > 0:
+        refaults += max(0, int(c1["workingset_refault"]) - int(c0["workingset_refault"]))
+        after -= 1
+b = json.load(open(sys.argv[2]))["boost"]
+got = (b["kswapd_boost_runs"], b["boost_reclaimed_pages"], b["refaults_after_boost"])
+print(runs, reclaimed, refaults, "wmark:", *got)
+sys.exit(0 if (runs, reclaimed, refaults) == got and runs > 0 else 1)
+EOF
+check $? "5.10 readings of a real guest: kswapd's boost-only runs, what they reclaimed and the refaults after them ($(cat "$T/count")) as counted from the file"
+
 echo "1..$n"

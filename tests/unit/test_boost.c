@@ -197,9 +197,11 @@ static void test_kswapd_runs_above_low_and_stalls_during_a_boost_are_counted(voi
 	};
 	struct wm_rec_sample vm[4];
 	unsigned have = (1u << WM_REC_PAGEOUTRUN) | (1u << WM_REC_ALLOCSTALL) |
-			(1u << WM_REC_COMPACT_STALL);
+			(1u << WM_REC_COMPACT_STALL) | (1u << WM_REC_PGSTEAL_KSWAPD) |
+			(1u << WM_REC_REFAULT);
 	const uint64_t runs[4] = { 10, 12, 13, 14 }, stalls[4] = { 0, 0, 5, 7 };
 	const uint64_t comp[4] = { 1, 1, 3, 3 };
+	const uint64_t steal[4] = { 100, 300, 700, 800 }, refaults[4] = { 0, 50, 80, 90 };
 	struct wm_boost_evidence ev;
 	size_t i;
 
@@ -211,11 +213,29 @@ static void test_kswapd_runs_above_low_and_stalls_during_a_boost_are_counted(voi
 		vm[i].c[WM_REC_PAGEOUTRUN] = runs[i];
 		vm[i].c[WM_REC_ALLOCSTALL] = stalls[i];
 		vm[i].c[WM_REC_COMPACT_STALL] = comp[i];
+		vm[i].c[WM_REC_PGSTEAL_KSWAPD] = steal[i];
+		vm[i].c[WM_REC_REFAULT] = refaults[i];
 	}
 	assert_int_equal(wm_boost_evidence(&p, &m, NULL, o, vm, 4, 15000, NULL, &ev, NULL),
 			 WM_OK);
 	/* 0->1 only: in 1->2 and 2->3 free fell below the unboosted low */
 	assert_int_equal(ev.kswapd_boost_runs, 1);
+	/* what kswapd reclaimed in 0->1, and the refaults of 0->1 and 1->2 */
+	assert_true(ev.refaults_counted);
+	assert_int_equal(ev.boost_reclaimed, 200);
+	assert_int_equal(ev.boost_refaults, 80);
+	/* readings without the refault counter say so */
+	for (i = 0; i < 4; i++)
+		vm[i].have &= ~(1u << WM_REC_REFAULT);
+	assert_int_equal(wm_boost_evidence(&p, &m, NULL, o, vm, 4, 15000, NULL, &ev, NULL),
+			 WM_OK);
+	assert_false(ev.refaults_counted);
+	assert_int_equal(ev.boost_refaults, 0);
+	assert_int_equal(ev.boost_reclaimed, 200);
+	for (i = 0; i < 4; i++)
+		vm[i].have |= 1u << WM_REC_REFAULT;
+	assert_int_equal(wm_boost_evidence(&p, &m, NULL, o, vm, 4, 15000, NULL, &ev, NULL),
+			 WM_OK);
 	assert_int_equal(ev.stalls, 7);
 	/* 1->2 (5) and 2->3 (2) had a boost at one end */
 	assert_int_equal(ev.stalls_boosted, 7);
