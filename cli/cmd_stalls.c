@@ -804,7 +804,8 @@ static void stalls_usage(void)
 	      "  --top N              the N tasks that stalled most (--all default 20)\n"
 	      "  --sort KIND          order by reclaim (default), thrashing, compact,\n"
 	      "                       swapin, blkio, cpu, wpcopy, irq or total\n"
-	      "  --rcvbuf SIZE        exit listener receive buffer (default 4M)\n"
+	      "  --rcvbuf SIZE        exit listener receive buffer (default 32M, about a\n"
+	      "                       second of records at 20,000 exits/s)\n"
 	      "  --enable-delayacct   set kernel.task_delayacct to 1 for the run and\n"
 	      "                       restore it on exit (also on Ctrl-C)\n"
 	      "  -h, --help           this help\n"
@@ -948,7 +949,7 @@ static int parse_opts(int argc, char **argv, struct opts *o, bool *help)
 
 int cmd_stalls(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = { .duration = 5, .interval = 1, .rcvbuf = 4 << 20 };
+	struct opts o = { .duration = 5, .interval = 1, .rcvbuf = 32 << 20 };
 	struct report r = { .delayacct = -1 };
 	struct tasks t = { 0 };
 	struct ts_sock *q = NULL;
