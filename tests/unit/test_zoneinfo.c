@@ -804,6 +804,62 @@ static void test_crlf_and_tabs_are_blanks(void **state)
 	zi_free(&zi);
 }
 
+/* Indentation of any width, blanks and tabs mixed, read eight bytes at a time or fewer. */
+static void test_indentation_of_any_width_is_skipped(void **state)
+{
+	struct zi_info zi;
+	const struct zi_zone *z;
+
+	(void)state;
+	parse_ok("Node 0, zone   Normal\n"
+		 "       pages free 7\n"			/* 7 blanks */
+		 "        min 8\n"				/* 8 */
+		 "         low 9\n"				/* 9 */
+		 "        \t       high 16\n"		/* 8, a tab, 7 */
+		 "                spanned 32\n"		/* 16 */
+		 "                 present 31\n"		/* 17 */
+		 "\t\t\t\t\t\t\t\t\tmanaged 30\n"	/* tabs only */
+		 "                \n"			/* blanks only */
+		 "        ",				/* and at the very end */
+		 &zi);
+	z = &zi.zones[0];
+	assert_int_equal(z->free, 7);
+	assert_int_equal(z->min, 8);
+	assert_int_equal(z->low, 9);
+	assert_int_equal(z->high, 16);
+	assert_int_equal(z->spanned, 32);
+	assert_int_equal(z->present, 31);
+	assert_int_equal(z->managed, 30);
+	zi_free(&zi);
+}
+
+/* After a zone's first pageset its pageset lines are not read, so not judged. */
+static void test_later_pagesets_are_not_read(void **state)
+{
+	struct zi_info zi;
+
+	(void)state;
+	parse_ok(HDR
+		 "    cpu: 0\n"
+		 "              count:    1\n"
+		 "              high:     3\n"
+		 "              batch:    2\n"
+		 "              high_min: 3\n"
+		 "              high_max: 480\n"
+		 "    cpu: 1\n"
+		 "              count:    many\n"
+		 "              high:     x\n"
+		 "              batch:    y\n"
+		 "              high_min: z\n"
+		 "              high_max:\n"
+		 "  vm stats threshold: 4\n",
+		 &zi);
+	assert_int_equal(zi.zones[0].ncpus, 2);
+	assert_int_equal(zi.zones[0].pcp_batch, 2);
+	assert_int_equal(zi.zones[0].pcp_high_max, 480);
+	zi_free(&zi);
+}
+
 static void test_protection_takes_any_count_and_negatives(void **state)
 {
 	struct zi_info zi;
@@ -1106,6 +1162,8 @@ int main(void)
 		cmocka_unit_test(test_pageset_high_is_not_the_zone_high),
 		cmocka_unit_test(test_unknown_keys_and_oddities_are_skipped),
 		cmocka_unit_test(test_crlf_and_tabs_are_blanks),
+		cmocka_unit_test(test_indentation_of_any_width_is_skipped),
+		cmocka_unit_test(test_later_pagesets_are_not_read),
 		cmocka_unit_test(test_protection_takes_any_count_and_negatives),
 		cmocka_unit_test(test_page_counts_up_to_2_to_52_are_taken_and_more_is_too_large),
 		cmocka_unit_test(test_counts_of_all_zones_together_are_at_most_2_to_52),
