@@ -122,6 +122,23 @@ uint64_t wm_reclaim_over_bound(enum wm_reclaim_rule r, uint64_t request)
 	return 0;
 }
 
+uint64_t wm_reclaim_over_bound_folios(enum wm_reclaim_rule r, uint64_t request,
+				      uint64_t folio_pages)
+{
+	uint64_t b = wm_reclaim_over_bound(r, request);
+
+	return request && folio_pages > 1 ? b + folio_pages - 1 : b;
+}
+
+uint64_t wm_reclaim_largest_folio(uint64_t pmd_bytes, unsigned page_shift)
+{
+	if (page_shift >= 32)
+		return 1;
+	if (pmd_bytes >> page_shift > 1)
+		return pmd_bytes >> page_shift;
+	return 1u << 8;
+}
+
 int wm_reclaim_model(enum wm_reclaim_rule r, uint64_t request, struct wm_reclaim_model *m,
 		     struct wm_diag *diag)
 {

@@ -141,6 +141,26 @@ int wm_reclaim_model(enum wm_reclaim_rule r, uint64_t request, struct wm_reclaim
  */
 uint64_t wm_reclaim_over_bound(enum wm_reclaim_rule r, uint64_t request);
 
+/*
+ * The same with folios of up to folio_pages pages on the LRU (1: order-0
+ * pages only).  Isolation takes whole folios until the pages it took
+ * reach the batch's target (7.2 mm/vmscan.c isolate_lru_folios(): "scan
+ * += nr_pages" under "while (scan < nr_to_scan ...)"), so the batch that
+ * finishes a call may pass it by a folio less one page: 230 pages over
+ * for 8192 on 7.2 with file pages in large folios.
+ */
+uint64_t wm_reclaim_over_bound_folios(enum wm_reclaim_rule r, uint64_t request,
+				      uint64_t folio_pages);
+
+/*
+ * The largest folio the LRU may hold, in pages of 2^page_shift bytes: the
+ * PMD size when THP is built in (pmd_bytes, hpage_pmd_size; anon THP and
+ * the page cache's MAX_PAGECACHE_ORDER, min(11, HPAGE_PMD_ORDER), the
+ * larger), else the page cache's order 8 (7.2 include/linux/pagemap.h).
+ * Every kernel with memory.reclaim (5.19+) keeps large folios on the LRU.
+ */
+uint64_t wm_reclaim_largest_folio(uint64_t pmd_bytes, unsigned page_shift);
+
 /* How wmark splits a request into writes (--batch). */
 enum wm_batch_mode {
 	WM_BATCH_KERNEL,	/* one write of all that is left: the kernel's loop */

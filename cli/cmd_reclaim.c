@@ -601,6 +601,7 @@ struct rc_run {
 	bool kernel_known;
 	struct wm_reclaim_profile rp;
 	unsigned ps;			/* page size */
+	uint64_t folio;			/* pages: the largest folio the LRU may hold */
 	bool ps_assumed;
 	struct rc_target t;
 	uint64_t request;		/* pages; --to: what was above the target at the start */
@@ -673,6 +674,7 @@ static cJSON *model_json(const struct rc_run *r)
 	cJSON_AddItemToObject(m, "targets", ts);
 	cJSON_AddItemToObject(m, "overshoot_pages", json_counter(r->model.overshoot));
 	cJSON_AddItemToObject(m, "over_bound_pages", json_counter(r->model.over_bound));
+	cJSON_AddItemToObject(m, "largest_folio_pages", json_counter(r->folio));
 	cJSON_AddNumberToObject(m, "retries", WM_RECLAIM_RETRIES);
 	p = cJSON_AddObjectToObject(m, "plan");
 	cJSON_AddStringToObject(p, "batch", batch_name(r->o->batch));
@@ -768,8 +770,8 @@ static void print_model_text(const struct rc_run *r)
 	if (!r->model.nruns)
 		fputs(" none", stdout);
 	printf("\n  idealised overshoot %" PRIu64 " pages; a leaf cgroup may end up to %" PRIu64
-	       " pages over per node; 16 calls that reclaim nothing, then EAGAIN\n",
-	       r->model.overshoot, r->model.over_bound);
+	       " pages over per node (folios of up to %" PRIu64 " pages); 16 calls that reclaim "
+	       "nothing, then EAGAIN\n", r->model.overshoot, r->model.over_bound, r->folio);
 	printf("  wmark's plan (--batch %s): %" PRIu64 " write%s, %" PRIu64 " kernel calls, first write %" PRIu64
 	       " pages\n", batch_name(r->o->batch), r->plan.writes, r->plan.writes == 1 ? "" : "s",
 	       r->plan.calls, r->plan.first);
@@ -910,6 +912,31 @@ static int run_writes(struct rc_run *r)
 	return EXIT_OK;
 }
 
+/* hpage_pmd_size under the root: the PMD size in bytes, 0 without THP. */
+static uint64_t pmd_bytes(const struct cli_ctx *ctx)
+{
+	unsigned long long v = 0;
+	char *buf, *end;
+	size_t len;
+
+	if (read_rooted(ctx->root, P_PMD_SIZE, &buf, &len))
+		return 0;
+	v = strtoull(buf, &end, 10);
+	if (end == buf || (*end && *end != '\n'))
+		v = 0;
+	free(buf);
+	return v;
+}
+
+static unsigned page_shift(unsigned ps)
+{
+	unsigned k = 0;
+
+	while (k < 31 && (1u << k) < ps)
+		k++;
+	return k;
+}
+
 /* The page size: the running kernel's, or the capture's under --root. */
 static void page_size_of(const struct cli_ctx *ctx, struct rc_run *r)
 {
@@ -1012,6 +1039,10 @@ int cmd_reclaim(struct cli_ctx *ctx, int argc, char **argv)
 				    ? ((uint64_t)s.current - o.to + r.ps - 1) / r.ps : 0;
 	}
 	rc = wm_reclaim_model(r.rp.rule, r.request, &r.model, &d);
+	if (!rc) {
+		r.folio = wm_reclaim_largest_folio(pmd_bytes(ctx), page_shift(r.ps));
+		r.model.over_bound = wm_reclaim_over_bound_folios(r.rp.rule, r.request, r.folio);
+	}
 	if (!rc)
 		rc = wm_batch_plan(r.rp.rule, o.batch, r.request,
 				   o.fixed / r.ps ? o.fixed / r.ps : 1, &r.plan, &d);

@@ -157,11 +157,30 @@ check $? "dry-run 1 GiB on 6.12: 31 calls, 16 pages over, first 65536, last 4 of
 run --kernel 6.6.9 -j reclaim nowhere --bytes 1G -n
 [ "$rc" -eq 0 ] && json 'd["model"]["calls"] == 8192 and d["model"]["targets"] == [{"pages": 32, "calls": 8192}] and d["model"]["overshoot_pages"] == 0'
 check $? "dry-run 1 GiB on 6.6: 8192 calls of 32"
+# the largest folio the LRU may hold on this machine, as reclaim works it out
+folio=256
+pmd=$(cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size 2>/dev/null)
+[ -n "$pmd" ] && [ $((pmd / $(getconf PAGESIZE))) -gt 1 ] && folio=$((pmd / $(getconf PAGESIZE)))
 run --kernel 6.1.0-57-amd64 -j reclaim nowhere --bytes 1G -n --batch quarter
 [ "$rc" -eq 0 ] && json 'd["model"]["calls"] == 1 and d["model"]["targets"] == [{"pages": 262144, "calls": 1}] and
 	d["model"]["plan"]["writes"] == 31 and d["model"]["plan"]["first_write_pages"] == 65536 and
-	d["model"]["over_bound_pages"] == 262143'
-check $? "dry-run 1 GiB on 6.1: one call; --batch quarter plans 31 writes, first 65536 pages"
+	d["model"]["over_bound_pages"] == 262143 + '"$folio"' - 1 and
+	d["model"]["largest_folio_pages"] == '"$folio"
+check $? "dry-run 1 GiB on 6.1: one call; --batch quarter plans 31 writes, first 65536 pages, up to 262143 + $folio - 1 over"
+
+# The over-reclaim bound grows by the largest folio less one page: the
+# PMD size from hpage_pmd_size (here 2 MiB of 4 KiB pages), else 256.
+R=$T/pmdroot
+cp -r data/machines/vm-6.18-firecracker-A "$R"
+mkdir -p "$R/sys/kernel/mm/transparent_hugepage"
+echo 2097152 >"$R/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+run --root "$R" --kernel 6.12.117+deb12-amd64 -j reclaim nowhere --bytes 1G -n
+[ "$rc" -eq 0 ] && json 'd["model"]["largest_folio_pages"] == 512 and d["model"]["over_bound_pages"] == 63 + 511'
+check $? "under a root with hpage_pmd_size 2 MiB: folios of 512 pages, at most 63 + 511 pages over"
+rm "$R/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+run --root "$R" --kernel 6.12.117+deb12-amd64 reclaim nowhere --bytes 1G -n
+[ "$rc" -eq 0 ] && grep -q 'up to 318 pages over per node (folios of up to 256 pages)' "$T/out"
+check $? "without hpage_pmd_size: the page cache's order 8, 256 pages, 63 + 255 over"
 run --kernel 6.12 reclaim nowhere --bytes 400K -n
 [ "$rc" -eq 0 ] && grep -q '4 calls, targets 32x4' "$T/out" && grep -q 'idealised overshoot 28 pages' "$T/out"
 check $? "dry-run of 100 pages on 6.12 in text: 4 calls of 32, 28 over (B7.6)"

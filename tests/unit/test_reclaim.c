@@ -234,6 +234,28 @@ static void test_over_reclaim_bound_is_twice_one_call(void **state)
 	assert_int_equal(wm_reclaim_over_bound(WM_RECLAIM_QUARTER, 0), 0);
 }
 
+/*
+ * A batch takes whole folios until its pages reach the target (7.2
+ * isolate_lru_folios()): the finishing one may pass it by a folio less a
+ * page.  7.2 with file pages in large folios: 230 over for 8192 pages,
+ * within 63 + 511.
+ */
+static void test_large_folios_widen_the_over_reclaim_bound(void **state)
+{
+	(void)state;
+	assert_int_equal(wm_reclaim_over_bound_folios(WM_RECLAIM_QUARTER, 8192, 512), 574);
+	assert_true(230 <= wm_reclaim_over_bound_folios(WM_RECLAIM_QUARTER, 8192, 512));
+	assert_int_equal(wm_reclaim_over_bound_folios(WM_RECLAIM_QUARTER, 8192, 1), 63);
+	assert_int_equal(wm_reclaim_over_bound_folios(WM_RECLAIM_FULL, 65536, 256), 65535 + 255);
+	assert_int_equal(wm_reclaim_over_bound_folios(WM_RECLAIM_QUARTER, 0, 512), 0);
+	/* the PMD size in pages: 2 MiB of 4 KiB, 32 MiB of 16 KiB, 512 MiB of 64 KiB */
+	assert_int_equal(wm_reclaim_largest_folio(2u << 20, 12), 512);
+	assert_int_equal(wm_reclaim_largest_folio(32u << 20, 14), 2048);
+	assert_int_equal(wm_reclaim_largest_folio(512u << 20, 16), 8192);
+	/* no THP: the page cache's order 8 */
+	assert_int_equal(wm_reclaim_largest_folio(0, 12), 256);
+}
+
 static void test_wmark_batches_split_what_is_left(void **state)
 {
 	assert_int_equal(wm_batch_next(WM_BATCH_KERNEL, 1000, 0), 1000);
@@ -307,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_wmark_batches_split_what_is_left),
 		cmocka_unit_test(test_quarter_writes_on_6_1_take_what_6_9_does_inside),
 		cmocka_unit_test(test_swappiness_is_refused_where_the_kernel_has_no_key),
+		cmocka_unit_test(test_large_folios_widen_the_over_reclaim_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

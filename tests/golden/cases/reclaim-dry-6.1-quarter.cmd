@@ -1,1 +1,1 @@
---kernel 6.1.0-57-amd64 reclaim work --bytes 1G -n --batch quarter
+--root data/machines/vm-6.18-firecracker-A --kernel 6.1.0-57-amd64 reclaim work --bytes 1G -n --batch quarter

@@ -1,1 +1,1 @@
---kernel 6.12.117+deb12-amd64 reclaim work --bytes 1G --dry-run
+--root data/machines/vm-6.18-firecracker-A --kernel 6.12.117+deb12-amd64 reclaim work --bytes 1G --dry-run

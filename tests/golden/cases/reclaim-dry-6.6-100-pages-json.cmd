@@ -1,1 +1,1 @@
---kernel 6.6.9 -j reclaim work --bytes 400K -n
+--root data/machines/vm-6.18-firecracker-A --kernel 6.6.9 -j reclaim work --bytes 400K -n
