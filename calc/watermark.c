@@ -296,6 +296,18 @@ enum wm_thp wm_thp_for_mfk(const struct wm_profile *p, const struct wm_thp_contr
 	return thp_on(c->global) ? c->global : WM_THP_MADVISE;
 }
 
+bool wm_thp_sizes_matter(const struct wm_profile *p, const struct wm_thp_controls *c,
+			 bool pmd_read)
+{
+	unsigned v = p->kver.major * 100 + p->kver.minor;
+
+	if (v < 611 || c->global == WM_THP_UNSUPPORTED)
+		return false;
+	if (!pmd_read)
+		return true;
+	return v >= 700 && !thp_on(c->global) && !size_on(c->pmd) && !c->other_on;
+}
+
 int wm_boot_min_free_kbytes(const struct wm_profile *p,
 			    const struct wm_machine *m,
 			    const struct wm_sysctl *s, enum wm_thp thp,

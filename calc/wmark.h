@@ -238,6 +238,16 @@ struct wm_thp_controls {
  */
 enum wm_thp wm_thp_for_mfk(const struct wm_profile *p, const struct wm_thp_controls *c);
 
+/*
+ * Whether another per-size control could still change wm_thp_for_mfk()'s
+ * answer, once c->global is known and, with pmd_read, the PMD size's
+ * control is in c->pmd (c->other_on counting those read after it): none
+ * matters before 6.11, only the PMD size's before 7.0, the others only
+ * while the global control and the PMD size's are both off.
+ */
+bool wm_thp_sizes_matter(const struct wm_profile *p, const struct wm_thp_controls *c,
+			 bool pmd_read);
+
 /* The boot value of min_free_kbytes and how it came about. */
 struct wm_mfk {
 	long value;		/* KiB: what the kernel ends up with */

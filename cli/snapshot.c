@@ -404,11 +404,6 @@ int snapshot_thp_sizes(const char *root, struct thp_size *out, int max)
 	return n;
 }
 
-static bool size_on(enum wm_thp_size z)
-{
-	return z == WM_THP_SIZE_ALWAYS || z == WM_THP_SIZE_MADVISE;
-}
-
 /* One per-size control's word, as enum wm_thp_size. */
 static enum wm_thp_size thp_size_word(const char *w)
 {
@@ -433,14 +428,11 @@ static int thp_size_desc(const void *a, const void *b)
  * per-size anon controls (6.8+), decided by wm_thp_for_mfk().  The
  * largest anon size present is the PMD size (anon mTHP orders stop
  * there): 2 MiB with 4 KiB pages, 32 MiB with 16 KiB.  Only what the
- * kernel's rule looks at is read: no per-size control before 6.11, the
- * PMD size's alone before 7.0, the others only while the global control
- * and the PMD size's are both off.
+ * kernel's rule looks at is read (wm_thp_sizes_matter).
  */
 static int read_thp(struct snapshot *s)
 {
 	struct wm_thp_controls c = { .global = WM_THP_UNSUPPORTED, .pmd = WM_THP_SIZE_ABSENT };
-	unsigned v = s->prof.kver.major * 100 + s->prof.kver.minor;
 	struct thp_size sz[32];
 	char *buf, word[32];
 	size_t len;
@@ -454,14 +446,11 @@ static int read_thp(struct snapshot *s)
 	if (pf_parse_thp(buf, len, &thp, NULL) == WM_OK)
 		c.global = thp;
 	free(buf);
-	n = v < 611 ? 0 : snapshot_thp_sizes(s->root, sz, 32);
+	n = wm_thp_sizes_matter(&s->prof, &c, false) ? snapshot_thp_sizes(s->root, sz, 32) : 0;
 	qsort(sz, (size_t)n, sizeof(*sz), thp_size_desc);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && wm_thp_sizes_matter(&s->prof, &c, have_pmd); i++) {
 		enum wm_thp_size z = WM_THP_SIZE_ABSENT;
 
-		if (have_pmd && (v < 700 || c.global == WM_THP_ALWAYS ||
-				 c.global == WM_THP_MADVISE || size_on(c.pmd) || c.other_on))
-			break;	/* the answer is settled */
 		if ((rc = read_optional(s, sz[i].rel, &buf, &len)))
 			return rc;
 		if (!buf)

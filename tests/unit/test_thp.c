@@ -7,6 +7,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -79,6 +80,38 @@ static void test_no_thp_file_is_no_thp_support(void **state)
 			 WM_THP_NEVER);
 }
 
+static bool matter(const char *release, enum wm_thp global, enum wm_thp_size pmd,
+		   unsigned other_on, bool pmd_read)
+{
+	struct wm_thp_controls c = { .global = global, .pmd = pmd, .other_on = other_on };
+	struct wm_profile p;
+	struct wm_kver k;
+
+	assert_int_equal(wm_kver_parse(release, &k, NULL), WM_OK);
+	wm_profile_for(&k, &p);
+	return wm_thp_sizes_matter(&p, &c, pmd_read);
+}
+
+/* Reading the per-size controls stops where the answer above cannot move. */
+static void test_per_size_controls_are_read_only_while_they_matter(void **state)
+{
+	(void)state;
+	/* before 6.11: none */
+	assert_false(matter("6.1.0-57-amd64", WM_THP_NEVER, WM_THP_SIZE_ABSENT, 0, false));
+	/* 6.12: the PMD size's, then no more */
+	assert_true(matter("6.12.117+deb13-amd64", WM_THP_NEVER, WM_THP_SIZE_ABSENT, 0, false));
+	assert_false(matter("6.12.117+deb13-amd64", WM_THP_NEVER, WM_THP_SIZE_NEVER, 0, true));
+	/* 7.2: the others while the global and the PMD size's are off */
+	assert_true(matter("7.2.13+deb14-amd64", WM_THP_NEVER, WM_THP_SIZE_NEVER, 0, true));
+	assert_true(matter("7.2.13+deb14-amd64", WM_THP_NEVER, WM_THP_SIZE_INHERIT, 0, true));
+	assert_false(matter("7.2.13+deb14-amd64", WM_THP_MADVISE, WM_THP_SIZE_NEVER, 0, true));
+	assert_false(matter("7.2.13+deb14-amd64", WM_THP_NEVER, WM_THP_SIZE_ALWAYS, 0, true));
+	assert_false(matter("7.2.13+deb14-amd64", WM_THP_NEVER, WM_THP_SIZE_NEVER, 1, true));
+	/* no THP at all */
+	assert_false(matter("7.2.13+deb14-amd64", WM_THP_UNSUPPORTED, WM_THP_SIZE_ABSENT, 0,
+			    false));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -86,6 +119,7 @@ int main(void)
 		cmocka_unit_test(test_on_6_12_the_pmd_size_decides),
 		cmocka_unit_test(test_from_7_0_any_anon_size_starts_khugepaged),
 		cmocka_unit_test(test_no_thp_file_is_no_thp_support),
+		cmocka_unit_test(test_per_size_controls_are_read_only_while_they_matter),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
