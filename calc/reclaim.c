@@ -130,12 +130,10 @@ uint64_t wm_reclaim_over_bound_folios(enum wm_reclaim_rule r, uint64_t request,
 	return request && folio_pages > 1 ? b + folio_pages - 1 : b;
 }
 
-uint64_t wm_reclaim_largest_folio(uint64_t pmd_bytes, unsigned page_shift)
+uint64_t wm_reclaim_largest_folio(uint64_t pmd_bytes, unsigned page_size)
 {
-	if (page_shift >= 32)
-		return 1;
-	if (pmd_bytes >> page_shift > 1)
-		return pmd_bytes >> page_shift;
+	if (page_size && pmd_bytes / page_size > 1)
+		return pmd_bytes / page_size;
 	return 1u << 8;
 }
 

@@ -153,13 +153,13 @@ uint64_t wm_reclaim_over_bound_folios(enum wm_reclaim_rule r, uint64_t request,
 				      uint64_t folio_pages);
 
 /*
- * The largest folio the LRU may hold, in pages of 2^page_shift bytes: the
+ * The largest folio the LRU may hold, in pages of page_size bytes: the
  * PMD size when THP is built in (pmd_bytes, hpage_pmd_size; anon THP and
  * the page cache's MAX_PAGECACHE_ORDER, min(11, HPAGE_PMD_ORDER), the
  * larger), else the page cache's order 8 (7.2 include/linux/pagemap.h).
  * Every kernel with memory.reclaim (5.19+) keeps large folios on the LRU.
  */
-uint64_t wm_reclaim_largest_folio(uint64_t pmd_bytes, unsigned page_shift);
+uint64_t wm_reclaim_largest_folio(uint64_t pmd_bytes, unsigned page_size);
 
 /* How wmark splits a request into writes (--batch). */
 enum wm_batch_mode {

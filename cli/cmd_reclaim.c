@@ -912,31 +912,6 @@ static int run_writes(struct rc_run *r)
 	return EXIT_OK;
 }
 
-/* hpage_pmd_size under the root: the PMD size in bytes, 0 without THP. */
-static uint64_t pmd_bytes(const struct cli_ctx *ctx)
-{
-	unsigned long long v = 0;
-	char *buf, *end;
-	size_t len;
-
-	if (read_rooted(ctx->root, P_PMD_SIZE, &buf, &len))
-		return 0;
-	v = strtoull(buf, &end, 10);
-	if (end == buf || (*end && *end != '\n'))
-		v = 0;
-	free(buf);
-	return v;
-}
-
-static unsigned page_shift(unsigned ps)
-{
-	unsigned k = 0;
-
-	while (k < 31 && (1u << k) < ps)
-		k++;
-	return k;
-}
-
 /* The page size: the running kernel's, or the capture's under --root. */
 static void page_size_of(const struct cli_ctx *ctx, struct rc_run *r)
 {
@@ -1040,7 +1015,7 @@ int cmd_reclaim(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	rc = wm_reclaim_model(r.rp.rule, r.request, &r.model, &d);
 	if (!rc) {
-		r.folio = wm_reclaim_largest_folio(pmd_bytes(ctx), page_shift(r.ps));
+		r.folio = wm_reclaim_largest_folio(snapshot_pmd_bytes(ctx->root), r.ps);
 		r.model.over_bound = wm_reclaim_over_bound_folios(r.rp.rule, r.request, r.folio);
 	}
 	if (!rc)

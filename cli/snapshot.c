@@ -578,6 +578,20 @@ static int read_memtotal(const struct snapshot *s, uint64_t *total)
 	return EXIT_OK;
 }
 
+uint64_t snapshot_pmd_bytes(const char *root)
+{
+	char *buf;
+	size_t len;
+	long pmd;
+	bool ok;
+
+	if (read_rooted(root, P_PMD_SIZE, &buf, &len))
+		return 0;
+	ok = pf_parse_long(buf, len, &pmd, NULL) == WM_OK && pmd > 0;
+	free(buf);
+	return ok ? (uint64_t)pmd : 0;
+}
+
 /*
  * The live pageblock without pagetypeinfo, where the kernel fixes it when
  * it is built and hugetlb is configured (sys/kernel/mm/hugepages is
@@ -595,22 +609,19 @@ static void live_pageblock(const struct snapshot *s, unsigned page_size,
 	struct stat st;
 	char path[PATH_MAX], *buf;
 	size_t len;
-	long pmd;
+	uint64_t pmd;
 	unsigned orders;
 	bool ok;
 
 	if (root_path(s->root, P_HUGETLB_DIR, path, sizeof(path)) || stat(path, &st) ||
 	    !S_ISDIR(st.st_mode))
 		return;
-	if (read_rooted(s->root, P_PMD_SIZE, &buf, &len))
-		return;
-	ok = pf_parse_long(buf, len, &pmd, NULL) == WM_OK && pmd > 0;
-	free(buf);
-	if (!ok || read_rooted(s->root, P_BUDDYINFO, &buf, &len))
+	pmd = snapshot_pmd_bytes(s->root);
+	if (!pmd || read_rooted(s->root, P_BUDDYINFO, &buf, &len))
 		return;
 	ok = wm_parse_buddyinfo_orders(buf, len, &orders, NULL) == WM_OK;
 	free(buf);
-	if (!ok || wm_pageblock_from_pmd(page_size, (uint64_t)pmd, orders, order, pb, NULL))
+	if (!ok || wm_pageblock_from_pmd(page_size, pmd, orders, order, pb, NULL))
 		*pb = 0;
 #else
 	(void)s, (void)page_size, (void)order, (void)pb;

@@ -169,4 +169,7 @@ struct thp_size {
  */
 int snapshot_thp_sizes(const char *root, struct thp_size *out, int max);
 
+/* hpage_pmd_size under root: the PMD size in bytes, 0 without THP or a number. */
+uint64_t snapshot_pmd_bytes(const char *root);
+
 #endif /* WMARK_SNAPSHOT_H */

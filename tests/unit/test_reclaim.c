@@ -249,11 +249,11 @@ static void test_large_folios_widen_the_over_reclaim_bound(void **state)
 	assert_int_equal(wm_reclaim_over_bound_folios(WM_RECLAIM_FULL, 65536, 256), 65535 + 255);
 	assert_int_equal(wm_reclaim_over_bound_folios(WM_RECLAIM_QUARTER, 0, 512), 0);
 	/* the PMD size in pages: 2 MiB of 4 KiB, 32 MiB of 16 KiB, 512 MiB of 64 KiB */
-	assert_int_equal(wm_reclaim_largest_folio(2u << 20, 12), 512);
-	assert_int_equal(wm_reclaim_largest_folio(32u << 20, 14), 2048);
-	assert_int_equal(wm_reclaim_largest_folio(512u << 20, 16), 8192);
+	assert_int_equal(wm_reclaim_largest_folio(2u << 20, 4096), 512);
+	assert_int_equal(wm_reclaim_largest_folio(32u << 20, 16384), 2048);
+	assert_int_equal(wm_reclaim_largest_folio(512u << 20, 65536), 8192);
 	/* no THP: the page cache's order 8 */
-	assert_int_equal(wm_reclaim_largest_folio(0, 12), 256);
+	assert_int_equal(wm_reclaim_largest_folio(0, 4096), 256);
 }
 
 static void test_wmark_batches_split_what_is_left(void **state)
