@@ -169,6 +169,36 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 }
 
 /*
+ * Start a verify document on stdout: laid out as cJSON_Print() does for
+ * one machine (root NULL), or as one line {"root": ROOT, ...} per machine
+ * of a fleet.  NULL (said) when out of memory.
+ */
+static struct jw *doc_open(const char *root)
+{
+	struct jw *w = malloc(sizeof(*w));
+
+	if (!w) {
+		cli_err(EXIT_SYSTEM, "json", "out of memory");
+		return NULL;
+	}
+	if (root)
+		jw_init_compact(w, stdout);
+	else
+		jw_init(w, stdout);
+	jw_obj_open(w, NULL);
+	if (root)
+		jw_str(w, "root", root);
+	return w;
+}
+
+static void doc_close(struct jw *w)
+{
+	jw_close(w);
+	jw_finish(w);	/* a failed write is close_stdout()'s to report */
+	free(w);
+}
+
+/*
  * The verify document through the streaming writer: the head is small
  * and built with cJSON as every command's is; the zones, most of it, are
  * written as they come, without a tree of nodes per machine (a fleet of
@@ -185,19 +215,13 @@ static int report_jw(const struct snapshot *s, const struct wm_verify *a, const 
 	head = explain_json_head(&(struct explain_head){
 		.source = s->live ? "live" : "capture", .kernel = kernel,
 		.m = &s->m, .geo = &s->geo, .sysctl = &a->sc });
-	w = malloc(sizeof(*w));
-	if (!w || !head) {
-		free(w);
-		cJSON_Delete(head);
+	if (!head)
 		return cli_err(EXIT_SYSTEM, "json", "out of memory");
+	w = doc_open(root);
+	if (!w) {
+		cJSON_Delete(head);
+		return EXIT_SYSTEM;
 	}
-	if (root)
-		jw_init_compact(w, stdout);
-	else
-		jw_init(w, stdout);
-	jw_obj_open(w, NULL);
-	if (root)
-		jw_str(w, "root", root);
 	jw_cjson_members(w, head);
 	cJSON_Delete(head);
 	jw_arr_open(w, "zones");
@@ -235,9 +259,7 @@ static int report_jw(const struct snapshot *s, const struct wm_verify *a, const 
 	for (j = 0; j < a->nnotes; j++)
 		jw_str(w, NULL, a->notes[j].text);
 	jw_close(w);
-	jw_close(w);
-	jw_finish(w);	/* a failed write is close_stdout()'s to report */
-	free(w);
+	doc_close(w);
 	return EXIT_OK;
 }
 
@@ -252,19 +274,13 @@ static int emit_json(cJSON *doc, const char *root)
 	if (!root)
 		return report_json_print(doc);
 	/* cJSON_PrintUnformatted's line, without a "%1.15g" round trip per number */
-	w = malloc(sizeof(*w));
-	if (!w || !doc) {
-		free(w);
+	w = doc ? doc_open(root) : NULL;
+	if (!w) {
 		cJSON_Delete(doc);
-		return cli_err(EXIT_SYSTEM, "json", "out of memory");
+		return doc ? EXIT_SYSTEM : cli_err(EXIT_SYSTEM, "json", "out of memory");
 	}
-	jw_init_compact(w, stdout);
-	jw_obj_open(w, NULL);
-	jw_str(w, "root", root);
 	jw_cjson_members(w, doc);
-	jw_close(w);
-	jw_finish(w);	/* a failed write is close_stdout()'s to report */
-	free(w);
+	doc_close(w);
 	cJSON_Delete(doc);
 	return EXIT_OK;
 }

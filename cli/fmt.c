@@ -208,6 +208,7 @@ void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *w
 {
 	/* the row is put together here and written once: one stdio call a row */
 	char line[1024], *p = line;
+	const char *sep;
 	size_t k, len;
 
 	for (k = 0; k < nf; k++) {
@@ -226,15 +227,13 @@ void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *w
 			fwrite_unlocked(line, 1, (size_t)(p - line), f);
 			p = line;
 			len = fmt_cell(buf, sizeof(buf), &fs[k], row, mib_ps);
-			put_blanks(f, (fs[k].flags & FMT_F_GROUP) ? 3 : 1);
+			fputs_unlocked(fmt_sep(&fs[k]), f);
 			put_padded_n(f, buf, len, w, false);
 			continue;
 		}
-		*p++ = ' ';
-		if (fs[k].flags & FMT_F_GROUP) {
-			*p++ = ' ';
-			*p++ = ' ';
-		}
+		sep = fmt_sep(&fs[k]);
+		memcpy(p, sep, strlen(sep));
+		p += strlen(sep);
 		len = fmt_cell(p, 32, &fs[k], row, mib_ps);
 		pad = w > (int)len ? w - (int)len : 0;
 		if (pad) {
