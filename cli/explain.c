@@ -263,7 +263,14 @@ static void text_footer(FILE *f, const struct explain *ex, const struct zrow *ro
 	for (i = 0; i < n; i++) {
 		const struct wm_zone_wm *w = &ex->wm[i];
 
-		if (rows[i].managed <= 0) {
+		if (rows[i].managed <= 0 && strlen(rows[i].zone) <= 32) {
+			/* "%-4d %-8s empty\n": most zones of a large machine */
+			char line[64 + 8];
+			size_t k = zone_lead(line, &rows[i]);
+
+			k = lit(line, k, "empty\n");
+			fwrite_unlocked(line, 1, k, f);
+		} else if (rows[i].managed <= 0) {
 			fprintf(f, "%-4d %-8s empty\n", rows[i].node, rows[i].zone);
 		} else if (ex->sysctl->wsf < w->wsf_floor) {
 			fprintf(f, "%-4d %-8s no effect: the gap stays a quarter of the zone's share of "

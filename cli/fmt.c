@@ -14,17 +14,24 @@
  * "%ld", "%*s" and "%.1f" would.
  */
 
-size_t fmt_long(char *buf, long v)
+/* The digits of v (and its sign) written right to left, ending at end; return their start. */
+static char *digits_before(char *end, long v)
 {
-	char tmp[24], *e = tmp + sizeof(tmp), *p = e;
 	unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
 
 	do {
-		*--p = (char)('0' + u % 10);
+		*--end = (char)('0' + u % 10);
 		u /= 10;
 	} while (u);
 	if (v < 0)
-		*--p = '-';
+		*--end = '-';
+	return end;
+}
+
+size_t fmt_long(char *buf, long v)
+{
+	char tmp[24], *e = tmp + sizeof(tmp), *p = digits_before(e, v);
+
 	memcpy(buf, p, (size_t)(e - p));
 	buf[e - p] = 0;
 	return (size_t)(e - p);
@@ -65,6 +72,12 @@ bool fmt_shown(const struct fmt_field *f, unsigned cols, unsigned mib_ps)
 	return (f->need & cols) == f->need && !(mib_ps && (f->flags & FMT_F_NO_MIB));
 }
 
+/* Whether v, the long of an offset field f, is a value ("-" when not). */
+static inline bool long_ok(const struct fmt_field *f, long v)
+{
+	return v != RV_NONE && !(f->unit == FMT_WSF && v < 0);
+}
+
 struct fmt_val fmt_value(const struct fmt_field *f, const void *row)
 {
 	struct fmt_val v = { 0 };
@@ -78,7 +91,7 @@ struct fmt_val fmt_value(const struct fmt_field *f, const void *row)
 	}
 	v.n = *(const long *)((const char *)row + f->off);
 	v.x = (double)v.n;
-	v.ok = v.n != RV_NONE && !(f->unit == FMT_WSF && v.n < 0);
+	v.ok = long_ok(f, v.n);
 	return v;
 }
 
@@ -150,41 +163,92 @@ static int long_len(long v)
 	return k;
 }
 
-/*
- * The length of fmt_cell()'s text, counted for the integer units rather
- * than printed: the width pass of a table of thousands of rows.
- */
-static int cell_len(const struct fmt_field *f, const void *row, unsigned mib_ps)
+/* Whether f's value is a long at f->off, printed as its digits or in MiB. */
+static bool long_unit(const struct fmt_field *f)
 {
-	char buf[32];
-	struct fmt_val v;
-
-	if (f->unit == FMT_WSF || (f->unit == FMT_PAGES && !mib_ps)) {
-		v = fmt_value(f, row);
-		return v.ok ? long_len(v.n) : 1;
-	}
-	return (int)fmt_cell(buf, sizeof(buf), f, row, mib_ps);
+	return !f->get && (f->unit == FMT_PAGES || f->unit == FMT_WSF);
 }
 
-/* The blanks before a column. */
+/* The length of fmt_cell()'s text for the value v of such a field. */
+static int long_cell_len(const struct fmt_field *f, long v, unsigned mib_ps)
+{
+	char buf[32];
+
+	if (f->unit == FMT_PAGES && mib_ps)
+		return (int)strlen(fmt_mib(buf, sizeof(buf), v, mib_ps));
+	return long_len(v);
+}
+
+/*
+ * The widest cell of a long_unit() column over n rows.  A cell's length
+ * never shrinks as the value moves away from 0 on either side (more
+ * digits; MiB rounds a larger count to a number no smaller), so the
+ * largest and the smallest value have the widest cells, and a row
+ * without a value has "-": a scan for two values instead of a cell
+ * printed per row (the width pass of a table of thousands of zones).
+ */
+static int long_column_len(const struct fmt_field *f, const char *rows, size_t stride,
+			   size_t n, unsigned mib_ps)
+{
+	long hi = 0, lo = 0, v;
+	bool any = false, none = false;
+	int len, w;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		v = *(const long *)(const void *)(rows + i * stride + f->off);
+		if (!long_ok(f, v)) {
+			none = true;
+			continue;
+		}
+		if (!any || v > hi)
+			hi = v;
+		if (!any || v < lo)
+			lo = v;
+		any = true;
+	}
+	len = none ? 1 : 0;
+	if (any) {
+		w = long_cell_len(f, hi, mib_ps);
+		len = w > len ? w : len;
+		w = long_cell_len(f, lo, mib_ps);
+		len = w > len ? w : len;
+	}
+	return len;
+}
+
+/* The blanks before a column, and how many. */
 static const char *fmt_sep(const struct fmt_field *f)
 {
 	return (f->flags & FMT_F_GROUP) ? "   " : " ";
 }
 
+static size_t fmt_sep_len(const struct fmt_field *f)
+{
+	return (f->flags & FMT_F_GROUP) ? 3 : 1;
+}
+
 void fmt_widths(const struct fmt_field *fs, size_t nf, const void *rows, size_t stride,
 		size_t n, unsigned mib_ps, int *width)
 {
+	char buf[32];
 	size_t i, k;
+	int len;
 
 	for (k = 0; k < nf; k++) {
 		width[k] = fs[k].width;
 		if (width[k])
 			continue;
 		width[k] = (int)strlen(fs[k].header);
+		if (long_unit(&fs[k])) {
+			len = long_column_len(&fs[k], rows, stride, n, mib_ps);
+			if (len > width[k])
+				width[k] = len;
+			continue;
+		}
 		for (i = 0; i < n; i++) {
-			int len = cell_len(&fs[k], (const char *)rows + i * stride, mib_ps);
-
+			len = (int)fmt_cell(buf, sizeof(buf), &fs[k],
+					    (const char *)rows + i * stride, mib_ps);
 			if (len > width[k])
 				width[k] = len;
 		}
@@ -203,13 +267,35 @@ void fmt_text_header(FILE *f, const struct fmt_field *fs, size_t nf, const int *
 		}
 }
 
+/*
+ * lead blanks and the digits of v (or "-" when f has no value there),
+ * right-aligned in w columns or wider when they need it, at p; return
+ * the end.  The digits go right to left into place: what fmt_cell() and
+ * a copy would put, without the copy (the cells of a table of thousands
+ * of zones).
+ */
+static char *put_long_cell(char *p, size_t lead, int w, const struct fmt_field *f, long v)
+{
+	bool ok = long_ok(f, v);
+	int len = ok ? long_len(v) : 1;
+	char *end = p + lead + (size_t)(w > len ? w : len), *q;
+
+	if (ok) {
+		q = digits_before(end, v);
+	} else {
+		q = end - 1;
+		*q = '-';
+	}
+	memset(p, ' ', (size_t)(q - p));
+	return end;
+}
+
 void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *width,
 		    unsigned cols, unsigned mib_ps, const void *row)
 {
 	/* the row is put together here and written once: one stdio call a row */
-	char line[1024], *p = line;
-	const char *sep;
-	size_t k, len;
+	char line[1024], cell[32], *p = line;
+	size_t k, len, sep;
 
 	for (k = 0; k < nf; k++) {
 		int w, pad;
@@ -231,16 +317,17 @@ void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *w
 			put_padded_n(f, buf, len, w, false);
 			continue;
 		}
-		sep = fmt_sep(&fs[k]);
-		memcpy(p, sep, strlen(sep));
-		p += strlen(sep);
-		len = fmt_cell(p, 32, &fs[k], row, mib_ps);
-		pad = w > (int)len ? w - (int)len : 0;
-		if (pad) {
-			memmove(p + pad, p, len);
-			memset(p, ' ', (size_t)pad);
+		if (long_unit(&fs[k]) && !(fs[k].unit == FMT_PAGES && mib_ps)) {
+			p = put_long_cell(p, fmt_sep_len(&fs[k]), w, &fs[k],
+					  *(const long *)(const void *)((const char *)row + fs[k].off));
+			continue;
 		}
-		p += (size_t)pad + len;
+		len = fmt_cell(cell, sizeof(cell), &fs[k], row, mib_ps);
+		pad = w > (int)len ? w - (int)len : 0;
+		sep = fmt_sep_len(&fs[k]) + (size_t)pad;
+		memset(p, ' ', sep);
+		memcpy(p + sep, cell, len);
+		p += sep + len;
 	}
 	fwrite_unlocked(line, 1, (size_t)(p - line), f);
 }
