@@ -8,24 +8,15 @@
 # usage: WMARK=/abs/path/to/wmark bash tests/sh/boost.sh   (TAP on stdout)
 set -u
 : "${WMARK:?set WMARK to the wmark binary}"
-export LC_ALL=C
-cd "$(dirname "$0")/../.." || exit 2
+. "$(dirname "$0")/lib.sh"
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; diag "$(head -c 3000 "$T/out" "$T/err")"; fi
 }
 
-T=$(mktemp -d)
 writer=
-cleanup() {
-	[ -n "$writer" ] && kill "$writer" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
+at_exit '[ -n "$writer" ] && kill "$writer" 2>/dev/null'
 
 run() {
 	"$WMARK" "$@" >"$T/out" 2>"$T/err"
@@ -33,7 +24,7 @@ run() {
 }
 
 json() {	# EXPR over the JSON document in $T/out ("d")
-	python3 - "$T/out" "$1" <<'EOF'
+	py - "$T/out" "$1" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)

@@ -3,15 +3,9 @@
 # command, one table per command that --help, wmark.1 and the completion
 # scripts all follow, and no command option that shadows a global one.
 # The table comes from `wmark completion options`.  Prints TAP.
-cd "$(dirname "$0")/../.." || exit 2
-W=${WMARK:-build/wmark}
+. "$(dirname "$0")/lib.sh"
 D=data/machines
-n=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
 is() {	# description, then a command that must succeed
 	local what=$1
 	shift
@@ -80,7 +74,7 @@ for c in $cmds; do
 	# the table: long names and short letters
 	awk -v c="$c" '$1 == c {print $2} $1 == c && $3 != "-" {print $3}' "$tmp/table" | sort >"$tmp/want"
 	# --help: the option column of lines that start with blanks and a dash
-	"$W" "$c" --help 2>"$tmp/e" | python3 -c '
+	"$W" "$c" --help 2>"$tmp/e" | py -c '
 import re, sys
 out = set()
 for line in sys.stdin:
@@ -91,7 +85,7 @@ for line in sys.stdin:
 print("\n".join(sorted(out)))' | sort >"$tmp/help"
 	is "$c --help lists exactly the options of the table" bash -c "diff '$tmp/want' '$tmp/help' >'$tmp/e'"
 	# wmark.1: its section names every option; its .It lines only table options
-	python3 - "$c" "$tmp/want" "$tmp/globals" >"$tmp/e" <<'EOF'
+	py - "$c" "$tmp/want" "$tmp/globals" >"$tmp/e" <<'EOF'
 import re, sys
 cmd, want = sys.argv[1], set(open(sys.argv[2]).read().split())
 glob = set(open(sys.argv[3]).read().split())

@@ -7,30 +7,24 @@
 # serves them with the right labels and values; a Prometheus server
 # scrapes it and evaluates the rules.  Every server is started here, in a
 # temporary directory, and stopped.  Prints TAP.
-cd "$(dirname "$0")/../.." || exit 2
-W=$(realpath "${WMARK:-build/wmark}")
+. "$(dirname "$0")/lib.sh"
+W=$(realpath "$W")
 D=data/machines
 M=$D/qemu-k61-4g-before	# verify: stale, 892 pages moved
-n=0
-tmp=$(mktemp -d)
 pids=
-cleanup() {
+stop_servers() {
 	local p
 	for p in $pids; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
+at_exit stop_servers
 
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 is() {	# description, then a command that must succeed
 	local what=$1
 	shift
 	if "$@"; then ok "$what"; else nok "$what"; sed 's/^/# /' "$tmp/e" 2>/dev/null | head -8; fi
 }
 free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	py -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 # wait_http URL: up to 20 s for it to answer
 wait_http() {
@@ -119,7 +113,7 @@ curl -fs "http://127.0.0.1:$ne_port/metrics" >"$tmp/scrape" 2>"$tmp/e"
 "$W" --root "$M" -j show >"$tmp/show.json" 2>/dev/null
 "$W" --root "$M" -j verify >"$tmp/verify.json" 2>/dev/null
 is "the scrape has wmark's families with node/zone labels and the values of show -j and verify -j" \
-	python3 - "$tmp/scrape" "$tmp/show.json" "$tmp/verify.json" <<'EOF'
+	py - "$tmp/scrape" "$tmp/show.json" "$tmp/verify.json" <<'EOF'
 import json, re, sys
 s = {}
 for line in open(sys.argv[1]):
@@ -174,12 +168,12 @@ query() {
 	local i v
 	for i in $(seq 1 100); do
 		v=$(curl -fsG "http://127.0.0.1:$pr_port/api/v1/query" --data-urlencode "query=$1" |
-			python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "")' 2>/dev/null)
+			py -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "")' 2>/dev/null)
 		[ -n "$v" ] && { echo "$v"; return; }
 		sleep 0.2
 	done
 }
-want_min=$(python3 -c "import json; z=[z for z in json.load(open('$tmp/show.json'))['zones'] if z['zone']=='Normal'][0]; print(z['min'])")
+want_min=$(py -c "import json; z=[z for z in json.load(open('$tmp/show.json'))['zones'] if z['zone']=='Normal'][0]; print(z['min'])")
 is "Prometheus has wmark_zone_min_pages{zone=\"Normal\"} from the scrape ($want_min)" \
 	test "$(query 'wmark_zone_min_pages{zone="Normal"}')" = "$want_min"
 is "the recording rule instance:wmark_high_over_managed:ratio is evaluated" \

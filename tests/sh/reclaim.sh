@@ -14,22 +14,14 @@
 # usage: WMARK=/abs/path/to/wmark bash tests/sh/reclaim.sh   (TAP on stdout)
 set -u
 : "${WMARK:?set WMARK to the wmark binary}"
-export LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi
 }
 
-T=$(mktemp -d)
-cleanup() {
-	jobs -p | xargs -r kill 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
+at_exit 'jobs -p | xargs -r kill 2>/dev/null'
 
 run() {	# ARGS...: stdout in $T/out, stderr in $T/err, status in $rc
 	"$WMARK" "$@" >"$T/out" 2>"$T/err"
@@ -37,7 +29,7 @@ run() {	# ARGS...: stdout in $T/out, stderr in $T/err, status in $rc
 }
 
 json() {	# EXPR over the JSON in $T/out ("d")
-	python3 - "$T/out" "$1" <<'EOF'
+	py - "$T/out" "$1" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)

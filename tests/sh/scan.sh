@@ -4,16 +4,10 @@
 # of a node and whatif's report of a change that crosses it.  Expected
 # numbers come from the notes' worked examples (reclaim-notes.md B6) or are
 # worked here with awk from the files the test wrote.  Prints TAP.
-cd "$(dirname "$0")/../.." || exit 2
-W=${WMARK:-$PWD/build/wmark}
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+. "$(dirname "$0")/lib.sh"
 is() {	# is GOT WANT WHAT
 	if [ "$1" = "$2" ]; then ok "$3"; else not_ok "$3 (got '$1', want '$2')"; fi
 }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/wmark-scan.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
 flat() { awk -f tests/kernel/json-flat.awk; }
 get() { flat | awk -v k="$1" '$1 == k { print $2 }'; }
 
