@@ -223,7 +223,7 @@ for m in qemu-k61-4g-before qemu-k612-4g-after qemu-k612-4g-before; do
 	"$W" --root "$D/$m" verify -j >"$tmp/j" 2>/dev/null
 	jrc=$?
 	run --root "$D/$m" verify -o prom
-	is "verify -o prom of $m: exit $jrc as -j, and match/verdict/moved pages as its JSON" python3 -c "
+	is "verify -o prom of $m: exit $jrc as -j, and match/verdict/moved pages as its JSON" py -c "
 import json, re, sys
 d = json.load(open('$tmp/j'))
 rc, jrc = $rc, $jrc
