@@ -20,7 +20,6 @@ export LC_ALL=C
 unset WMARK_FAULT
 
 . "$(dirname "$0")/lib.sh"
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi
 }

@@ -10,7 +10,6 @@ set -u
 : "${WMARK:?set WMARK to the wmark binary}"
 . "$(dirname "$0")/lib.sh"
 
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; diag "$(head -c 3000 "$T/out" "$T/err")"; fi
 }
@@ -23,13 +22,6 @@ run() {
 	rc=$?
 }
 
-json() {	# EXPR over the JSON document in $T/out ("d")
-	py - "$T/out" "$1" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)
-EOF
-}
 
 vm=data/machines/vm-6.18-firecracker-A
 

@@ -27,7 +27,6 @@ unset WMARK_FAULT
 RANDOM=977
 
 . "$(dirname "$0")/lib.sh"
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi
 }

@@ -6,7 +6,7 @@
 # It moves to the top of the tree, sets W (the wmark under test, $WMARK
 # or build/wmark), a scratch directory (both $tmp and $T name it, removed
 # at exit, after any command given to at_exit), the TAP counter n with
-# ok, nok/not_ok and skip, and py.
+# ok, nok/not_ok, skip and diag, py, and json (a check of $T/out through py).
 #
 # py runs Python the way python3 does (py -c CODE ARGS..., py - ARGS...
 # with the program on stdin, py -m MODULE ARGS..., py FILE ARGS...), with
@@ -48,6 +48,17 @@ ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); echo "not ok $n - $*"; }
 not_ok() { nok "$@"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+diag() { printf '%s\n' "$@" | sed 's/^/# /'; }	# LINES as TAP comments
+
+# json EXPR: succeed when the Python expression EXPR holds of the JSON
+# document in $T/out, loaded as d (through py, the suite's interpreter)
+json() {
+	py - "$T/out" "$1" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)
+EOF
+}
 
 # The interpreter's loop: wait for "go" on req, run the call described in
 # the directory, answer its exit status on rep.

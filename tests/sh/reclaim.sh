@@ -16,7 +16,6 @@ set -u
 : "${WMARK:?set WMARK to the wmark binary}"
 . "$(dirname "$0")/lib.sh"
 
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi
 }
@@ -28,13 +27,6 @@ run() {	# ARGS...: stdout in $T/out, stderr in $T/err, status in $rc
 	rc=$?
 }
 
-json() {	# EXPR over the JSON in $T/out ("d")
-	py - "$T/out" "$1" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)
-EOF
-}
 
 # mktree DIR RELEASE: a machine with a cgroup v2 mount and cgroup "app":
 # 200 MiB charged, of which 150 MiB file and 50 MiB anon, and no reclaim yet.

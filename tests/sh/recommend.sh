@@ -10,7 +10,6 @@ set -u
 export LC_ALL=C
 . "$(dirname "$0")/lib.sh"
 
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; diag "$(head -c 2000 "$T/err")"; fi
 }
@@ -28,13 +27,6 @@ run() {
 }
 
 # json EXPR: evaluate a Python expression over the JSON in $T/out ("d").
-json() {
-	py - "$T/out" "$1" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)
-EOF
-}
 
 vm=data/machines/vm-6.18-firecracker-A
 sysctls() { cat /proc/sys/vm/watermark_scale_factor /proc/sys/vm/min_free_kbytes 2>/dev/null; }

@@ -18,13 +18,6 @@ run() {
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else nok "$2"; head -c 3000 "$T/out" "$T/err" | sed 's/^/# /'; fi
 }
-json() {	# EXPR over the JSON document in $T/out ("d")
-	py - "$T/out" "$1" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)
-EOF
-}
 
 # 1. Record a --sample of the root tree, replay it: the same answer.
 run --root "$vm" -j recommend --sample 1 --record "$T/rec.txt"

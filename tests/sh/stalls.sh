@@ -14,7 +14,6 @@ set -u
 export LC_ALL=C
 
 . "$(dirname "$0")/lib.sh"
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 check() {	# STATUS WHAT
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi
 }
@@ -36,13 +35,6 @@ run() {
 }
 
 # json EXPR: evaluate a Python expression over the JSON in $T/out ("d").
-json() {
-	py - "$T/out" "$1" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)
-EOF
-}
 
 # ---- usage --------------------------------------------------------------
 run stalls --help
