@@ -14,10 +14,9 @@
  * "%ld", "%*s" and "%.1f" would.
  */
 
-/* The digits of v (and its sign) written right to left, ending at end; return their start. */
-static char *digits_before(char *end, long v)
+char *fmt_digits_before(char *end, long long v)
 {
-	unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
 
 	do {
 		*--end = (char)('0' + u % 10);
@@ -30,7 +29,7 @@ static char *digits_before(char *end, long v)
 
 size_t fmt_long(char *buf, long v)
 {
-	char tmp[24], *e = tmp + sizeof(tmp), *p = digits_before(e, v);
+	char tmp[24], *e = tmp + sizeof(tmp), *p = fmt_digits_before(e, v);
 
 	memcpy(buf, p, (size_t)(e - p));
 	buf[e - p] = 0;
@@ -281,7 +280,7 @@ static char *put_long_cell(char *p, size_t lead, int w, const struct fmt_field *
 	char *end = p + lead + (size_t)(w > len ? w : len), *q;
 
 	if (ok) {
-		q = digits_before(end, v);
+		q = fmt_digits_before(end, v);
 	} else {
 		q = end - 1;
 		*q = '-';

@@ -125,6 +125,12 @@ void json_add_long(cJSON *o, const char *key, long v);
 /* v's digits as "%ld" prints them into buf (24 bytes); return their length. */
 size_t fmt_long(char *buf, long v);
 
+/*
+ * v's digits and sign written right to left, the last just before end
+ * (at most 20 bytes before it); return where they start.
+ */
+char *fmt_digits_before(char *end, long long v);
+
 /* s on f, padded with blanks to width: on the right when left, else before. */
 void fmt_put_padded(FILE *f, const char *s, int width, bool left);
 

@@ -201,20 +201,6 @@ void jw_raw(struct jw *w, const char *key, const char *text)
 	put(w, text, strlen(text));
 }
 
-/* Digits of v into the end of buf[24]; return where they start. */
-static char *digits(char *end, long long v)
-{
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-
-	do {
-		*--end = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--end = '-';
-	return end;
-}
-
 /* cJSON's own test of a "%1.15g" round trip. */
 static bool same_double(double a, double b)
 {
@@ -236,7 +222,7 @@ static void put_double(struct jw *w, double v)
 	/* an integer below 10^15: "%1.15g" prints its digits (and -0 as "-0") */
 	if (v == floor(v) && fabs(v) < 1e15 && !(v == 0 && signbit(v))) {
 		char *e = b + sizeof(b);
-		char *s = digits(e, (long long)v);
+		char *s = fmt_digits_before(e, (long long)v);
 
 		put(w, s, (size_t)(e - s));
 		return;
@@ -264,7 +250,7 @@ void jw_long(struct jw *w, const char *key, long v)
 		put_double(w, (double)v);
 		return;
 	}
-	s = digits(e, (long long)v);
+	s = fmt_digits_before(e, (long long)v);
 	put(w, s, (size_t)(e - s));
 }
 
