@@ -427,7 +427,7 @@ const char *fmt_mib(char *buf, size_t n, long pages, unsigned page_size)
 {
 	if (pages == RV_NONE) {
 		snprintf(buf, n, "-");
-	} else if (pages >= 0 && pages < (1L << 36) && page_size <= 65536 && n >= 24) {
+	} else if (pages >= 0 && (uint64_t)pages < ((uint64_t)1 << 36) && page_size <= 65536 && n >= 24) {
 		/*
 		 * pages * page_size / 2^20 is exact in a double here, so "%.1f"
 		 * rounds the exact value to tenths, ties to even: the same in
