@@ -57,6 +57,23 @@ bad:
 		       s);
 }
 
+bool wm_kver_debian_sublevel(const char *version, struct wm_kver *k)
+{
+	const char *p;
+	unsigned ma, mi, sub;
+
+	if (!version || k->sub != 0 || !(p = strstr(version, "Debian ")))
+		return false;
+	p = read_uint(p + 7, &ma);
+	if (!p || *p != '.' || !(p = read_uint(p + 1, &mi)) || *p != '.' ||
+	    !(p = read_uint(p + 1, &sub)))
+		return false;
+	if (ma != k->major || mi != k->minor)
+		return false;
+	k->sub = sub;
+	return true;
+}
+
 int wm_kver_cmp(const struct wm_kver *a, unsigned major, unsigned minor,
 		unsigned sub)
 {

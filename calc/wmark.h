@@ -55,6 +55,14 @@ struct wm_kver {
  */
 int wm_kver_parse(const char *s, struct wm_kver *out, struct wm_diag *diag);
 
+/*
+ * Debian's release string hides the stable sublevel ("6.1.0-18-amd64")
+ * that /proc/version carries ("... Debian 6.1.76-1 ...").  If k has no
+ * sublevel and version (the text of /proc/version, or NULL) names one for
+ * the same MAJOR.MINOR, set k->sub to it.  Return true if it did.
+ */
+bool wm_kver_debian_sublevel(const char *version, struct wm_kver *k);
+
 /* Negative, zero or positive as a is older, equal or newer than b. */
 int wm_kver_cmp(const struct wm_kver *a, unsigned major, unsigned minor,
 		unsigned sub);

@@ -1650,7 +1650,8 @@ static int rollback_do_files(const char *cmd, const struct journal *j,
 
 /*
  * The kernel rollback writes to, for the range check: --kernel, else the
- * root's osrelease, else the newest rules.  Read on its own, not with
+ * root's osrelease with the Debian sublevel from its version string (as
+ * snapshot_read takes it), else the newest rules.  Read on its own, not with
  * snapshot_read, which refuses a knob file that does not parse: rollback
  * -f exists to repair exactly those.
  */
@@ -1667,8 +1668,12 @@ static void rollback_profile(const struct cli_ctx *ctx, struct wm_profile *p)
 	if (read_rooted(ctx->root, P_OSRELEASE, &buf, &len) == 0) {
 		buf[strcspn(buf, "\n")] = '\0';
 		if (wm_kver_parse(buf, &k, NULL) == 0) {
-			wm_profile_for(&k, p);
 			free(buf);
+			buf = NULL;
+			if (read_rooted(ctx->root, P_KVERSION, &buf, &len) == 0)
+				wm_kver_debian_sublevel(buf, &k);
+			free(buf);
+			wm_profile_for(&k, p);
 			return;
 		}
 	}

@@ -320,25 +320,18 @@ static int read_sysctls(struct snapshot *s)
 	return EXIT_OK;
 }
 
-/*
- * A Debian release string hides the stable sublevel ("6.1.0-18-amd64");
- * the kernel's version string has it ("... Debian 6.1.76-1 ...").
- */
+/* The stable sublevel a Debian release string hides, from proc/version. */
 static int debian_sublevel(struct snapshot *s, struct wm_kver *k)
 {
-	char *buf, *p;
+	char *buf;
 	size_t len;
-	unsigned ma, mi, sub;
 	int rc;
 
 	if (k->sub != 0)
 		return EXIT_OK;
 	if ((rc = read_optional(s, P_KVERSION, &buf, &len)) || !buf)
 		return rc;
-	p = strstr(buf, "Debian ");
-	if (p && sscanf(p + 7, "%u.%u.%u", &ma, &mi, &sub) == 3 &&
-	    ma == k->major && mi == k->minor)
-		k->sub = sub;
+	wm_kver_debian_sublevel(buf, k);
 	free(buf);
 	return EXIT_OK;
 }

@@ -870,4 +870,17 @@ for f in relative.conf ../../x.conf /etc/../../x.conf; do
 	check $? "--initrc $f (relative or with ..) is refused: exit 2 (got $rc), nothing written"
 done
 
+# A Debian 5.10 release string hides the stable sublevel that decides the
+# wsf range (5.10.186+ accepts up to 3000): rollback must read it from
+# proc/sys/kernel/version as every other command does, or it refuses to restore 2000.
+r=$(fresh deb510 "$M/qemu-k510-2g-anon")
+echo 2000 >"$r/$VM/watermark_scale_factor"
+grep -q "Debian 5.10.251" "$r/proc/sys/kernel/version" || echo "fixture lost its version string" >&2
+"$WMARK" --root "$r" apply --wsf 100 >"$T/out" 2>"$T/err"
+rc=$?
+"$WMARK" --root "$r" rollback >"$T/out2" 2>"$T/err2"
+rc2=$?
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(cat "$r/$VM/watermark_scale_factor")" = 2000 ]
+check $? "Debian 5.10.251 (osrelease 5.10.0-43): apply --wsf 100 from 2000, then rollback restores 2000 (exit $rc, $rc2)"
+
 echo "1..$n"

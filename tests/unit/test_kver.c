@@ -23,6 +23,33 @@ static struct wm_profile prof(const char *s)
 	return p;
 }
 
+static void test_debian_sublevel_comes_from_the_version_string_of_the_same_series(void **state)
+{
+	struct wm_kver k;
+
+	(void)state;
+	assert_int_equal(wm_kver_parse("5.10.0-43-cloud-amd64", &k, NULL), WM_OK);
+	assert_false(wm_kver_debian_sublevel(NULL, &k));
+	assert_false(wm_kver_debian_sublevel("#1 SMP PREEMPT_DYNAMIC", &k));
+	/* another series: not ours to take */
+	assert_false(wm_kver_debian_sublevel("#1 SMP Debian 6.1.76-1 (2024-02-01)", &k));
+	assert_int_equal(k.sub, 0);
+	assert_false(wm_kver_debian_sublevel("#1 SMP Debian 5.10 (x)", &k));
+	assert_true(wm_kver_debian_sublevel("#1 SMP Debian 5.10.251-5 (2026-05-15)\n", &k));
+	assert_int_equal(k.sub, 251);
+	/* 5.10.186+ took the 3000 wsf ceiling: the sublevel decides the range */
+	{
+		struct wm_profile p;
+
+		wm_profile_for(&k, &p);
+		assert_int_equal(p.wsf_max, 3000);
+	}
+	/* a release that names its sublevel keeps it */
+	assert_int_equal(wm_kver_parse("6.1.76", &k, NULL), WM_OK);
+	assert_false(wm_kver_debian_sublevel("#1 SMP Debian 6.1.80-1", &k));
+	assert_int_equal(k.sub, 76);
+}
+
 static void test_release_strings_of_phones_distros_and_vms_parse(void **state)
 {
 	struct wm_kver k;
@@ -225,6 +252,7 @@ static void test_whole_numbers_are_checked_against_a_range(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_debian_sublevel_comes_from_the_version_string_of_the_same_series),
 		cmocka_unit_test(test_release_strings_of_phones_distros_and_vms_parse),
 		cmocka_unit_test(test_garbage_release_strings_are_errors),
 		cmocka_unit_test(test_wsf_max_is_3000_from_5_17_and_its_backports),
