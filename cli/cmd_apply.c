@@ -46,6 +46,7 @@
 #include "persist.h"
 #include "report.h"
 #include "sysctl.h"
+#include "txn.h"
 
 /*
  * Refuse a change whose summed min watermarks exceed this share of
@@ -157,16 +158,6 @@ static void json_value(cJSON *o, const char *name, const struct sc_value *v,
 		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)v->v[i]));
 }
 
-static void value_str(const struct sc_value *v, char *buf, size_t n)
-{
-	int l = sc_value_format(v, buf, n);
-
-	if (l > 0)
-		buf[l - 1] = '\0';
-	else if (n)
-		buf[0] = '\0';
-}
-
 /*
  * The zoneinfo entry of model zone i, or NULL for a zone the kernel does
  * not print (before 4.12, unpopulated zones are left out).
@@ -247,89 +238,6 @@ static const char *needs_root(int err)
 	if ((err != -EACCES && err != -EPERM) || geteuid() == 0)
 		return "";
 	return " (writing sysctls needs root)";
-}
-
-/* ---- writing with undo ------------------------------------------------ */
-
-struct step {
-	enum wm_knob key;
-	const char *path;
-	const char *to;			/* text to write */
-	const char *back;		/* text that undoes it */
-	struct sc_value want;		/* what the read-back must show */
-	bool ignore_failure;
-	bool done;
-	bool failed_ignored;
-};
-
-/*
- * Write every step and read it back.  On the first failure that is not
- * ignorable, write the undo text to every step done so far (the failed
- * one included: a read-back that differs means it did change), last
- * first.  Return EXIT_OK, EXIT_SYSTEM (a write failed) or EXIT_CHECK (a
- * read-back differed), after lines on stderr saying what happened; set
- * *undone when everything was put back.
- */
-static int write_steps(const char *cmd, struct step *st, int n, bool *undone)
-{
-	char buf[JR_TEXT_MAX], err[160], esc[2 * JR_TEXT_MAX];
-	struct sc_value got;
-	int i, j, r, rc = EXIT_OK, bad = 0;
-
-	*undone = false;
-	for (i = 0; i < n; i++) {
-		r = sc_write(st[i].path, st[i].to, strlen(st[i].to));
-		if (r < 0 && st[i].ignore_failure) {
-			st[i].failed_ignored = true;
-			continue;
-		}
-		if (r < 0) {
-			rc = cli_err(EXIT_SYSTEM, cmd, "%s: write: %s", st[i].path, strerror(-r));
-			i--;	/* the kernel refused it whole: nothing to undo there */
-			break;
-		}
-		st[i].done = true;
-		r = sc_read_back(st[i].path, buf, sizeof(buf));
-		if (r < 0) {
-			rc = cli_err(EXIT_SYSTEM, cmd, "%s: read back: %s", st[i].path, strerror(-r));
-			break;
-		}
-		if (sc_value_parse(st[i].key, buf, &got, NULL) < 0 ||
-		    !sc_value_equal(&got, &st[i].want)) {
-			if (r > 0 && buf[r - 1] == '\n')
-				buf[r - 1] = '\0';
-			value_str(&st[i].want, err, sizeof(err));
-			rc = cli_err(EXIT_CHECK, cmd, "%s: read back \"%s\" after writing \"%s\"",
-				     st[i].path, sc_escape(buf, esc, sizeof(esc)), err);
-			break;
-		}
-	}
-	if (rc == EXIT_OK)
-		return rc;
-	for (j = i; j >= 0; j--) {
-		struct sc_value back;
-
-		if (!st[j].done)
-			continue;
-		sc_value_parse(st[j].key, st[j].back, &back, NULL);
-		value_str(&back, err, sizeof(err));
-		r = sc_write(st[j].path, st[j].back, strlen(st[j].back));
-		if (r == 0)
-			r = sc_read(st[j].path, buf, sizeof(buf));
-		if (r >= 0 && (sc_value_parse(st[j].key, buf, &got, NULL) < 0 ||
-			       !sc_value_equal(&got, &back)))
-			r = -EIO;
-		if (r < 0) {
-			cli_err(0, cmd, "%s: could not put back \"%s\": %s", st[j].path, err,
-				strerror(-r));
-			bad++;
-			continue;
-		}
-		st[j].done = false;
-		cli_err(0, cmd, "%s: put back \"%s\"", st[j].path, err);
-	}
-	*undone = bad == 0;
-	return rc;
 }
 
 /* ---- the live check ---------------------------------------------------- */
@@ -949,8 +857,8 @@ static char *persist_header(const struct apply *a, bool rc_file)
 
 		if (!c->set || c->dropped)
 			continue;
-		value_str(&c->val, v, sizeof(v));
-		value_str(&c->prev, pv, sizeof(pv));
+		txn_value_str(&c->val, v, sizeof(v));
+		txn_value_str(&c->prev, pv, sizeof(pv));
 		fprintf(f, "vm.%s = %s (was %s)\n", wm_knob_name(k), v, pv);
 	}
 	if (a->modelled) {
@@ -1157,54 +1065,6 @@ static int check_access(struct apply *a, const char *cmd)
 	return EXIT_OK;
 }
 
-static void read_boot_id(const char *root, char *out, size_t n)
-{
-	char p[PATH_MAX];
-	int r;
-
-	out[0] = '\0';
-	if (root_path(root, "proc/sys/kernel/random/boot_id", p, sizeof(p)) < 0)
-		return;
-	r = sc_read(p, out, n);
-	if (r < 0)
-		out[0] = '\0';
-	else
-		out[strcspn(out, "\n")] = '\0';
-}
-
-static int state_path(const struct cli_ctx *ctx, const char *opt, char *out, size_t n)
-{
-	if (opt) {
-		if (strlen(opt) >= n)
-			return -ENAMETOOLONG;
-		strcpy(out, opt);
-		return 0;
-	}
-	return jr_default_path(ctx->root, out, n);
-}
-
-/*
- * One apply or rollback at a time per journal: an exclusive flock on
- * "<journal>.lock", held until the process ends.  Return EXIT_OK or
- * EXIT_SYSTEM after one line.
- */
-static int lock_journal(const char *cmd, const char *state, int *fd)
-{
-	char p[PATH_MAX + 8];
-
-	snprintf(p, sizeof(p), "%s.lock", state);
-	*fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (*fd < 0)
-		return cli_err(EXIT_SYSTEM, cmd, "%s: %s; nothing was written", p, strerror(errno));
-	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
-		close(*fd);
-		*fd = -1;
-		return cli_err(EXIT_SYSTEM, cmd, "%s: another wmark apply or rollback is running; nothing was written",
-			       p);
-	}
-	return EXIT_OK;
-}
-
 /*
  * Load the journal of earlier applies.  Values they changed that were not
  * rolled back stay in it, so one rollback returns to the state before
@@ -1235,14 +1095,6 @@ static int load_journal(struct apply *a, const char *cmd)
 	return EXIT_OK;
 }
 
-/* Does text (a journal's, "" for none) hold the value v of knob k? */
-static bool holds(enum wm_knob k, const char *text, const struct sc_value *v)
-{
-	struct sc_value t;
-
-	return text[0] && sc_value_parse(k, text, &t, NULL) == 0 && sc_value_equal(&t, v);
-}
-
 /*
  * The journal entry for knob k: the text before the first apply since the
  * last rollback (when the knob still holds what an earlier apply left:
@@ -1264,11 +1116,11 @@ static void journal_entry(const struct apply *a, enum wm_knob k,
 
 		if (o->key != k)
 			continue;
-		if (holds(k, o->written, &c->prev) || holds(k, o->previous, &c->prev) ||
-		    holds(k, o->before, &c->prev))
+		if (txn_holds(k, o->written, &c->prev) || txn_holds(k, o->previous, &c->prev) ||
+		    txn_holds(k, o->before, &c->prev))
 			snprintf(e->previous, JR_TEXT_MAX, "%s", o->previous);
 	}
-	if (!holds(k, e->previous, &c->prev))
+	if (!txn_holds(k, e->previous, &c->prev))
 		snprintf(e->before, JR_TEXT_MAX, "%s", c->prev_text);
 }
 
@@ -1282,15 +1134,15 @@ static void print_changes(const struct apply *a)
 
 		if (!c->set || c->dropped)
 			continue;
-		value_str(&c->val, v, sizeof(v));
-		value_str(&c->prev, pv, sizeof(pv));
+		txn_value_str(&c->val, v, sizeof(v));
+		txn_value_str(&c->prev, pv, sizeof(pv));
 		printf("  vm.%-24s %s -> %s\n", wm_knob_name(k), pv, v);
 	}
 }
 
 static int run_apply(struct apply *a, const char *cmd)
 {
-	struct step st[WM_NKNOBS];
+	struct txn_step st[WM_NKNOBS];
 	struct journal j;
 	const char *failed = NULL;
 	bool undone;
@@ -1336,7 +1188,7 @@ static int run_apply(struct apply *a, const char *cmd)
 	if (rc != EXIT_OK)
 		return rc;
 	collect_warnings(a);
-	if (state_path(a->ctx, a->state_opt, a->state_path, sizeof(a->state_path)) < 0)
+	if (txn_state_path(a->ctx, a->state_opt, a->state_path, sizeof(a->state_path)) < 0)
 		return cli_usage(cmd, "--state: path too long");
 	rc = check_targets(a, cmd);
 	if (rc != EXIT_OK)
@@ -1344,7 +1196,7 @@ static int run_apply(struct apply *a, const char *cmd)
 	if (!a->dry_run) {
 		rc = check_access(a, cmd);
 		if (rc == EXIT_OK)
-			rc = lock_journal(cmd, a->state_path, &a->lock_fd);
+			rc = txn_lock(cmd, a->state_path, &a->lock_fd);
 		if (rc == EXIT_OK)
 			rc = load_journal(a, cmd);
 		if (rc != EXIT_OK)
@@ -1406,7 +1258,7 @@ static int run_apply(struct apply *a, const char *cmd)
 	if (!realpath(a->ctx->root, j.root))
 		snprintf(j.root, sizeof(j.root), "%s", a->ctx->root);
 	snprintf(j.kernel, sizeof(j.kernel), "%s", a->s.osrelease);
-	read_boot_id(a->ctx->root, j.boot_id, sizeof(j.boot_id));
+	txn_boot_id(a->ctx->root, j.boot_id, sizeof(j.boot_id));
 	j.time = (long long)time(NULL);
 	snprintf(j.command, sizeof(j.command), "%s", a->command);
 	for (k = 0; k < WM_NKNOBS; k++) {
@@ -1420,7 +1272,7 @@ static int run_apply(struct apply *a, const char *cmd)
 			continue;
 		}
 		journal_entry(a, (enum wm_knob)k, c, &j.e[j.n++]);
-		st[n] = (struct step){ .key = (enum wm_knob)k, .path = c->path, .to = c->text,
+		st[n] = (struct txn_step){ .key = (enum wm_knob)k, .path = c->path, .to = c->text,
 				       .back = c->prev_text, .want = c->val,
 				       .ignore_failure = c->ignore_failure };
 		n++;
@@ -1437,7 +1289,7 @@ static int run_apply(struct apply *a, const char *cmd)
 			     a->state_path, failed, strerror(-r));
 		goto out;
 	}
-	rc = write_steps(cmd, st, n, &undone);
+	rc = txn_write_steps(cmd, st, n, &undone);
 	if (rc != EXIT_OK) {
 		if (undone) {
 			/* Back to the journal as it was before this apply. */
@@ -1704,7 +1556,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	struct sc_value cur[WM_NKNOBS], prev[WM_NKNOBS], wr[WM_NKNOBS], bf;
 	bool cur_ok[WM_NKNOBS];
 	enum rb_state where[WM_NKNOBS];
-	struct step st[WM_NKNOBS];
+	struct txn_step st[WM_NKNOBS];
 	struct wm_profile prof;
 	struct journal j;
 	static struct rb_files rf;
@@ -1737,14 +1589,14 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	if (state_path(ctx, state_opt, path, sizeof(path)) < 0)
+	if (txn_state_path(ctx, state_opt, path, sizeof(path)) < 0)
 		return cli_usage(cmd, "--state: path too long");
 	r = jr_load(path, &j, err, sizeof(err));
 	if (r == -ENOENT)
 		return cli_err(EXIT_SYSTEM, cmd, "%s: no journal: nothing was applied with this root and --state",
 			       path);
 	if (r == 0 && !dry) {
-		r = lock_journal(cmd, path, &lock_fd);
+		r = txn_lock(cmd, path, &lock_fd);
 		if (r != EXIT_OK)
 			return r;
 		/* Read it again: it is ours now. */
@@ -1782,7 +1634,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		cur_ok[i] = r >= 0 && sc_value_parse(k, text, &cur[i], NULL) == 0;
 		snprintf(raw[i], sizeof(raw[i]), "%s", text);
 		if (cur_ok[i])
-			value_str(&cur[i], shown[i], sizeof(shown[i]));
+			txn_value_str(&cur[i], shown[i], sizeof(shown[i]));
 		else
 			snprintf(shown[i], sizeof(shown[i]), "\"%s\"", sc_escape(text, esc, sizeof(esc)));
 		if (!cur_ok[i])
@@ -1813,14 +1665,14 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		changed += rf.changed[i];
 		todo += rf.act[i] != RBF_NONE;
 	}
-	read_boot_id(ctx->root, boot_id, sizeof(boot_id));
+	txn_boot_id(ctx->root, boot_id, sizeof(boot_id));
 	if (changed && !force) {
 		for (i = 0; i < j.n; i++) {
 			char b[128];
 
 			if (where[i] != RB_CHANGED)
 				continue;
-			value_str(&wr[i], b, sizeof(b));
+			txn_value_str(&wr[i], b, sizeof(b));
 			cli_err(0, cmd, "vm.%s is %s, not the %s apply wrote: changed since",
 				wm_knob_name(j.e[i].key), shown[i], b);
 		}
@@ -1861,7 +1713,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		const char *a = shown[i];
 		char b[128];
 
-		value_str(&prev[i], b, sizeof(b));
+		txn_value_str(&prev[i], b, sizeof(b));
 		if (doc) {
 			cJSON *o = go ? before : left;
 
@@ -1881,7 +1733,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 			       "not ours to restore (the last apply did not leave it changed)");
 		}
 		if (go)
-			st[n++] = (struct step){ .key = k, .path = knob[i], .to = j.e[i].previous,
+			st[n++] = (struct txn_step){ .key = k, .path = knob[i], .to = j.e[i].previous,
 						 .back = j.e[i].written, .want = prev[i] };
 	}
 	/* The files --persist and --initrc wrote: at boot, too, as before. */
@@ -1945,7 +1797,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 			     path, failed, strerror(-r));
 		goto out;
 	}
-	rc = write_steps(cmd, st, n, &undone);
+	rc = txn_write_steps(cmd, st, n, &undone);
 	if (rc != EXIT_OK) {
 		cli_err(0, cmd, undone ? "the values the apply wrote are back: nothing changed" :
 			"some values are restored, others not; run 'wmark rollback' again");
