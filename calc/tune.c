@@ -117,7 +117,8 @@ void wm_tune_written(struct wm_tune_state *st, long wsf, long boost)
 /* What the watermarks are at one wsf, summed. */
 struct at {
 	uint64_t gap, min, low, high;	/* usable zones */
-	uint64_t reserve;		/* every zone: high + boost ceiling */
+	uint64_t reserve;		/* every zone: high */
+	uint64_t peak;			/* every zone: high + boost ceiling */
 	uint64_t lmk;			/* every zone: low + largest protection */
 	bool cache_ok;			/* every node's high fits free + file */
 };
@@ -146,8 +147,9 @@ static int model_at(struct ctx *c, long wsf, struct at *a, struct wm_diag *diag)
 	for (i = 0; i < m->nzones; i++) {
 		const struct wm_zone_wm *w = &c->w[i];
 
-		a->reserve += w->high + wm_boost_max(c->env->prof, m->zones[i].managed, w->high,
-						     c->boost, m->pageblock_pages);
+		a->reserve += w->high;
+		a->peak += w->high + wm_boost_max(c->env->prof, m->zones[i].managed, w->high,
+						  c->boost, m->pageblock_pages);
 		a->lmk += w->low + (uint64_t)(c->maxprot[i] > 0 ? c->maxprot[i] : 0);
 		if (!c->usable[i])
 			continue;
@@ -332,6 +334,7 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 	out->low_old = out->low_new = now.low;
 	out->high_old = out->high_new = now.high;
 	out->reserve_old = out->reserve_new = now.reserve;
+	out->peak_old = out->peak_new = now.peak;
 	out->lmk_old = out->lmk_new = now.lmk;
 
 	if (!st->started) {
@@ -397,6 +400,7 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 			if ((rc = model_at(&c, st->wsf, &next, diag)))
 				goto out;
 			out->reserve_new = next.reserve;
+			out->peak_new = next.peak;
 			st->boost = 0;
 			if (p->max_reserve && next.reserve > p->max_reserve) {
 				long bound;
@@ -412,6 +416,7 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 					out->low_new = next.low;
 					out->high_new = next.high;
 					out->reserve_new = next.reserve;
+					out->peak_new = next.peak;
 					out->lmk_new = next.lmk;
 				}
 			}
@@ -574,6 +579,7 @@ write:
 	out->low_new = next.low;
 	out->high_new = next.high;
 	out->reserve_new = next.reserve;
+	out->peak_new = next.peak;
 	out->lmk_new = next.lmk;
 	st->wsf = want;
 	st->writes++;

@@ -34,9 +34,9 @@
  *    today's (below the floor every wsf gives min_free_kbytes's gaps) is
  *    never written.
  *  - Bounds.  The kernel's wsf range (1..wsf_max of the kernel); the
- *    reserve, sum of every zone's high watermark with the boost each may
- *    add at the current watermark_boost_factor, at most max_reserve pages
- *    in any write; and no raise that plans more high watermark on a node
+ *    reserve, the sum of every zone's high watermark (what kswapd keeps
+ *    free), at most max_reserve pages in any write (a boost lifts it for a
+ *    while, by at most boost's ceiling: reported as the peak, not bounded); and no raise that plans more high watermark on a node
  *    than its free pages and file cache can pay for (kswapd reclaims up
  *    to high: beyond the cache it would swap or fail).
  *  - Boost.  A stall in a period during which a zone was boosted (a boost
@@ -182,7 +182,8 @@ struct wm_tune_decision {
 	uint64_t gap_old, gap_new;	/* pages: summed usable min->low gaps */
 	uint64_t gap_target;		/* pages: what the law aimed for */
 	uint64_t min_sum, low_old, low_new, high_old, high_new;	/* pages, usable zones */
-	uint64_t reserve_old, reserve_new;	/* pages: every zone's high + boost ceiling */
+	uint64_t reserve_old, reserve_new;	/* pages: every zone's high watermark */
+	uint64_t peak_old, peak_new;	/* pages: the same with each zone's boost ceiling */
 	uint64_t lmk_old, lmk_new;	/* pages: every zone's low + largest protection */
 };
 

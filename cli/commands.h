@@ -52,6 +52,7 @@ WM_CMD(cmd_capture);
 WM_CMD(cmd_stalls);
 WM_CMD(cmd_scan);
 WM_CMD(cmd_reclaim);
+WM_CMD(cmd_tune);
 WM_CMD(cmd_completion);
 
 #undef WM_CMD

@@ -36,6 +36,8 @@ const struct cli_cmd cli_commands[] = {
 	  cmd_scan_opts, "h" },
 	{ "reclaim", cmd_reclaim, "proactive reclaim of a cgroup, measured and modelled", false,
 	  cmd_reclaim_opts, "nh" },
+	{ "tune", cmd_tune, "tune wsf and boost in a closed loop from measured stalls", false,
+	  cmd_tune_opts, "nh" },
 	{ "completion", cmd_completion, "a bash or zsh completion script for wmark", false,
 	  cmd_completion_opts, "h" },
 };

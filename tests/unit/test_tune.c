@@ -373,7 +373,7 @@ static void test_a_reserve_above_the_bound_comes_down_to_it(void **state)
 	assert_true(d.reserve_new <= 16384);
 }
 
-static void test_boost_counts_against_the_bound(void **state)
+static void test_boost_ceiling_is_the_peak_not_the_reserve(void **state)
 {
 	struct rig r;
 	struct wm_tune_decision d;
@@ -383,7 +383,8 @@ static void test_boost_counts_against_the_bound(void **state)
 	period(&r, 0, 0);
 	d = period(&r, 0, 0);
 	/* boost ceiling: mult_frac(high, 15000, 10000) = high * 3 / 2 */
-	assert_int_equal(d.reserve_old, d.high_old + d.high_old * 15000 / 10000);
+	assert_int_equal(d.reserve_old, d.high_old);
+	assert_int_equal(d.peak_old, d.high_old + d.high_old * 15000 / 10000);
 }
 
 static void test_no_raise_the_file_cache_cannot_pay_for(void **state)
@@ -423,6 +424,8 @@ static void test_a_stall_while_boosted_turns_boost_off_first(void **state)
 	assert_int_equal(d.boost_new, 0);
 	assert_int_equal(d.wsf_new, 10);
 	assert_int_equal(d.reserve_new, d.high_old);
+	assert_int_equal(d.peak_new, d.high_old);
+	assert_true(d.peak_old > d.peak_new);
 	/* boost is off: the next stall raises wsf */
 	d = period(&r, 3, 600);
 	assert_int_equal(d.action, WM_TUNE_RAISE);
@@ -628,7 +631,7 @@ int main(void)
 		cmocka_unit_test(test_at_the_kernels_maximum_a_stall_writes_nothing),
 		cmocka_unit_test(test_no_write_passes_the_reserve_bound),
 		cmocka_unit_test(test_a_reserve_above_the_bound_comes_down_to_it),
-		cmocka_unit_test(test_boost_counts_against_the_bound),
+		cmocka_unit_test(test_boost_ceiling_is_the_peak_not_the_reserve),
 		cmocka_unit_test(test_no_raise_the_file_cache_cannot_pay_for),
 		cmocka_unit_test(test_a_stall_while_boosted_turns_boost_off_first),
 		cmocka_unit_test(test_counters_that_go_backwards_skip_the_period),

@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_tune.c - `wmark tune`: a closed loop over watermark_scale_factor
+ * (and watermark_boost_factor) that measures direct reclaim instead of
+ * predicting it.
+ *
+ * Each period it reads zoneinfo (free and file pages per zone, boost),
+ * vmstat and PSI, asks calc/tune.c's law for a decision, and writes what
+ * the law says through the journal of cli/txn.c, as apply does: the
+ * journal first, each write read back.  On SIGINT, SIGTERM or SIGHUP it
+ * puts the knobs back as they were before its first write (unless
+ * --keep).  After a SIGKILL the journal still names them: the next tune,
+ * or `wmark rollback`, puts them back.  A knob someone else writes
+ * meanwhile is left alone from then on.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../calc/procfs.h"
+#include "../calc/recommend.h"
+#include "../calc/tune.h"
+#include "commands.h"
+#include "journal.h"
+#include "snapshot.h"
+#include "txn.h"
+
+#define CMD "tune"
+
+enum {
+	O_INTERVAL = 1000,
+	O_DURATION,
+	O_MAX_RESERVE,
+	O_NO_BOOST,
+	O_KEEP,
+	O_STATE,
+	O_PROM_FILE,
+};
+
+const struct option cmd_tune_opts[] = {
+	{ "interval", required_argument, NULL, O_INTERVAL },
+	{ "duration", required_argument, NULL, O_DURATION },
+	{ "max-reserve", required_argument, NULL, O_MAX_RESERVE },
+	{ "no-boost", no_argument, NULL, O_NO_BOOST },
+	{ "keep", no_argument, NULL, O_KEEP },
+	{ "state", required_argument, NULL, O_STATE },
+	{ "prom-file", required_argument, NULL, O_PROM_FILE },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct tune {
+	const struct cli_ctx *ctx;
+	double interval, duration;	/* seconds; duration 0: until a signal */
+	const char *max_reserve_arg, *state_opt, *prom_file;
+	bool dry_run, keep, no_boost;
+	char command[512];
+	struct snapshot s;
+	bool have_snapshot;
+	struct wm_tune_params p;
+	struct wm_tune_env env;
+	struct wm_tune_state st;
+	struct wm_tune_zone *zones;
+	struct txn txn;
+	bool txn_open;
+	bool wsf_foreign, boost_foreign;
+	/* summary */
+	size_t periods;
+	uint64_t stalls;
+	double t0;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void tune_usage(void)
+{
+	fputs("Usage: wmark [--root DIR] [-j] tune [OPTIONS]\n"
+	      "\n"
+	      "Tune vm.watermark_scale_factor (and vm.watermark_boost_factor) in a closed\n"
+	      "loop: each period read zoneinfo, vmstat and PSI; raise the min->low gap at\n"
+	      "once when allocations stall in direct reclaim, lower it a step at a time\n"
+	      "after quiet periods; every wsf from the kernel's own watermark arithmetic.\n"
+	      "Writes go through apply's journal; SIGINT, SIGTERM or SIGHUP put the\n"
+	      "values back as they were before (unless --keep).\n"
+	      "\n"
+	      "Options:\n"
+	      "  --interval SECONDS     the period (default 10)\n"
+	      "  --duration SECONDS     stop after this long (default: until a signal)\n"
+	      "  --max-reserve SIZE|N%  no write makes the summed high watermarks (with\n"
+	      "                         boost's ceiling) larger; default 10% of memory,\n"
+	      "                         at most 4G and at least 64M\n"
+	      "  --no-boost             leave watermark_boost_factor alone\n"
+	      "  --keep                 leave the last values on exit instead of restoring\n"
+	      "  --state FILE           the journal (default ROOT/var/lib/wmark/state.json)\n"
+	      "  --prom-file FILE       rewrite FILE each period for node_exporter's\n"
+	      "                         textfile collector\n"
+	      "  -n, --dry-run          decide and print, write nothing\n"
+	      "  -h, --help             this help\n"
+	      "\n"
+	      "Each change prints one line: the time, the period's evidence, old -> new,\n"
+	      "the gap, the reserve and Android's lmkd line in MiB, and why.  With -j,\n"
+	      "one JSON object per period, one per line, then a summary object.\n"
+	      "Exit: 0 done, 2 bad usage, 3 the system refused a read or a write.\n",
+	      stdout);
+}
+
+static int parse_seconds(const char *opt, const char *s, double lo, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < lo || v > 31536000.0)
+		return cli_usage(CMD, "%s: expected seconds from %g to 31536000, not '%s'", opt, lo, s);
+	*out = v;
+	return EXIT_OK;
+}
+
+static void join_argv(char *out, size_t n, int argc, char **argv)
+{
+	size_t off = (size_t)snprintf(out, n, "wmark tune");
+	int i;
+
+	for (i = 1; i < argc && off < n; i++)
+		off += (size_t)snprintf(out + off, n - off, " %s", argv[i]);
+}
+
+static int parse_args(struct tune *t, int argc, char **argv)
+{
+	int c, rc;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:nh", cmd_tune_opts, NULL)) != -1) {
+		switch (c) {
+		case O_INTERVAL:
+			if ((rc = parse_seconds("--interval", optarg, 0.05, &t->interval)))
+				return rc;
+			break;
+		case O_DURATION:
+			if ((rc = parse_seconds("--duration", optarg, 0.0, &t->duration)))
+				return rc;
+			break;
+		case O_MAX_RESERVE:
+			t->max_reserve_arg = optarg;
+			break;
+		case O_NO_BOOST:
+			t->no_boost = true;
+			break;
+		case O_KEEP:
+			t->keep = true;
+			break;
+		case O_STATE:
+			t->state_opt = optarg;
+			break;
+		case O_PROM_FILE:
+			t->prom_file = optarg;
+			break;
+		case 'n':
+			t->dry_run = true;
+			break;
+		case 'h':
+			tune_usage();
+			return -1;
+		case ':':
+			return cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+	return EXIT_OK;
+}
+
+/* Managed pages of the machine, for the reserve bound. */
+static uint64_t managed_total(const struct wm_machine *m)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < m->nzones; i++)
+		sum += m->zones[i].managed;
+	return sum;
+}
+
+/* --max-reserve: SIZE (bytes, K/M/G/T) or N% of managed memory, into pages. */
+static int parse_max_reserve(struct tune *t)
+{
+	const struct wm_machine *m = &t->s.m;
+	uint64_t managed = managed_total(m), bytes;
+	struct wm_diag d = { 0 };
+	const char *a = t->max_reserve_arg;
+	size_t len;
+
+	if (!a) {
+		t->p.max_reserve = wm_tune_default_max_reserve(managed, m->page_size);
+		return EXIT_OK;
+	}
+	len = strlen(a);
+	if (len > 1 && a[len - 1] == '%') {
+		char num[32];
+		long pct;
+
+		if (len - 1 >= sizeof(num))
+			return cli_usage(CMD, "--max-reserve: '%s' is not N%%", a);
+		memcpy(num, a, len - 1);
+		num[len - 1] = '\0';
+		if (wm_parse_long(num, 1, 100, &pct, &d))
+			return cli_usage(CMD, "--max-reserve: %s", d.msg);
+		t->p.max_reserve = wm_mul_div(managed, (uint64_t)pct, 100, NULL);
+		return EXIT_OK;
+	}
+	if (wm_parse_size(a, &bytes, &d))
+		return cli_usage(CMD, "--max-reserve: %s", d.msg);
+	if (bytes < m->page_size)
+		return cli_usage(CMD, "--max-reserve: %s is less than a page", a);
+	t->p.max_reserve = bytes / m->page_size;
+	return EXIT_OK;
+}
+
+/* ---- one sample -------------------------------------------------------- */
+
+static int read_vmstat_psi(struct tune *t, struct wm_rec_sample *smp)
+{
+	char *buf = NULL, path[4096];
+	struct wm_diag d = { 0 };
+	struct pf_kv kv;
+	struct pf_psi psi;
+	size_t len;
+	int rc, e;
+
+	memset(smp, 0, sizeof(*smp));
+	root_path(t->s.root, P_VMSTAT, path, sizeof(path));
+	if ((e = read_rooted(t->s.root, P_VMSTAT, &buf, &len)))
+		return read_error(CMD, path, READ_MAX, e);
+	rc = pf_parse_vmstat(buf, len, &kv, &d);
+	free(buf);
+	if (rc == WM_OK)
+		wm_rec_sample_vmstat(&kv, smp);
+	pf_kv_free(&kv);
+	if (rc)
+		return cli_diag(path, rc, &d);
+	root_path(t->s.root, P_PSI, path, sizeof(path));
+	e = read_rooted(t->s.root, P_PSI, &buf, &len);
+	if (e == -ENOENT || e == -EACCES || e == -EPERM || e == -EOPNOTSUPP)
+		return EXIT_OK;		/* PSI is optional (4.20+, psi=1) */
+	if (e)
+		return read_error(CMD, path, READ_MAX, e);
+	rc = pf_parse_psi(buf, len, &psi, &d);
+	free(buf);
+	if (rc)
+		return cli_diag(path, rc, &d);
+	smp->psi = true;
+	smp->psi_some = psi.some.present ? psi.some.total : 0;
+	smp->psi_full = psi.full.present ? psi.full.total : 0;
+	return EXIT_OK;
+}
+
+/* Free and file pages and boost of every model zone, from zoneinfo now. */
+static int read_zones(struct tune *t, bool *have_file)
+{
+	char *buf = NULL, path[4096];
+	struct wm_diag d = { 0 };
+	struct zi_info zi;
+	size_t len, i;
+	int rc, e;
+
+	root_path(t->s.root, P_ZONEINFO, path, sizeof(path));
+	if ((e = read_rooted(t->s.root, P_ZONEINFO, &buf, &len)))
+		return read_error(CMD, path, READ_MAX_ZONES, e);
+	rc = zi_parse(buf, len, &zi, &d);
+	free(buf);
+	if (rc) {
+		zi_free(&zi);
+		return cli_diag(path, rc, &d);
+	}
+	if (zi.nzones != t->s.zi.nzones) {
+		zi_free(&zi);
+		return cli_err(EXIT_SYSTEM, CMD, "%s: %zu zones now, %zu at the start", path,
+			       zi.nzones, t->s.zi.nzones);
+	}
+	*have_file = false;
+	for (i = 0; i < t->s.m.nzones; i++) {
+		long k = t->s.zone_map[i];
+		const struct zi_zone *z = k >= 0 ? &zi.zones[k] : NULL;
+
+		memset(&t->zones[i], 0, sizeof(t->zones[i]));
+		if (!z)
+			continue;
+		t->zones[i].free = z->free;
+		t->zones[i].boosted = (z->flags & ZI_HAS_BOOST) && z->boost > 0;
+		if (z->has_lru) {
+			t->zones[i].file = (uint64_t)z->lru[ZI_INACTIVE_FILE] + z->lru[ZI_ACTIVE_FILE];
+			*have_file = true;
+		}
+	}
+	zi_free(&zi);
+	return EXIT_OK;
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sleep until monotonic time t, or until a signal asks to stop. */
+static void sleep_until(double t)
+{
+	while (!stop_signal) {
+		double d = t - mono_now();
+		struct timespec ts;
+
+		if (d <= 0)
+			return;
+		ts.tv_sec = (time_t)d;
+		ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+		if (nanosleep(&ts, NULL) == 0)
+			return;
+	}
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static double mib(const struct tune *t, uint64_t pages)
+{
+	return (double)pages * t->s.m.page_size / 1048576.0;
+}
+
+static void clock_str(char *buf, size_t n)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (localtime_r(&now, &tm))
+		strftime(buf, n, "%H:%M:%S", &tm);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void print_text(const struct tune *t, const struct wm_tune_decision *d, bool wrote)
+{
+	char clk[16];
+
+	if (d->action == WM_TUNE_HOLD)
+		return;
+	clock_str(clk, sizeof(clk));
+	printf("%s  stalls %llu (%.1f/s) direct %.1f MiB kswapd %.1f MiB", clk,
+	       (unsigned long long)d->stalls, d->dt > 0 ? (double)d->stalls / d->dt : 0.0,
+	       mib(t, d->steal_direct), mib(t, d->steal_kswapd));
+	if (d->psi)
+		printf(" psi some %.1f%%", d->dt > 0 ? (double)d->psi_some_us / (d->dt * 1e4) : 0.0);
+	printf("  free %.1f MiB (min %.1f low %.1f high %.1f)", mib(t, d->free), mib(t, d->min_sum),
+	       mib(t, d->low_old), mib(t, d->high_old));
+	if (d->wsf_new != d->wsf_old)
+		printf("  wsf %ld -> %ld", d->wsf_old, d->wsf_new);
+	if (d->boost_new != d->boost_old)
+		printf("  boost %ld -> %ld", d->boost_old, d->boost_new);
+	printf("  gap %.1f -> %.1f MiB  reserve %.1f -> %.1f MiB  lmkd line %.1f -> %.1f MiB  %s%s\n",
+	       mib(t, d->gap_old), mib(t, d->gap_new), mib(t, d->reserve_old), mib(t, d->reserve_new),
+	       mib(t, d->lmk_old), mib(t, d->lmk_new), wm_tune_why_text(d->why),
+	       wrote ? "" : t->dry_run ? " (dry run: not written)" : " (not written)");
+	fflush(stdout);
+}
+
+static void print_json(const struct tune *t, const struct wm_tune_decision *d, bool wrote)
+{
+	printf("{\"t\":%.3f,\"action\":\"%s\",\"why\":\"%s\",\"written\":%s,"
+	       "\"evidence\":{\"seconds\":%.3f,\"allocstall\":%llu,\"pgscan_direct\":%llu,"
+	       "\"pgsteal_direct\":%llu,\"pgsteal_kswapd\":%llu,\"refaults\":%llu,"
+	       "\"compact_stall\":%llu,\"boosted\":%s,\"free_pages\":%llu",
+	       d->t, wm_tune_action_name(d->action), wm_tune_why_name(d->why),
+	       wrote ? "true" : "false", d->dt, (unsigned long long)d->stalls,
+	       (unsigned long long)d->scan_direct, (unsigned long long)d->steal_direct,
+	       (unsigned long long)d->steal_kswapd, (unsigned long long)d->refaults,
+	       (unsigned long long)d->compact_stalls, d->boosted ? "true" : "false",
+	       (unsigned long long)d->free);
+	if (d->psi)
+		printf(",\"psi_some_us\":%llu,\"psi_full_us\":%llu",
+		       (unsigned long long)d->psi_some_us, (unsigned long long)d->psi_full_us);
+	printf("},\"wsf\":{\"old\":%ld,\"new\":%ld}", d->wsf_old, d->wsf_new);
+	if (d->boost_old >= 0)
+		printf(",\"boost_factor\":{\"old\":%ld,\"new\":%ld}", d->boost_old, d->boost_new);
+	printf(",\"pages\":{\"gap_old\":%llu,\"gap_new\":%llu,\"gap_target\":%llu,"
+	       "\"min\":%llu,\"low_old\":%llu,\"low_new\":%llu,\"high_old\":%llu,\"high_new\":%llu,"
+	       "\"reserve_old\":%llu,\"reserve_new\":%llu,\"peak_old\":%llu,\"peak_new\":%llu,"
+	       "\"lmk_old\":%llu,\"lmk_new\":%llu}}\n",
+	       (unsigned long long)d->gap_old, (unsigned long long)d->gap_new,
+	       (unsigned long long)d->gap_target, (unsigned long long)d->min_sum,
+	       (unsigned long long)d->low_old, (unsigned long long)d->low_new,
+	       (unsigned long long)d->high_old, (unsigned long long)d->high_new,
+	       (unsigned long long)d->reserve_old, (unsigned long long)d->reserve_new,
+	       (unsigned long long)d->peak_old, (unsigned long long)d->peak_new,
+	       (unsigned long long)d->lmk_old, (unsigned long long)d->lmk_new);
+	fflush(stdout);
+}
+
+/* node_exporter's textfile: written whole to FILE.tmp, renamed over FILE. */
+static int write_prom(const struct tune *t, const struct wm_tune_decision *d)
+{
+	char tmp[4096];
+	FILE *f;
+	int e = 0;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", t->prom_file) >= sizeof(tmp))
+		return cli_err(EXIT_USAGE, CMD, "--prom-file: path too long");
+	f = fopen(tmp, "w");
+	if (!f)
+		return cli_err(EXIT_SYSTEM, CMD, "%s: %s", tmp, strerror(errno));
+	fprintf(f, "# HELP wmark_tune_wsf vm.watermark_scale_factor as wmark tune left it\n"
+		   "# TYPE wmark_tune_wsf gauge\nwmark_tune_wsf %ld\n", t->st.wsf);
+	if (t->st.boost >= 0)
+		fprintf(f, "# HELP wmark_tune_boost_factor vm.watermark_boost_factor as wmark tune left it\n"
+			   "# TYPE wmark_tune_boost_factor gauge\nwmark_tune_boost_factor %ld\n",
+			t->st.boost);
+	fprintf(f, "# HELP wmark_tune_gap_bytes summed min->low gap of the zones user memory uses\n"
+		   "# TYPE wmark_tune_gap_bytes gauge\nwmark_tune_gap_bytes %llu\n"
+		   "# HELP wmark_tune_reserve_bytes summed high watermarks with boost's ceiling\n"
+		   "# TYPE wmark_tune_reserve_bytes gauge\nwmark_tune_reserve_bytes %llu\n"
+		   "# HELP wmark_tune_stalls_total allocation stalls in direct reclaim seen by wmark tune\n"
+		   "# TYPE wmark_tune_stalls_total counter\nwmark_tune_stalls_total %llu\n"
+		   "# HELP wmark_tune_writes_total changes wmark tune wrote\n"
+		   "# TYPE wmark_tune_writes_total counter\nwmark_tune_writes_total %u\n",
+		(unsigned long long)(d->gap_new * t->s.m.page_size),
+		(unsigned long long)(d->reserve_new * t->s.m.page_size),
+		(unsigned long long)t->stalls, t->st.writes);
+	if (ferror(f))
+		e = errno ? errno : EIO;
+	if (fclose(f) && !e)
+		e = errno;
+	if (!e && rename(tmp, t->prom_file))
+		e = errno;
+	if (e) {
+		unlink(tmp);
+		return cli_err(EXIT_SYSTEM, CMD, "%s: %s", t->prom_file, strerror(e));
+	}
+	return EXIT_OK;
+}
+
+/* ---- the loop ---------------------------------------------------------- */
+
+/* A knob someone else wrote: say so once, and leave it alone from then on. */
+static void check_foreign(struct tune *t)
+{
+	struct sc_value v;
+	char shown[64];
+
+	if (t->dry_run || !t->txn_open)
+		return;
+	if (!t->wsf_foreign && txn_changed(&t->txn, WM_KNOB_WSF, &v)) {
+		t->wsf_foreign = true;
+		txn_value_str(&v, shown, sizeof(shown));
+		cli_err(0, CMD, "vm.watermark_scale_factor was written by someone else (now %s): "
+			"tune no longer changes it", shown);
+	}
+	if (t->st.boost >= 0 && !t->no_boost && !t->boost_foreign &&
+	    txn_changed(&t->txn, WM_KNOB_BOOST, &v)) {
+		t->boost_foreign = true;
+		txn_value_str(&v, shown, sizeof(shown));
+		cli_err(0, CMD, "vm.watermark_boost_factor was written by someone else (now %s): "
+			"tune no longer changes it", shown);
+	}
+}
+
+/* Write a decision's knobs; true when something was written. */
+static int apply_decision(struct tune *t, struct wm_tune_decision *d, bool *wrote)
+{
+	enum wm_knob k[2];
+	char text[2][32];
+	const char *to[2];
+	int n = 0, rc;
+
+	*wrote = false;
+	if (d->action == WM_TUNE_HOLD || t->dry_run)
+		return EXIT_OK;
+	if (d->wsf_new != d->wsf_old && !t->wsf_foreign) {
+		k[n] = WM_KNOB_WSF;
+		snprintf(text[n], sizeof(text[n]), "%ld\n", d->wsf_new);
+		to[n] = text[n];
+		n++;
+	}
+	if (d->boost_new != d->boost_old && !t->boost_foreign) {
+		k[n] = WM_KNOB_BOOST;
+		snprintf(text[n], sizeof(text[n]), "%ld\n", d->boost_new);
+		to[n] = text[n];
+		n++;
+	}
+	if (!n) {
+		/* the knob is someone else's now: the law's state goes back */
+		wm_tune_written(&t->st, d->wsf_old, d->boost_old);
+		return EXIT_OK;
+	}
+	rc = txn_write(&t->txn, k, to, n);
+	if (rc != EXIT_OK) {
+		wm_tune_written(&t->st, d->wsf_old, d->boost_old);
+		return rc;
+	}
+	*wrote = true;
+	return EXIT_OK;
+}
+
+static void summary(const struct tune *t, int rc, bool restored)
+{
+	char line[256];
+	int off;
+
+	off = snprintf(line, sizeof(line), "wmark apply --wsf %ld", t->st.wsf);
+	if (t->st.boost >= 0 && !t->no_boost)
+		snprintf(line + off, sizeof(line) - (size_t)off, " --boost-factor %ld", t->st.boost);
+	if (t->ctx->format == FMT_JSON) {
+		printf("{\"summary\":{\"periods\":%zu,\"seconds\":%.3f,\"stalls\":%llu,\"writes\":%u,"
+		       "\"wsf\":%ld", t->periods, mono_now() - t->t0, (unsigned long long)t->stalls,
+		       t->st.writes, t->st.wsf);
+		if (t->st.boost >= 0)
+			printf(",\"boost_factor\":%ld", t->st.boost);
+		printf(",\"max_reserve_pages\":%llu,\"dry_run\":%s,\"restored\":%s,\"apply\":\"%s "
+		       "--persist /etc/sysctl.d/90-wmark.conf\",\"ok\":%s}}\n",
+		       (unsigned long long)t->p.max_reserve, t->dry_run ? "true" : "false",
+		       restored ? "true" : "false", line, rc == EXIT_OK ? "true" : "false");
+		return;
+	}
+	printf("tune: %zu periods, %llu stalls, %u change%s; converged on wsf %ld", t->periods,
+	       (unsigned long long)t->stalls, t->st.writes, t->st.writes == 1 ? "" : "s", t->st.wsf);
+	if (t->st.boost >= 0)
+		printf(", boost %ld", t->st.boost);
+	printf("\n%s\nto keep it: %s --persist /etc/sysctl.d/90-wmark.conf\n",
+	       t->dry_run ? "dry run: nothing was written" :
+	       restored ? "the values from before are back" :
+	       t->st.writes ? "the last values stay (--keep)" : "nothing was written",
+	       line);
+}
+
+static int run(struct tune *t)
+{
+	struct wm_diag d = { 0 };
+	enum wm_knob use[2] = { WM_KNOB_WSF, WM_KNOB_BOOST };
+	struct sigaction sa;
+	double next;
+	bool restored = false;
+	int rc, nuse;
+
+	if ((rc = snapshot_read(t->ctx, &t->s)))
+		return rc;
+	t->have_snapshot = true;
+	if (!t->s.prof.wsf)
+		return cli_err(EXIT_USAGE, CMD, "kernel %s has no watermark_scale_factor (4.6+)",
+			       t->s.osrelease[0] ? t->s.osrelease : "?");
+	if ((rc = snapshot_need(&t->s, CMD, &t->s.sysctl, WM_HAVE_MFK | WM_HAVE_WSF, NULL)))
+		return rc;
+	wm_tune_defaults(&t->p);
+	t->p.boost = !t->no_boost;
+	if ((rc = parse_max_reserve(t)))
+		return rc;
+	t->env.prof = &t->s.prof;
+	t->env.m = &t->s.m;
+	t->env.sysctl = t->s.sysctl;
+	if (t->no_boost || !t->s.prof.boost || !(t->s.sysctl.have & WM_HAVE_BOOST))
+		t->env.sysctl.have &= ~(unsigned)WM_HAVE_BOOST;
+	if (wm_tune_start(&t->env, &t->st, &d))
+		return cli_diag(CMD, WM_EINVAL, &d);
+	t->zones = calloc(t->s.m.nzones ? t->s.m.nzones : 1, sizeof(*t->zones));
+	if (!t->zones)
+		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
+
+	nuse = t->st.boost >= 0 ? 2 : 1;
+	rc = txn_begin(&t->txn, t->ctx, CMD, t->state_opt, t->s.osrelease, t->command, use, nuse,
+		       t->dry_run);
+	if (rc != EXIT_OK)
+		return rc;
+	t->txn_open = true;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	if (t->ctx->format != FMT_JSON) {
+		printf("tune: kernel %s, root %s, every %g s%s; wsf %ld", t->s.osrelease[0] ?
+		       t->s.osrelease : "unknown", t->ctx->root, t->interval,
+		       t->dry_run ? ", dry run" : "", t->st.wsf);
+		if (t->st.boost >= 0)
+			printf(", boost %ld", t->st.boost);
+		printf("; reserve bound %.1f MiB\n", mib(t, t->p.max_reserve));
+		fflush(stdout);
+	}
+	t->t0 = mono_now();
+	next = t->t0;
+	while (!stop_signal) {
+		struct wm_tune_sample smp;
+		struct wm_tune_decision dec;
+		bool wrote = false;
+
+		if ((rc = read_vmstat_psi(t, &smp.vm)) || (rc = read_zones(t, &smp.have_file)))
+			break;
+		smp.vm.t = mono_now() - t->t0;
+		smp.zones = t->zones;
+		check_foreign(t);
+		if (wm_tune_step(&t->p, &t->env, &t->st, &smp, &dec, &d)) {
+			rc = cli_diag(CMD, WM_EINVAL, &d);
+			break;
+		}
+		if (dec.why != WM_TUNE_FIRST)
+			t->periods++;
+		t->stalls += dec.stalls;
+		if ((rc = apply_decision(t, &dec, &wrote)))
+			break;
+		if (t->ctx->format == FMT_JSON)
+			print_json(t, &dec, wrote);
+		else
+			print_text(t, &dec, wrote);
+		if (t->prom_file && (rc = write_prom(t, &dec)))
+			break;
+		if (t->duration > 0 && mono_now() - t->t0 + 1e-9 >= t->duration)
+			break;
+		next += t->interval;
+		if (t->duration > 0 && next > t->t0 + t->duration)
+			next = t->t0 + t->duration;
+		sleep_until(next);
+	}
+	if (stop_signal && t->ctx->format != FMT_JSON)
+		printf("tune: %s: stopping\n", strsignal(stop_signal));
+	if (!t->dry_run && !t->keep && t->txn.journaled) {
+		int r = txn_restore(&t->txn);
+
+		restored = r == EXIT_OK;
+		if (r && !rc)
+			rc = r;
+	}
+	summary(t, rc, restored);
+	return rc;
+}
+
+int cmd_tune(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct tune t;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	t.ctx = ctx;
+	t.interval = 10.0;
+	stop_signal = 0;
+	join_argv(t.command, sizeof(t.command), argc, argv);
+	rc = parse_args(&t, argc, argv);
+	if (rc < 0)
+		return EXIT_OK;
+	if (rc == EXIT_OK)
+		rc = run(&t);
+	if (t.txn_open)
+		txn_end(&t.txn);
+	if (t.have_snapshot)
+		snapshot_free(&t.s);
+	free(t.zones);
+	return rc;
+}

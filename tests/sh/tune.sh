@@ -1,0 +1,230 @@
+#!/bin/bash
+# wmark tune under --root on copies of a real 6.12 capture whose vmstat the
+# test drives: raises on stalls, dry run, the journal, read-back, the undo
+# on SIGTERM/SIGINT/SIGHUP, --keep, the restore after a SIGKILL, a knob
+# written by someone else meanwhile, and no write past --max-reserve
+# whatever the input (the summed high watermarks recomputed here from the
+# capture's min and managed lines with the 6.12 formula, not by wmark).
+#
+# Never touches this machine's /proc/sys: every command has --root.
+# usage: WMARK=/abs/path/to/wmark bash tests/sh/tune.sh   (TAP on stdout)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+M=data/machines/qemu-k612-2g-apps
+VM=proc/sys/vm
+check() {	# STATUS WHAT
+	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi
+}
+
+fresh() {	# NAME -> a copy of the capture
+	rm -rf "${T:?}/$1"
+	cp -a "$M" "$T/$1"
+	echo "$T/$1"
+}
+
+# load ROOT STALLS STEAL: every 0.1 s add STALLS to allocstall_movable and
+# STEAL pages to pgsteal_direct (and half again to pgscan_direct), the file
+# replaced whole so that a reader never sees half of it.  Prints the pid.
+load() {
+	py_load() {
+		python3 - "$@" <<'EOF'
+import os, re, sys, time
+root, stalls, steal = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+p = os.path.join(root, "proc/vmstat")
+while True:
+    s = open(p).read()
+    s = re.sub(r"^(allocstall_movable )(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + stalls), s, flags=re.M)
+    s = re.sub(r"^(pgsteal_direct )(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + steal), s, flags=re.M)
+    s = re.sub(r"^(pgscan_direct )(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + steal * 3 // 2), s, flags=re.M)
+    open(p + ".new", "w").write(s)
+    os.replace(p + ".new", p)
+    time.sleep(0.1)
+EOF
+	}
+	py_load "$@" >/dev/null 2>&1 &
+	echo $!
+}
+loads=()
+at_exit 'for p in "${loads[@]}"; do kill "$p" 2>/dev/null; done'
+
+wait_for() {	# SECONDS COMMAND...: poll until COMMAND succeeds
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.1
+	done
+}
+
+# The summed high watermarks of ROOT's zones at wsf W on 6.12:
+# high = min + 2 * max(min / 4, managed * W / 10000) per populated zone.
+high_sum() {	# ROOT WSF
+	awk -v w="$2" '
+		/^Node/ { inz = 1 }
+		inz && $1 == "min" { mn = $2 }
+		inz && $1 == "managed" {
+			g = int($2 * w / 10000); q = int(mn / 4); if (q > g) g = q
+			if ($2 > 0) s += mn + 2 * g
+			inz = 0
+		}
+		END { print s }' "$1/proc/zoneinfo"
+}
+
+# ---- usage ----------------------------------------------------------------
+"$W" tune --help >"$T/out" 2>&1
+check $? "tune --help exits 0"
+grep -q -- '--max-reserve' "$T/out"
+check $? "tune --help names --max-reserve"
+"$W" --root "$M" tune --interval 0 >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'interval' "$T/err"
+check $? "--interval 0 is refused with exit 2 (got $rc)"
+"$W" --root "$M" tune --max-reserve 101% >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'max-reserve' "$T/err"
+check $? "--max-reserve 101% is refused with exit 2 (got $rc)"
+"$W" --root "$M" -o prom tune >"$T/out" 2>"$T/err"
+[ $? -eq 2 ]
+check $? "-o prom tune is refused (exit 2): tune writes --prom-file instead"
+
+# ---- a dry run decides and writes nothing ---------------------------------
+r=$(fresh dry)
+loads+=("$(load "$r" 3 2000)")
+"$W" --root "$r" tune -n --interval 0.3 --duration 2 >"$T/out" 2>"$T/err"
+rc=$?
+kill "${loads[-1]}"
+[ $rc -eq 0 ] && grep -q 'wsf 10 -> ' "$T/out" && grep -q 'dry run: not written' "$T/out" &&
+	[ "$(cat "$r/$VM/watermark_scale_factor")" = 10 ] && [ ! -e "$r/var/lib/wmark/state.json" ]
+check $? "a dry run under stalls prints a raise from wsf 10, writes no knob and no journal (exit $rc)"
+
+# ---- stalls raise wsf; SIGTERM puts it back ---------------------------------
+for sig in TERM INT HUP; do
+	r=$(fresh sig$sig)
+	loads+=("$(load "$r" 3 2000)")
+	"$W" --root "$r" tune --interval 0.2 >"$T/out" 2>"$T/err" &
+	p=$!
+	wait_for 10 grep -q '"state":.*"applied"' "$r/var/lib/wmark/state.json" 2>/dev/null
+	raised=$(cat "$r/$VM/watermark_scale_factor")
+	kill -"$sig" $p
+	wait $p
+	rc=$?
+	kill "${loads[-1]}"
+	[ $rc -eq 0 ] && [ "$raised" -gt 10 ] && [ "$(cat "$r/$VM/watermark_scale_factor")" = 10 ] &&
+		grep -q '"rolled-back"' "$r/var/lib/wmark/state.json" &&
+		grep -q 'the values from before are back' "$T/out"
+	check $? "SIG$sig: wsf was raised (10 -> $raised, journaled) and is back at 10, journal rolled back (exit $rc)"
+done
+diag "$(grep 'wsf 10 ->' "$T/out" | head -1)"
+
+# The journal during the run holds the value from before the first write.
+r=$(fresh journal)
+loads+=("$(load "$r" 3 2000)")
+"$W" --root "$r" tune --interval 0.2 >"$T/out" 2>"$T/err" &
+p=$!
+wait_for 10 grep -q '"applied"' "$r/var/lib/wmark/state.json" 2>/dev/null
+cp "$r/var/lib/wmark/state.json" "$T/j.json"
+kill -TERM $p
+wait $p
+kill "${loads[-1]}"
+py - "$T/j.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+ok = j["state"] == "applied" and j["previous"]["watermark_scale_factor"] == "10\n" \
+    and int(j["written"]["watermark_scale_factor"]) > 10 and j["command"].startswith("wmark tune")
+sys.exit(0 if ok else 1)
+EOF
+check $? "while it runs the journal is 'applied' with previous 10 and the raised wsf as written"
+
+# ---- --keep leaves the values; rollback restores them ----------------------
+r=$(fresh keep)
+loads+=("$(load "$r" 3 2000)")
+"$W" --root "$r" tune --interval 0.2 --duration 1.5 --keep >"$T/out" 2>"$T/err"
+rc=$?
+kill "${loads[-1]}"
+kept=$(cat "$r/$VM/watermark_scale_factor")
+"$W" --root "$r" rollback >/dev/null 2>"$T/err2"
+rc2=$?
+[ $rc -eq 0 ] && [ "$kept" -gt 10 ] && [ $rc2 -eq 0 ] && [ "$(cat "$r/$VM/watermark_scale_factor")" = 10 ] &&
+	grep -q "wmark apply --wsf $kept" "$T/out"
+check $? "--keep leaves wsf $kept and prints its apply line; 'wmark rollback' then restores 10 (exit $rc, $rc2)"
+
+# ---- SIGKILL: the next tune puts the values back first ---------------------
+r=$(fresh kill9)
+loads+=("$(load "$r" 3 2000)")
+"$W" --root "$r" tune --interval 0.2 >"$T/out" 2>"$T/err" &
+p=$!
+wait_for 10 grep -q '"applied"' "$r/var/lib/wmark/state.json" 2>/dev/null
+kill -KILL $p
+wait $p 2>/dev/null
+kill "${loads[-1]}"
+left=$(cat "$r/$VM/watermark_scale_factor")
+"$W" --root "$r" tune -n --interval 0.1 --duration 0.2 >"$T/out" 2>"$T/err"
+[ "$left" -gt 10 ] && [ "$(cat "$r/$VM/watermark_scale_factor")" = 10 ] || {
+	# a dry run does not restore: only a real run does
+	"$W" --root "$r" tune --interval 0.1 --duration 0.2 >"$T/out" 2>"$T/err"
+	[ "$left" -gt 10 ] && [ "$(cat "$r/$VM/watermark_scale_factor")" = 10 ] &&
+		grep -q 'put back 10 from journal' "$T/err"
+}
+check $? "after a SIGKILL (wsf left at $left) the next tune puts 10 back from the journal and says so"
+
+# ---- a knob written by someone else is left alone --------------------------
+r=$(fresh foreign)
+loads+=("$(load "$r" 3 2000)")
+"$W" --root "$r" tune --interval 0.2 >"$T/out" 2>"$T/err" &
+p=$!
+wait_for 10 grep -q '"applied"' "$r/var/lib/wmark/state.json" 2>/dev/null
+echo 55 >"$r/$VM/watermark_scale_factor"
+wait_for 10 grep -q 'written by someone else' "$T/err"
+sleep 0.5
+mid=$(cat "$r/$VM/watermark_scale_factor")
+kill -TERM $p
+wait $p
+rc=$?
+kill "${loads[-1]}"
+[ "$mid" = 55 ] && [ "$(cat "$r/$VM/watermark_scale_factor")" = 55 ] &&
+	grep -q 'vm.watermark_scale_factor was written by someone else (now 55)' "$T/err"
+check $? "a wsf written by someone else (55) is said once, never changed again, not restored on exit (exit $rc)"
+
+# ---- no write past --max-reserve, whatever the input -----------------------
+for bound in 100M 150M 12%; do
+	r=$(fresh bound$bound)
+	loads+=("$(load "$r" 500 200000)")
+	"$W" --root "$r" -j tune --interval 0.1 --duration 2 --max-reserve "$bound" --keep \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	kill "${loads[-1]}"
+	wsf=$(cat "$r/$VM/watermark_scale_factor")
+	hs=$(high_sum "$r" "$wsf")
+	case $bound in
+	*%) managed=$(awk '$1 == "managed" { s += $2 } END { print s }' "$r/proc/zoneinfo")
+	    lim=$((managed * ${bound%\%} / 100)) ;;
+	*M) lim=$(( ${bound%M} * 256 )) ;;
+	esac
+	py - "$T/out" "$lim" <<'EOF'
+import json, sys
+lim = int(sys.argv[2])
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+w = [r for r in recs if "written" in r and r["written"]]
+ok = len(w) >= 1 and all(r["pages"]["reserve_new"] <= lim for r in w) and "summary" in recs[-1]
+sys.exit(0 if ok else 1)
+EOF
+	[ $? -eq 0 ] && [ "$rc" -eq 0 ] && [ "$wsf" -gt 10 ] && [ "$hs" -le "$lim" ]
+	check $? "--max-reserve $bound under a stall storm: wsf $wsf, summed high $hs <= $lim pages (recomputed here), every JSON write within it"
+done
+
+# ---- --prom-file ------------------------------------------------------------
+r=$(fresh prom)
+"$W" --root "$r" tune -n --interval 0.1 --duration 0.3 --prom-file "$T/wmark.prom" >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^wmark_tune_wsf 10$' "$T/wmark.prom" && grep -q '^# TYPE wmark_tune_stalls_total counter' "$T/wmark.prom" &&
+	[ ! -e "$T/wmark.prom.tmp" ]
+check $? "--prom-file writes a textfile with wmark_tune_wsf 10 and no temporary left (exit $rc)"
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$T/wmark.prom" >"$T/pt" 2>&1
+	check $? "promtool accepts the textfile"
+else
+	skip "promtool accepts the textfile" "no promtool"
+fi
+
+echo "1..$n"
