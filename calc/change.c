@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * change.c - what a write to a watermark sysctl does (kernel-notes.md
- * section 5, mm/page_alloc.c of 4.6 to 7.x).
+ * change.c - what a write to a watermark sysctl does (docs/model.md
+ * §5, mm/page_alloc.c of 4.6 to 7.x).
  *
  * Every knob is a proc_dointvec_minmax() entry: a value outside
  * extra1..extra2 is EINVAL and the old value stays.  The handlers of

@@ -30,7 +30,7 @@ int wm_knob_exists(const struct wm_profile *p, enum wm_knob k, struct wm_diag *d
 
 /*
  * The range of one value of knob k that a kernel of profile p accepts
- * (proc_dointvec_minmax's extra1/extra2, kernel-notes.md section 5):
+ * (proc_dointvec_minmax's extra1/extra2, docs/model.md §5):
  * min_free_kbytes, watermark_boost_factor and extra_free_kbytes 0 to
  * INT_MAX; watermark_scale_factor 1 to p->wsf_max; a lowmem_reserve_ratio
  * entry any int.  Fill *lo and *hi.
@@ -79,7 +79,7 @@ enum wm_recompute {
 
 /*
  * What writing the knobs in `set` (WM_HAVE_* bits) makes the kernel
- * recompute (kernel-notes.md section 5): min_free_kbytes,
+ * recompute (docs/model.md §5): min_free_kbytes,
  * watermark_scale_factor and extra_free_kbytes every zone's watermarks
  * (resetting boost), lowmem_reserve_ratio the protection arrays,
  * watermark_boost_factor nothing.  WM_RECOMPUTE_* bits.
@@ -89,7 +89,7 @@ unsigned wm_change_recomputes(unsigned set);
 /*
  * The sysctls after change ch on a kernel of profile p that has sysctls
  * now (now->nlrr entries of lowmem_reserve_ratio; 0 when unknown), and
- * what the write recomputes (kernel-notes.md section 5): min_free_kbytes,
+ * what the write recomputes (docs/model.md §5): min_free_kbytes,
  * watermark_scale_factor and extra_free_kbytes recompute every zone's
  * watermarks (and reset boost); lowmem_reserve_ratio recomputes
  * protection (reading it does too); watermark_boost_factor recomputes

@@ -4,7 +4,7 @@
  *
  * A kernel computes watermarks and protection from the managed counts of
  * the moment, and does not recompute them when managed changes (freeing
- * init memory after boot, balloons, hugetlb; kernel-notes.md 10.4).  So
+ * init memory after boot, balloons, hugetlb; docs/model.md §10.4).  So
  * a freshly booted machine usually prints "stale" numbers.  The printed
  * values pin the old counts down to narrow intervals:
  *

@@ -2,7 +2,7 @@
 /*
  * kver.c - kernel release strings and what each version does.
  *
- * Every version edge here is a row of kernel-notes.md section 8, stable
+ * Every version edge here is a row of docs/model.md §8, stable
  * backports included: a Debian "6.1.0-18-amd64" says sublevel 0, so edges
  * that matter inside a stable series (5.10.50, 5.10.186, 5.15.58, 6.12.19,
  * 6.13.7) need the real sublevel, which the CLI takes from the kernel's

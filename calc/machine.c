@@ -12,7 +12,7 @@
  * (min_free_kbytes to pages, the sqrt rule, THP's recommendation), and
  * the pageblock is not a function of it everywhere: on ppc64 with 64 KiB
  * pages it is a run-time value (32 pages with the radix MMU) that only
- * /proc/pagetypeinfo says (kernel-notes.md 11.1).  A capture without it is
+ * /proc/pagetypeinfo says (docs/model.md §11.1).  A capture without it is
  * modelled with the arm64/x86 rule, and says so.
  */
 #include <limits.h>

@@ -2,7 +2,7 @@
 /*
  * reclaim.c - memory_reclaim() of mm/memcontrol.c (5.19 - 6.16) and
  * user_proactive_reclaim() of mm/vmscan.c (6.17+), as read in the 6.12
- * and 7.2 trees, and reclaim-notes.md Part A for the older edges.
+ * and 7.2 trees, and docs/model.md §12 for the older edges.
  *
  * The subtle point: the loop's only stopping rules are "reclaimed >=
  * asked" and "a zero-progress call with no retries left".  A call that

@@ -105,7 +105,7 @@ struct wm_reclaim_run {
  * The idealised loop: every call reclaims exactly its target (no
  * overshoot inside a call, nothing unreclaimable).  A real kernel
  * overshoots inside calls too, so it makes at most `calls` calls and
- * overshoots at least `overshoot` pages (reclaim-notes A2.1, 0.3).
+ * overshoots at least `overshoot` pages (docs/model.md §12.2.1, §12.0).
  */
 struct wm_reclaim_model {
 	enum wm_reclaim_rule rule;

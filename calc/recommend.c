@@ -4,7 +4,7 @@
  *
  * Every answer is a search over wsf with wm_setup_wmarks(), i.e. the
  * kernel's own integer arithmetic of __setup_per_zone_wmarks() (4.6+,
- * kernel-notes.md section 3), so floors and truncations come out exactly
+ * docs/model.md §3), so floors and truncations come out exactly
  * as the kernel has them.  The gap max(prop/4, managed*wsf/10000) only
  * grows with wsf, which is what makes a bisection valid.
  *

@@ -5,7 +5,7 @@
  * passes of 6f04f48dc9c0, merged for 3.15), 4.14/4.19 (no force scan; the
  * 4.13 inactive-anon guard on the file-tiny rule), and 6.1.158, 6.12.117
  * and 7.2.13 (prepare_scan_control(), calculate_pressure_balance(),
- * apply_proportional_protection()); see reclaim-notes.md Part B.
+ * apply_proportional_protection()); see docs/model.md §13.
  *
  * The one subtle point is where 3.15's force scan looks: it tests whether
  * anything is scanned *after* the anon/file fraction, so a list whose

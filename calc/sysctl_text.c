@@ -6,7 +6,7 @@
  * Keys follow procps sysctl(8): "vm.x" or "vm/x", and only the knobs in
  * the allowlist below, which is what keeps apply off every other file
  * under /proc/sys.  Values follow the kernel's proc_dointvec_minmax
- * (kernel-notes.md section 5): decimal ints between blanks, an
+ * (docs/model.md §5): decimal ints between blanks, an
  * out-of-range value refused whole.  Files follow systemd's sysctl.d(5),
  * which procps reads the same way: "#" and ";" start a comment line,
  * "key = value" with blanks optional, a leading "-" asks that a failure

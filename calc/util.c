@@ -5,7 +5,7 @@
  *
  * int_sqrt() and mult_frac() are modelled on lib/math/int_sqrt.c and
  * include/linux/math.h: both are exact floors, so any exact integer
- * method gives the kernel's result (kernel-notes.md section 1).
+ * method gives the kernel's result (docs/model.md §1).
  * wm_mul_div() is the kernel's u64 mul-then-do_div done in 128 bits
  * without __int128, which 32-bit targets (armv7, i386) do not have.
  */

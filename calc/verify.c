@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * verify.c - the model against what a kernel printed (kernel-notes.md
- * section 10).
+ * verify.c - the model against what a kernel printed (docs/model.md
+ * §10).
  *
  * Verdicts: "exact" when every number matches; "stale" when the kernel
  * computed them from managed counts that have moved since, which infer.c

@@ -3,7 +3,7 @@
  * watermark.c - the kernel's zone watermarks, protection arrays and boot
  * min_free_kbytes, in its own integer arithmetic.
  *
- * Models, per kernel-notes.md:
+ * Models, per docs/model.md:
  *  - __setup_per_zone_wmarks() (mm/page_alloc.c), 2.6 to 6.19: section 3;
  *  - setup_per_zone_lowmem_reserve(), rules A to E: section 4;
  *  - init_per_zone_wmark_min() / calculate_min_free_kbytes() and

@@ -67,7 +67,7 @@ bool wm_kver_debian_sublevel(const char *version, struct wm_kver *k);
 int wm_kver_cmp(const struct wm_kver *a, unsigned major, unsigned minor,
 		unsigned sub);
 
-/* How the kernel computes protection (kernel-notes.md section 4). */
+/* How the kernel computes protection (docs/model.md §4). */
 enum wm_lrr_rule {
 	WM_LRR_A,	/* <= 4.16: ratio < 1 forced to 1, all sums */
 	WM_LRR_B,	/* 4.17 - 5.7: ratio < 1 gives 0 */
@@ -271,7 +271,7 @@ struct wm_mfk {
 
 /*
  * The min_free_kbytes a kernel of profile p computes at boot for machine m
- * with THP mode thp (kernel-notes.md 2.3).  s supplies wsf and ratios for
+ * with THP mode thp (docs/model.md §2.3).  s supplies wsf and ratios for
  * the intermediate watermarks.
  */
 int wm_boot_min_free_kbytes(const struct wm_profile *p,

@@ -11,7 +11,7 @@
 
 #include "../calc/wmark.h"
 
-/* Exit codes (DESIGN.md). */
+/* Exit codes (wmark.1, EXIT STATUS). */
 enum {
 	EXIT_OK = 0,
 	EXIT_CHECK = 1,		/* the check did not hold */

@@ -51,7 +51,7 @@
 /*
  * Refuse a change whose summed min watermarks exceed this share of
  * managed memory: twice the 5% that khugepaged allows its own
- * recommendation (kernel-notes.md 2.2), well past any default.
+ * recommendation (docs/model.md §2.2), well past any default.
  */
 #define SAFE_MIN_SHARE_PCT 10
 
@@ -1077,7 +1077,7 @@ static int load_journal(struct apply *a, const char *cmd)
 
 	if (r == -ENOENT)
 		return EXIT_OK;
-	/* malformed input (DESIGN.md): exit 2, but no usage hint */
+	/* malformed input (wmark.1): exit 2, but no usage hint */
 	if (r == -EINVAL)
 		return cli_err(EXIT_USAGE, cmd, "journal %s: %s: refusing to overwrite it (give another --state); nothing was written",
 			       a->state_path, err);
@@ -1603,7 +1603,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		r = jr_load(path, &j, err, sizeof(err));
 	}
 	if (r < 0) {
-		/* malformed input (DESIGN.md): exit 2, but no usage hint */
+		/* malformed input (wmark.1): exit 2, but no usage hint */
 		rc = cli_err(r == -EINVAL ? EXIT_USAGE : EXIT_SYSTEM, cmd, "%s: %s; nothing was restored",
 			     path, err);
 		goto out;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd_capture.c - `wmark capture DIR`: write the machine's root tree
- * (DESIGN.md, "Capture format") for a bug report or a test fixture.
+ * (wmark.1, CAPTURE FORMAT) for a bug report or a test fixture.
  *
  * The tree is built in a sibling directory and renamed into place, so an
  * error leaves no half-written capture behind.

@@ -8,7 +8,7 @@
  * A write's result is read from the cgroup's memory.stat before and after
  * it: the reclaimed pages are the difference of pgsteal_proactive where
  * the kernel has it (6.19+), else of pgsteal_direct, which is where
- * earlier kernels count proactive reclaim (reclaim-notes 0.3, A4).
+ * earlier kernels count proactive reclaim (docs/model.md §12.0, §12.4).
  * Δmemory.current is shown beside it: it also moves with whatever the
  * cgroup's tasks allocate or free meanwhile, and with slab.
  *

@@ -264,7 +264,7 @@ static int report_jw(const struct snapshot *s, const struct wm_verify *a, const 
 }
 
 /*
- * Print doc: the document of DESIGN.md for one machine (root NULL), or
+ * Print doc: wmark.1's JSON OUTPUT for one machine (root NULL), or
  * one line {"root": ROOT, ...} per machine of a fleet.  Frees doc.
  */
 static int emit_json(cJSON *doc, const char *root)

@@ -4,7 +4,7 @@
  * change, beside today's, under the kernel's formula and the 2018 RFC's,
  * and what the change does to MemAvailable.
  *
- * What a write recomputes (kernel-notes.md section 5): min_free_kbytes,
+ * What a write recomputes (docs/model.md §5): min_free_kbytes,
  * watermark_scale_factor and (Android) extra_free_kbytes recompute every
  * zone's watermarks and reset boost; lowmem_reserve_ratio recomputes the
  * protection arrays, and so does merely reading it; watermark_boost_factor

@@ -62,7 +62,7 @@ void zrow_from_model(struct zrow *r, int node, const char *zone,
 void report_text_table(FILE *f, const struct zrow *rows, size_t n,
 		       unsigned cols, unsigned page_size);
 
-/* A JSON array of zone objects with the DESIGN.md keys. */
+/* A JSON array of zone objects with the keys of wmark.1's JSON OUTPUT. */
 cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols);
 
 struct jw;
@@ -81,7 +81,7 @@ void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
 /* The sysctls s has, as wmark_sysctl_NAME gauges. */
 void report_prom_sysctl(FILE *f, const struct wm_sysctl *s);
 
-/* The "sysctl" object of DESIGN.md (fields < 0 become null). */
+/* The "sysctl" object of wmark.1's JSON OUTPUT (fields < 0 become null). */
 cJSON *report_json_sysctl(const struct wm_sysctl *s);
 
 /* Print a cJSON document on stdout with a newline; frees it. */

@@ -4,7 +4,7 @@
  * under <root>/proc/sys/vm.  Their text (the allowlist, key and value
  * syntax, ranges per kernel profile, sysctl.d lines) is calc/sysctl_text.c.
  *
- * The kernel side (kernel-notes.md section 5): every knob here is a
+ * The kernel side (docs/model.md §5): every knob here is a
  * proc_dointvec_minmax table entry.  Such a handler parses the whole value
  * from one write at offset 0 (with sysctl_writes_strict, the default since
  * 4.5, a write at another offset is ignored), takes blanks - space, tab,

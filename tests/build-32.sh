@@ -4,7 +4,7 @@
 # (gcc -m32 with libc6-dev-i386) this compiles every calc/*.c with the
 # Makefile's warnings as errors, links a small program against the
 # objects, and runs it (natively, or under qemu-user) to check that the
-# 32-bit build computes the section 9 snapshot A of kernel-notes.md
+# 32-bit build computes snapshot A of docs/model.md §9.2
 # exactly.  Prints TAP; a missing tool is a SKIP, not a failure.
 cd "$(dirname "$0")/.." || exit 2
 export LC_ALL=C
@@ -45,7 +45,7 @@ static void expect(const char *what, unsigned long long got, unsigned long long 
 
 int main(void)
 {
-	/* kernel-notes.md 9.2, snapshot A */
+	/* docs/model.md §9.2, snapshot A */
 	static const unsigned long managed[5] = { 3840, 772918, 163840, 0, 0 };
 	static const unsigned long wm[5][4] = {
 		{ 68, 85, 102, 119 }, { 13883, 17353, 20823, 24293 },

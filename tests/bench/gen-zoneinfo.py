@@ -98,7 +98,7 @@ def watermarks(lay):
 
 
 def zone_batch(managed):
-    """zone_batchsize() (kernel-notes.md section 6), before max(1, ...)."""
+    """zone_batchsize() (docs/model.md §6), before max(1, ...)."""
     b = max(min(managed >> 10, (1 << 20) // 4096) // 4, 1)
     b += b // 2
     return (1 << (b.bit_length() - 1)) - 1

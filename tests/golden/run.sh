@@ -6,7 +6,7 @@
 #
 # usage: tests/golden/run.sh WMARK
 # UPDATE=1 rewrites the expected files; every number in them must then be
-# checked by hand against kernel-notes.md or the capture it came from.
+# checked by hand against docs/model.md or the capture it came from.
 cd "$(dirname "$0")/../.." || exit 2
 wmark=$(realpath "${1:-build/wmark}")
 n=0

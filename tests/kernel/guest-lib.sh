@@ -8,7 +8,7 @@ send() {
 	echo "WMARK-FILE-END"
 }
 
-# snap DIR: the machine as a root tree (DESIGN.md), zoneinfo first.
+# snap DIR: the machine as a root tree (wmark.1, CAPTURE FORMAT), zoneinfo first.
 snap() {
 	mkdir -p "$1"/proc/sys/vm "$1"/proc/sys/kernel "$1"/proc/pressure \
 		"$1"/sys/kernel/mm/transparent_hugepage

@@ -11,7 +11,7 @@
 # the root cgroup (the io controller is left off), so swapping out the
 # cgroup's anon frees the cgroup's memory, as zram would, without a module
 # these kernels' cache does not carry.  A descriptor of the page-cache
-# device stays open: its last close would drop the cache (reclaim-notes 0.3).
+# device stays open: its last close would drop the cache (docs/model.md §12.0).
 #
 # Prints TAP ("ok N - ...") numbered from 1, "# " diagnostics and
 # "WMARK-INFO reclaim_KEY=VALUE" facts.

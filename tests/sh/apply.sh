@@ -190,18 +190,18 @@ else
 		"../shared/corpus is not here"
 fi
 
-# kernel-notes.md section 9, snapshot B of the Firecracker 6.18 guest
+# docs/model.md §9.2, snapshot B of the Firecracker 6.18 guest
 # (this capture): the kernel's numbers are current, so a refresh moves
 # nothing and wsf 10 predicts exactly what is printed.
 F618=$M/vm-6.18-firecracker-A
 "$WMARK" --root "$F618" apply -n --refresh >"$T/out" 2>&1
 grep -q 'refresh moves nothing' "$T/out"
-check $? "6.18 capture: --refresh finds the watermarks and protection current (kernel-notes 9.2)"
+check $? "6.18 capture: --refresh finds the watermarks and protection current (docs/model.md §9.2)"
 "$WMARK" -j --root "$F618" apply -n --wsf 10 | pred_table >"$T/got"
 printf '%s\n' "DMA 30 37 44 51 0 3019 8395 8395 8395" "DMA32 6065 7581 9097 10613 0 0 5376 5376 5376" \
 	"Normal 10800 13500 16200 18900 0 0 0 0 0" "Movable 32 32 32 32 0 0 0 0 0" \
 	"Device 0 0 0 0 0 0 0 0 0" | diff - "$T/got" >"$T/d"
-check $? "6.18 capture: the prediction is kernel-notes 9.2's snapshot B"
+check $? "6.18 capture: the prediction is docs/model.md §9.2's snapshot B"
 # wsf 200 by hand: gap = max(min/4, managed*200/10000).
 # DMA 3840 -> 76; DMA32 772918 -> 15458; Normal 1376256 -> 27525.
 "$WMARK" -j --root "$F618" apply -n --wsf 200 | pred_table | cut -d' ' -f1-5 >"$T/got"

@@ -3,7 +3,7 @@
 # input (an out-of-range value, a missing or impossible sysctl file, a
 # number no zoneinfo can hold), apply and whatif predict the same zones,
 # and machines with 16 KiB and 64 KiB pages are modelled with their own
-# geometry (kernel-notes.md 11.1).  Prints TAP.
+# geometry (docs/model.md §11.1).  Prints TAP.
 . "$(dirname "$0")/lib.sh"
 D=data/machines
 
@@ -130,7 +130,7 @@ is "a wsf write recomputes and resets the boost" py -c "
 import json; z = [z for z in json.load(open('$tmp/w.json'))['zones'] if z['zone'] == 'DMA'][0]
 assert z['boost'] == 0 and z['min'] == z['now']['min'] - 512, z"
 
-# ---- 16 KiB pages: a root whose MemTotal says so (kernel-notes 11.1 worked example)
+# ---- 16 KiB pages: a root whose MemTotal says so (docs/model.md §11.1 worked example)
 mk16k() {
 	rm -rf "$tmp/k16"
 	mkdir -p "$tmp/k16/proc/sys/vm" "$tmp/k16/proc/sys/kernel"

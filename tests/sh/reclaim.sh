@@ -1,6 +1,6 @@
 #!/bin/bash
 # wmark reclaim against fake cgroup trees under --root: usage errors, the
-# model in --dry-run (reclaim-notes A2.1), missing cgroup v2 / v1 only /
+# model in --dry-run (docs/model.md §12.2.1), missing cgroup v2 / v1 only /
 # kernels without memory.reclaim, and whole runs whose totals are checked.
 #
 # The fake kernel: memory.reclaim is a FIFO.  wmark reads memory.stat and

@@ -2,7 +2,7 @@
 # wmark scan over root trees built from a captured machine: a cgroup's
 # memory.stat, swappiness and swap from the root, MGLRU, the anon-only line
 # of a node and whatif's report of a change that crosses it.  Expected
-# numbers come from the notes' worked examples (reclaim-notes.md B6) or are
+# numbers come from the worked examples of docs/model.md §13.6 or are
 # worked here with awk from the files the test wrote.  Prints TAP.
 . "$(dirname "$0")/lib.sh"
 is() {	# is GOT WANT WHAT

@@ -3,7 +3,7 @@
  * k61_after.h - the Debian 6.1.192 qemu guest (4 GiB) after
  * watermark_scale_factor 1000, min_free_kbytes 32768 and
  * lowmem_reserve_ratio 64 64 16 0 0, as its zoneinfo printed it
- * (data/machines/qemu-k61-4g-after, kernel-notes.md section 9 figures);
+ * (data/machines/qemu-k61-4g-after, reproduced by docs/model.md §3, §4);
  * only the lines the model reads.  ZONE(name, free, boost, min, low, high,
  * managed, protection...).
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_boost.c - boost_watermark()'s ceiling per kernel (6.12
- * mm/page_alloc.c; 5.7's small-zone rule; kernel-notes.md 3.1) and the
+ * mm/page_alloc.c; 5.7's small-zone rule; docs/model.md §3.1) and the
  * boost read from zoneinfo series: printed (5.16+) or recognised as a
  * uniform whole-pageblock rise of min, low and high (5.0-5.15).
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_change.c - what a sysctl write is allowed, recomputes and leaves
- * behind (calc/change.c), against kernel-notes.md section 5 and the
+ * behind (calc/change.c), against docs/model.md §5 and the
  * Debian 6.1 qemu guest's zoneinfo after its writes.
  */
 #include <setjmp.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_infer.c - working back from printed watermarks, against the 6.18 VM
- * of kernel-notes.md section 9 (snapshots A and B), the worked examples of
- * section 11.1 and the formulas of section 3 inverted by hand; and the
+ * of docs/model.md §9.2 (snapshots A and B), the worked examples of
+ * §11.1 and the formulas of §3 inverted by hand; and the
  * exact 64x64/64 division the search rests on.
  *
  * Snapshot A: managed DMA 3840, DMA32 772918, Normal 163840, Movable 0,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_kver.c - release strings, the version edges of kernel-notes.md
- * section 8, the arithmetic primitives and the size parser.
+ * test_kver.c - release strings, the version edges of docs/model.md
+ * §8, the arithmetic primitives and the size parser.
  */
 #include <setjmp.h>
 #include <stdarg.h>

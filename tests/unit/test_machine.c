@@ -2,7 +2,7 @@
 /*
  * test_machine.c - the page geometry and zoneinfo -> model glue
  * (calc/machine.c), against the arm64 16 KiB and ppc64le 64 KiB boots of
- * kernel-notes.md section 11.1 and small zoneinfo files of each era.
+ * docs/model.md §11.1 and small zoneinfo files of each era.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -80,7 +80,7 @@ static void test_pageblock_from_pmd_is_its_order_capped_by_the_largest_buddy_ord
 	assert_int_equal(wm_pageblock_from_pmd(4096, 2097152, 11, &order, &pages, NULL), WM_OK);
 	assert_int_equal(order, 9);
 	assert_int_equal(pages, 512);
-	/* arm64 16K: 32 MiB PMD, orders 0..11 (kernel-notes.md 11.1) */
+	/* arm64 16K: 32 MiB PMD, orders 0..11 (docs/model.md §11.1) */
 	assert_int_equal(wm_pageblock_from_pmd(16384, 32u << 20, 12, &order, &pages, NULL), WM_OK);
 	assert_int_equal(order, 11);
 	assert_int_equal(pages, 2048);
@@ -294,7 +294,7 @@ static void test_geometry_says_where_each_value_came_from(void **state)
 	assert_int_equal(wm_geometry_settle(65536, 0, 0, 5, 48, &g, NULL), WM_EINVAL);
 }
 
-/* ---- the model at other page sizes (kernel-notes.md 11.1) ------------ */
+/* ---- the model at other page sizes (docs/model.md §11.1) ------------- */
 
 static void test_arm64_16k_after_wsf_120_matches_the_kernel(void **state)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_protection.c - the five lowmem_reserve rules of kernel-notes.md
- * section 4, worked by hand on one node with an empty zone between two
+ * test_protection.c - the five lowmem_reserve rules of docs/model.md
+ * §4, worked by hand on one node with an empty zone between two
  * populated ones and a populated zone whose ratio is 0.
  *
  * Node: DMA 1000, DMA32 0 (empty), Normal 8000, Movable 4000, Device 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_reclaim.c - the memory.reclaim loop per kernel version against
- * reclaim-notes.md A1 and A2.1 (1 GiB of 4 KiB pages on 6.9+: 31 calls,
+ * docs/model.md §12.1 and §12.2.1 (1 GiB of 4 KiB pages on 6.9+: 31 calls,
  * 16 pages over; 6.6 - 6.8: 8192 calls of 32; 6.1: one call), the retry
  * rule (EAGAIN on the 17th zero-progress call, a drain before it), the
  * version edges of the keys, and wmark's own batching.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_recommend.c - recommend's arithmetic against cases worked by hand
- * from kernel-notes.md: the single 4 GiB zone of section 7.1 (mfk 8192,
- * min 2048, gap floor 512 pages), the 6.18 VM of section 9.2 snapshot B
+ * from docs/model.md: the single 4 GiB zone of §7.1 (mfk 8192,
+ * min 2048, gap floor 512 pages), the 6.18 VM of §9.2 snapshot B
  * (DMA 3840, DMA32 772918, Normal 1376256 managed; mfk 67584, wsf 10),
  * AOSP's extra_free_kbytes.sh run over that VM's zoneinfo, and vmstat
  * series whose bursts are summed by hand.
@@ -66,7 +66,7 @@ static void setup(struct fixture *f, const char *release, const unsigned long *m
 	f->in.now = &f->s;
 }
 
-/* kernel-notes 7.1: one 4 GiB Normal zone, mfk 8192 -> min 2048, floor gap 512. */
+/* docs/model.md §7.1: one 4 GiB Normal zone, mfk 8192 -> min 2048, floor gap 512. */
 static void one_4g_zone(struct fixture *f, const char *release)
 {
 	static const unsigned long managed[] = { 1048576 };
@@ -75,7 +75,7 @@ static void one_4g_zone(struct fixture *f, const char *release)
 	setup(f, release, managed, types, 1, 8192, 10);
 }
 
-/* kernel-notes 9.2 snapshot B. */
+/* docs/model.md §9.2 snapshot B. */
 static void vm618(struct fixture *f)
 {
 	static const unsigned long managed[] = { 3840, 772918, 1376256, 0, 0 };
@@ -101,7 +101,7 @@ static void test_floor_makes_wsf_below_5_useless_on_a_4g_zone(void **state)
 	/* floor(1048576*4/10000) = 419 < 512; floor(1048576*5/10000) = 524 */
 	assert_int_equal(a.floor_first, 5);
 	assert_int_equal(a.floor_all, 5);
-	/* today's wsf 10: floor(1048576*10/10000) = 1048 (kernel-notes 7.1) */
+	/* today's wsf 10: floor(1048576*10/10000) = 1048 (docs/model.md §7.1) */
 	assert_int_equal(a.gap_now, 1048);
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_scancount.c - get_scan_count() per era (calc/scancount.c) against
- * every worked example of reclaim-notes.md B6, each number redone by hand
+ * every worked example of docs/model.md §13.6, each number redone by hand
  * from the integer arithmetic in the comments.
  */
 #include <setjmp.h>

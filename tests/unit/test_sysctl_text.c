@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_sysctl_text.c - the vm.* allowlist, key and value syntax, the
- * kernel's accepted ranges (kernel-notes.md section 5) and the sysctl.d
+ * kernel's accepted ranges (docs/model.md §5) and the sysctl.d
  * reader, all from strings (calc/sysctl_text.c).
  */
 #include <limits.h>
@@ -294,7 +294,7 @@ static void test_equal_values_need_the_same_numbers_in_the_same_order(void **sta
 
 /* ---- ranges ---------------------------------------------------------- */
 
-/* kernel-notes.md section 5 and section 8 row 17: 1..1000, 1..3000 from 5.17. */
+/* docs/model.md §5 and §8 row 17: 1..1000, 1..3000 from 5.17. */
 static void test_wsf_range_is_the_running_kernels(void **state)
 {
 	struct wm_profile old = prof("5.15.55"), backport = prof("5.15.58");
@@ -363,7 +363,7 @@ static void test_ratio_list_needs_as_many_entries_as_the_kernel_prints(void **st
 	assert_int_equal(sc_value_check(&p, WM_KNOB_LRR, &v, 5, &d), WM_EINVAL);
 }
 
-/* kernel-notes.md section 4, rule A: 4.9 forces a ratio below 1 to 1. */
+/* docs/model.md §4, rule A: 4.9 forces a ratio below 1 to 1. */
 static void test_a_zero_ratio_is_refused_where_the_kernel_would_make_it_one(void **state)
 {
 	struct wm_profile k49 = prof("4.9.337"), k419 = prof("4.19.0");

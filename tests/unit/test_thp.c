@@ -3,7 +3,7 @@
  * test_thp.c - which THP controls make khugepaged raise min_free_kbytes,
  * per kernel: the global control before 6.11, the PMD size's control on
  * 6.11 to 6.x (6.12's hugepage_pmd_enabled()), any anon size's from 7.0
- * (7.2's hugepage_enabled(), kernel-notes.md 11.4).
+ * (7.2's hugepage_enabled(), docs/model.md §11.4).
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_watermark.c - the watermark model against numbers real kernels
- * printed (kernel-notes.md section 9, the qemu captures) and the worked
- * examples of the 2018 RFC and of the 4.6 commit (section 7, 3).
+ * printed (docs/model.md §9, the qemu captures) and the worked
+ * examples of the 2018 RFC and of the 4.6 commit (§7, §3).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -172,7 +172,7 @@ static void test_commit_4_6_140g_gap_goes_from_16M_to_143M(void **state)
 	assert_int_equal(MiB_PAGES(w.low - w.min), 143);
 }
 
-/* The 6.18 VM of kernel-notes.md section 9. */
+/* The 6.18 VM of docs/model.md §9. */
 static void vm618(struct wm_zone *z, unsigned long normal)
 {
 	static const enum wm_zone_type t[] = { WM_ZONE_DMA, WM_ZONE_DMA32,
