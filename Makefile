@@ -233,19 +233,22 @@ install: all
 	install -m 644 contrib/bash-completion/wmark $(DESTDIR)$(BASHCOMPDIR)/wmark
 	install -m 644 contrib/zsh/_wmark $(DESTDIR)$(ZSHCOMPDIR)/_wmark
 	install -m 755 contrib/systemd/wmark-textfile $(DESTDIR)$(LIBEXECDIR)/wmark/wmark-textfile
-	for u in wmark-textfile.service wmark-textfile.timer; do \
-		sed 's#/usr/libexec/wmark/#$(LIBEXECDIR)/wmark/#' \
+	for u in wmark-textfile.service wmark-textfile.timer wmark-tune.service; do \
+		sed -e 's#/usr/libexec/wmark/#$(LIBEXECDIR)/wmark/#' -e 's#/usr/bin/wmark #$(BINDIR)/wmark #' \
 			contrib/systemd/$$u >$(DESTDIR)$(SYSTEMDUNITDIR)/$$u && \
 		chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$u || exit 1; \
 	done
 	install -m 644 contrib/prometheus/wmark.rules.yml contrib/prometheus/wmark.rules.test.yml \
 		$(DESTDIR)$(DATADIR)/wmark/prometheus/
+	install -d $(DESTDIR)$(DATADIR)/wmark/android
+	install -m 644 contrib/android/wmark-tune.rc $(DESTDIR)$(DATADIR)/wmark/android/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/wmark $(DESTDIR)$(MANDIR)/man1/wmark.1 \
 		$(DESTDIR)$(LIBDIR)/libwmark.a $(DESTDIR)$(BASHCOMPDIR)/wmark \
 		$(DESTDIR)$(ZSHCOMPDIR)/_wmark $(DESTDIR)$(SYSTEMDUNITDIR)/wmark-textfile.service \
-		$(DESTDIR)$(SYSTEMDUNITDIR)/wmark-textfile.timer
+		$(DESTDIR)$(SYSTEMDUNITDIR)/wmark-textfile.timer \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/wmark-tune.service
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/wmark $(DESTDIR)$(LIBEXECDIR)/wmark \
 		$(DESTDIR)$(DATADIR)/wmark
 

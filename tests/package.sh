@@ -30,9 +30,11 @@ cat >"$tmp/want" <<'EOF'
 ./opt/wm/lib/libwmark.a
 ./opt/wm/lib/systemd/system/wmark-textfile.service
 ./opt/wm/lib/systemd/system/wmark-textfile.timer
+./opt/wm/lib/systemd/system/wmark-tune.service
 ./opt/wm/libexec/wmark/wmark-textfile
 ./opt/wm/share/bash-completion/completions/wmark
 ./opt/wm/share/man/man1/wmark.1
+./opt/wm/share/wmark/android/wmark-tune.rc
 ./opt/wm/share/wmark/prometheus/wmark.rules.test.yml
 ./opt/wm/share/wmark/prometheus/wmark.rules.yml
 ./opt/wm/share/zsh/site-functions/_wmark
@@ -43,6 +45,8 @@ is "and the public headers under include/wmark (wmark.h among them)" test -f "$d
 is "the installed service runs wmark-textfile from PREFIX/libexec" \
 	grep -qx 'ExecStart=/opt/wm/libexec/wmark/wmark-textfile /var/lib/prometheus/node-exporter' \
 	"$d/opt/wm/lib/systemd/system/wmark-textfile.service"
+is "the installed tune service runs PREFIX/bin/wmark tune" \
+	grep -q '^ExecStart=/opt/wm/bin/wmark tune ' "$d/opt/wm/lib/systemd/system/wmark-tune.service"
 is "the installed wmark runs" test "$("$d/opt/wm/bin/wmark" -V)" = "$("$B/wmark" -V)"
 bc=/usr/share/bash-completion/bash_completion
 if [ -f "$bc" ]; then
@@ -67,7 +71,8 @@ dpkg-deb -c "$deb" | awk '{print $6}' | grep -v '/$' | sort >"$tmp/c"
 for f in ./usr/bin/wmark ./usr/share/man/man1/wmark.1.gz \
 	./usr/share/bash-completion/completions/wmark ./usr/share/zsh/vendor-completions/_wmark \
 	./usr/libexec/wmark/wmark-textfile ./lib/systemd/system/wmark-textfile.service \
-	./lib/systemd/system/wmark-textfile.timer ./usr/share/wmark/prometheus/wmark.rules.yml \
+	./lib/systemd/system/wmark-textfile.timer ./lib/systemd/system/wmark-tune.service \
+	./usr/share/wmark/android/wmark-tune.rc ./usr/share/wmark/prometheus/wmark.rules.yml \
 	./usr/share/doc/wmark/copyright; do
 	grep -qx "$f" "$tmp/c" || echo "missing $f"
 done >"$tmp/e"
