@@ -205,6 +205,7 @@ fuzz: fuzz-build
 
 bench: all
 	$(Q)WMARK=$(B)/wmark tests/bench/run.sh
+	$(Q)WMARK=$(B)/wmark tests/bench/bench_tune.sh
 
 # wmark's recommend, evaluated on a real kernel under qemu (slow).
 bench-recommend: all
