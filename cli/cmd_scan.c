@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "../calc/procfs.h"
+#include "../calc/reclaim.h"
 #include "../calc/scancount.h"
 #include "commands.h"
 #include "report.h"
@@ -161,6 +162,35 @@ static int read_num(const char *root, const char *rel, long *v)
 	if (err)
 		return cli_err(EXIT_USAGE, "scan", "%s: %s", path, d.msg[0] ? d.msg : "not a number");
 	return EXIT_OK;
+}
+
+/*
+ * A swappiness file under the root (vm.swappiness, a v1 memory.swappiness)
+ * into *v; 1 if absent.  The kernel holds 0..200 there (proc_dointvec_minmax
+ * with MAX_SWAPPINESS; mem_cgroup_swappiness_write() likewise), so anything
+ * else, "max" included, is no file of a kernel: exit 2 naming file:1.
+ */
+static int read_swappiness(const char *root, const char *rel, long *v)
+{
+	char path[4096], *buf;
+	size_t len;
+	int rc;
+
+	if (root_path(root, rel, path, sizeof(path)))
+		return cli_err(EXIT_USAGE, "scan", "%s: path too long", rel);
+	if (read_path(path, READ_MAX, &buf, &len) == 0) {
+		bool max = len >= 3 && strncmp(buf, "max", 3) == 0;
+
+		free(buf);
+		if (max)
+			return cli_err(EXIT_USAGE, "scan", "%s:1: 'max' is no swappiness the "
+				       "kernel holds (0 to 200)", path);
+	}
+	rc = read_num(root, rel, v);
+	if (rc == EXIT_OK && (*v < 0 || *v > 200))
+		return cli_err(EXIT_USAGE, "scan", "%s:1: %ld is outside the kernel's "
+			       "swappiness range, 0 to 200", path, *v);
+	return rc;
 }
 
 /* Is MGLRU on (lru_gen/enabled non-zero)?  false when the file is absent. */
@@ -611,6 +641,17 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 		}
 	}
 
+	/* memory.reclaim's swappiness=max: 6.16+, refused (EINVAL) before */
+	if (o.swappiness && o.swappiness_v == 201 && kernel[0] && wm_kver_parse(kernel, &kv, &d) == 0) {
+		struct wm_reclaim_profile rp;
+
+		wm_reclaim_profile_for(&kv, &rp);
+		if (wm_reclaim_check_swappiness(&rp, &kv, -1, &d)) {
+			rc = cli_usage("scan", "--swappiness: %s", d.msg);
+			goto out;
+		}
+	}
+
 	if (given || o.cgroup) {
 		t = calloc(1, sizeof(*t));
 		if (!t) {
@@ -650,11 +691,11 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 				 o.cgroup + strspn(o.cgroup, "/"));
 		if (o.swappiness) {
 			swappiness = o.swappiness_v;
-		} else if (cgsw[0] && (rc = read_num(ctx->root, cgsw, &v)) != 1) {
+		} else if (cgsw[0] && (rc = read_swappiness(ctx->root, cgsw, &v)) != 1) {
 			if (rc)
 				goto out;
 			swappiness = v;
-		} else if ((rc = read_num(ctx->root, P_SWAPPINESS, &v)) == EXIT_OK) {
+		} else if ((rc = read_swappiness(ctx->root, P_SWAPPINESS, &v)) == EXIT_OK) {
 			swappiness = v;
 		} else if (rc == 1) {
 			sw_known = false;
@@ -686,7 +727,10 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 				while (*cg == '/')
 					cg++;
 				snprintf(rel, sizeof(rel), "%s/memory.swap.max", cg);
-				if (read_num(ctx->root, rel, &v) == EXIT_OK && v < (long)page_size)
+				rc = read_num(ctx->root, rel, &v);
+				if (rc != EXIT_OK && rc != 1)
+					goto out;
+				if (rc == EXIT_OK && v < (long)page_size)
 					swap = false;
 			}
 		}

@@ -114,6 +114,47 @@ is $? 2 "--file 3 (one number): exit 2"
 is $? 2 "--swappiness max with --rule 3.14: exit 2"
 is "$("$W" --root "$R" -j scan --anon 60000,60000 --file 1000,2000 --memcg --swap 1G --swappiness max | get targets.0.rules.0.priorities.0.balance)" \
 	"SCAN_ANON" "--swappiness max (memory.reclaim swappiness=max, 6.16+): SCAN_ANON"
+# swappiness=max only where memory.reclaim takes it (6.16+): 6.12 and 6.15
+# answer EINVAL, so scan refuses it there as reclaim does, naming the kernel
+for k in 6.12 6.15; do
+	"$W" --kernel $k scan --anon 1,2 --file 3,4 --memcg --swap 1G --swappiness max >/dev/null 2>"$tmp/err"
+	rc=$?
+	is "$rc" 2 "--kernel $k scan --swappiness max: exit 2"
+	grep -q "kernel $k has no swappiness=max" "$tmp/err" && ok "the error names kernel $k" ||
+		not_ok "the error names kernel $k: $(cat "$tmp/err")"
+done
+is "$("$W" --kernel 6.16 -j scan --anon 60000,60000 --file 1000,2000 --memcg --swap 1G --swappiness max | get targets.0.rules.0.priorities.0.balance)" \
+	"SCAN_ANON" "--kernel 6.16 scan --swappiness max: SCAN_ANON"
+
+# vm.swappiness and a v1 memory.swappiness are 0..200 (the kernel's limits):
+# anything else in the root is exit 2 naming file:1, never read as max or 0
+S=$tmp/sw
+cp -r "$R" "$S"
+for v in 201 250 -7; do
+	echo $v >"$S/proc/sys/vm/swappiness"
+	"$W" --root "$S" scan --node 0 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	is "$rc" 2 "vm.swappiness $v in the root: exit 2"
+	grep -q "$S/proc/sys/vm/swappiness:1: " "$tmp/err" && ok "vm.swappiness $v: the error names the file:1" ||
+		not_ok "vm.swappiness $v: the error names the file:1: $(cat "$tmp/err")"
+	is "$(wc -c <"$tmp/out")" 0 "vm.swappiness $v: nothing on stdout"
+done
+echo 60 >"$S/proc/sys/vm/swappiness"
+echo 250 >"$S/$CG/memory.swappiness"
+"$W" --root "$S" scan --cgroup /$CG --rule all >/dev/null 2>"$tmp/err"
+is "$?" 2 "a cgroup's memory.swappiness 250: exit 2"
+grep -q "$CG/memory.swappiness:1: " "$tmp/err" && ok "memory.swappiness 250: the error names the file:1" ||
+	not_ok "memory.swappiness 250: the error names the file:1: $(cat "$tmp/err")"
+rm "$S/$CG/memory.swappiness"
+# a memory.swap.max that is no number is exit 2, as a bad memory.stat is
+echo garbage >"$S/$CG/memory.swap.max"
+"$W" --root "$S" scan --cgroup /$CG >"$tmp/out" 2>"$tmp/err"
+is "$?" 2 "memory.swap.max 'garbage': exit 2"
+grep -q "$CG/memory.swap.max" "$tmp/err" && ok "memory.swap.max 'garbage': the error names the file" ||
+	not_ok "memory.swap.max 'garbage': the error names the file: $(cat "$tmp/err")"
+is "$(wc -c <"$tmp/out")" 0 "memory.swap.max 'garbage': nothing on stdout"
+rm "$S/$CG/memory.swap.max"
+
 "$W" --root "$R" scan --cgroup /$CG >/dev/full 2>/dev/null
 rc=$?
 [ $rc -ne 0 ] && ok "scan > /dev/full fails (exit $rc)" || not_ok "scan > /dev/full fails"
