@@ -105,6 +105,11 @@ requests() { [ -f "$1/sys/fs/cgroup/app/.requests" ] && tr '\n' ' ' <"$1/sys/fs/
 run reclaim --help
 [ "$rc" -eq 0 ] && grep -q -- '--batch' "$T/out" && grep -q 'memory.reclaim' "$T/out"
 check $? "reclaim --help exits 0 and documents --batch and memory.reclaim"
+# 6.12 memory_reclaim(): nr_retries = MAX_RECLAIM_RETRIES (16) and
+# "if (!reclaimed && !nr_retries--) return -EAGAIN": the 17th call that
+# reclaims nothing ends the write (16 pass the post-decrement test)
+tr '\n' ' ' <"$T/out" | grep -q '17 calls that reclaim nothing, then EAGAIN'
+check $? "reclaim --help: 17 calls that reclaim nothing, then EAGAIN"
 
 usage_case() {	# WHAT PATTERN ARGS...
 	local what=$1 pat=$2
