@@ -126,6 +126,12 @@ done
 is "$("$W" --kernel 6.16 -j scan --anon 60000,60000 --file 1000,2000 --memcg --swap 1G --swappiness max | get targets.0.rules.0.priorities.0.balance)" \
 	"SCAN_ANON" "--kernel 6.16 scan --swappiness max: SCAN_ANON"
 
+# the default rule by release: 4.13 up to 5.7, 5.8 for 5.8 and 5.9, current from 5.10
+for kr in 4.13:4.13 5.7:4.13 5.8:5.8 5.9:5.8 5.10:current; do
+	is "$("$W" --kernel ${kr%%:*} -j scan --anon 1,2 --file 3,4 --swap 1G | get default_rule)" "${kr#*:}" \
+		"--kernel ${kr%%:*}: the default rule is ${kr#*:}"
+done
+
 # vm.swappiness and a v1 memory.swappiness are 0..200 (the kernel's limits):
 # anything else in the root is exit 2 naming file:1, never read as max or 0
 S=$tmp/sw
