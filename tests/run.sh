@@ -10,10 +10,11 @@
 # stopped early).
 #
 # usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|example|static|package|kernel|script:PATH]...
-# (script:PATH runs one TAP script as a suite)
+# (script:PATH runs one TAP script as a suite; WMARK_TEST_LOGS=DIR puts the
+# logs there instead of build/test-logs)
 cd "$(dirname "$0")/.." || exit 2
 export LC_ALL=C
-logdir=build/test-logs
+logdir=${WMARK_TEST_LOGS:-build/test-logs}	# where each suite's log goes
 mkdir -p "$logdir"
 passed=0 failed=0 skipped=0
 times=()	# "SECONDS name" per suite, for the summary

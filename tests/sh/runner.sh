@@ -11,7 +11,7 @@ suite() {	# NAME BODY: write $T/NAME.sh printing BODY (printf format)
 }
 runs() {	# NAME WANT_RC WANT_SUMMARY WHAT
 	local out rc
-	out=$(WMARK_TEST_JOBS=1 tests/run.sh "script:$T/$1.sh" 2>&1)
+	out=$(WMARK_TEST_JOBS=1 WMARK_TEST_LOGS=$T/logs tests/run.sh "script:$T/$1.sh" 2>&1)
 	rc=$?
 	if [ "$rc" = "$2" ] && [ "$(echo "$out" | tail -1)" = "$3" ]; then
 		ok "$4"
