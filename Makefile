@@ -211,7 +211,8 @@ bench: all
 bench-recommend: all
 	$(Q)WMARK=$(B)/wmark tests/bench/recommend-eval.sh
 
-# wmark reclaim measured on real kernels under qemu (slow; docs/reclaim-eval.md).
+# wmark reclaim measured on real kernels under qemu (slow): raw runs into
+# docs/reclaim-eval-runs/, docs/reclaim-eval.md generated from them.
 bench-reclaim: all
 	$(Q)WMARK=$(B)/wmark tests/bench/reclaim-eval.sh
 

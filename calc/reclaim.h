@@ -103,9 +103,13 @@ struct wm_reclaim_run {
 
 /*
  * The idealised loop: every call reclaims exactly its target (no
- * overshoot inside a call, nothing unreclaimable).  A real kernel
- * overshoots inside calls too, so it makes at most `calls` calls and
- * overshoots at least `overshoot` pages (docs/model.md §12.2.1, §12.0).
+ * overshoot inside a call, nothing unreclaimable).  When the cgroup can
+ * meet the request, a real kernel, whose calls reclaim their targets or
+ * more, makes at most `calls` calls; one short of reclaimable pages makes
+ * more.  `overshoot` bounds nothing: calls that overshoot their own
+ * targets change the remainders the later calls aim at, so a real write
+ * may end above it or below it, down to 0; over_bound is the bound
+ * (docs/model.md §12.2.1, §12.0).
  */
 struct wm_reclaim_model {
 	enum wm_reclaim_rule rule;
@@ -171,8 +175,8 @@ enum wm_batch_mode {
 /*
  * The size of wmark's next write, in pages, when left pages remain
  * (left > 0) under mode; fixed is the step for WM_BATCH_FIXED (> 0).
- * Never more than left, except that quarter writes at least 32 pages,
- * as the kernel's floor would make it reclaim anyway.
+ * Never more than left, except that quarter writes no fewer than 32
+ * pages, as the kernel's floor would make it reclaim anyway.
  */
 uint64_t wm_batch_next(enum wm_batch_mode mode, uint64_t left, uint64_t fixed);
 

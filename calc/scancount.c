@@ -195,7 +195,7 @@ static void fraction_cost(const struct wm_scan_in *in, struct wm_scan_out *out)
 static void decide(enum wm_scan_rule rule, const struct wm_scan_in *in, int prio,
 		   struct wm_scan_out *out)
 {
-	const unsigned long *lru = in->lru;
+	const unsigned long *lru = in->have_target ? in->target_lru : in->lru;
 	bool cost = rule >= WM_RULE_58;
 	bool tiny_line = !in->memcg && in->node_file + in->free <= in->high_sum;
 
@@ -333,6 +333,8 @@ static bool lru_pass(enum wm_scan_rule rule, const struct wm_scan_in *in, int pr
 int wm_scan_count(enum wm_scan_rule rule, const struct wm_scan_in *in, int priority,
 		  struct wm_scan_out *out, struct wm_diag *diag)
 {
+	const unsigned long *dl;
+
 	memset(out, 0, sizeof(*out));
 	if ((unsigned)rule >= WM_NR_RULES)
 		return wm_fail(diag, WM_EINVAL, 0, "rule", "no such rule");
@@ -345,19 +347,33 @@ int wm_scan_count(enum wm_scan_rule rule, const struct wm_scan_in *in, int prior
 			       "swappiness %d is outside 0..200%s", in->swappiness,
 			       rule == WM_RULE_CURRENT ? " (or 201, 'max')" : "");
 	decide(rule, in, priority, out);
+	dl = in->have_target ? in->target_lru : in->lru;
 	if (rule <= WM_RULE_315) {
 		/* 3.x: file by active > inactive; anon by the sqrt ratio (of the zone
 		 * there, of the lists here) and only with swap */
-		out->deactivate[1] = in->lru[WM_LRU_ACTIVE_FILE] > in->lru[WM_LRU_INACTIVE_FILE];
+		out->deactivate[1] = dl[WM_LRU_ACTIVE_FILE] > dl[WM_LRU_INACTIVE_FILE];
 	} else {
-		out->deactivate[1] = inactive_is_low(in->lru[WM_LRU_INACTIVE_FILE],
-						     in->lru[WM_LRU_ACTIVE_FILE], in->page_size) ||
+		out->deactivate[1] = inactive_is_low(dl[WM_LRU_INACTIVE_FILE],
+						     dl[WM_LRU_ACTIVE_FILE], in->page_size) ||
 				     (rule >= WM_RULE_58 && in->refault_file);
 	}
 	out->deactivate[0] = in->swap &&
-			     (inactive_is_low(in->lru[WM_LRU_INACTIVE_ANON],
-					      in->lru[WM_LRU_ACTIVE_ANON], in->page_size) ||
+			     (inactive_is_low(dl[WM_LRU_INACTIVE_ANON],
+					      dl[WM_LRU_ACTIVE_ANON], in->page_size) ||
 			      (rule >= WM_RULE_58 && in->refault_anon));
+	/*
+	 * 5.8+ (mem_cgroup_protected(), 6.x mem_cgroup_below_min/low() in
+	 * shrink_node_memcgs()): a protected cgroup at or below its protection
+	 * is passed over before get_scan_count() is asked at all
+	 */
+	if (rule >= WM_RULE_58 && (in->prot_min || in->prot_low)) {
+		bool low = !in->memcg_low_reclaim && in->prot_low >= in->usage;
+
+		if (in->prot_min >= in->usage || low) {
+			out->why = in->prot_min >= in->usage ? WM_WHY_BELOW_MIN : WM_WHY_BELOW_LOW;
+			return WM_OK;
+		}
+	}
 	switch (rule) {
 	case WM_RULE_314:
 		/* memcg reclaim always forces (kswapd on an unreclaimable zone too) */

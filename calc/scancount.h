@@ -55,6 +55,8 @@ enum wm_scan_reason {
 	WM_WHY_FILE_TINY,	/* global: file + free <= sum of high: anon only */
 	WM_WHY_INACTIVE_FILE_OK,/* enough inactive file: file only */
 	WM_WHY_FRACTION,	/* anon and file by fraction */
+	WM_WHY_BELOW_MIN,	/* 5.8+: usage <= memory.min: the cgroup is skipped */
+	WM_WHY_BELOW_LOW,	/* 5.8+: usage <= memory.low, first pass: skipped */
 };
 
 struct wm_scan_in {
@@ -75,9 +77,23 @@ struct wm_scan_in {
 	unsigned long anon_cost, file_cost;
 	/* workingset refaults since the last reclaim (5.8+: deactivate) */
 	bool refault_anon, refault_file;
-	/* memory.min/low of a cgroup below the target (5.8+), pages */
+	/*
+	 * memory.min/low (effective) of a cgroup below the reclaim target, and
+	 * its usage, pages; 0, 0 where none applies (the target's own protection
+	 * is ignored: mem_cgroup_protection()).  Modelled from 5.8: a cgroup at
+	 * or below min is skipped, at or below low too unless memcg_low_reclaim
+	 * (the retry pass), else its lists are scaled down (5.8+ rules only).
+	 */
 	unsigned long prot_min, prot_low, usage;
 	bool memcg_low_reclaim;
+	/*
+	 * The reclaim target's lists when they are not lru[] (reclaim from an
+	 * ancestor): they decide the balance and which active lists are shrunk
+	 * (prepare_scan_control() reads the target lruvec); lru[] is still what
+	 * each list's count is taken of.
+	 */
+	bool have_target;
+	unsigned long target_lru[WM_NR_LRU];	/* pages */
 };
 
 struct wm_scan_out {

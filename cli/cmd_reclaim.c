@@ -58,7 +58,7 @@ static void reclaim_usage(void)
 	      "refaults, and the kernel's answer.  Beside it, what this kernel's own\n"
 	      "loop does with the request: 5.19-6.5 one call for all of it, 6.6-6.8\n"
 	      "calls of 32 pages, 6.9+ calls of a quarter of what is left; every call\n"
-	      "aims at 32 pages at least; 16 calls that reclaim nothing, then EAGAIN.\n"
+	      "aims at 32 pages at least; 17 calls that reclaim nothing, then EAGAIN.\n"
 	      "\n"
 	      "CGROUP is a path under the cgroup v2 mount (\"/\" is the root cgroup) or\n"
 	      "an absolute path inside the mount.\n"
@@ -770,7 +770,7 @@ static void print_model_text(const struct rc_run *r)
 	if (!r->model.nruns)
 		fputs(" none", stdout);
 	printf("\n  idealised overshoot %" PRIu64 " pages; a leaf cgroup may end up to %" PRIu64
-	       " pages over per node (folios of up to %" PRIu64 " pages); 16 calls that reclaim "
+	       " pages over per node (folios of up to %" PRIu64 " pages); 17 calls that reclaim "
 	       "nothing, then EAGAIN\n", r->model.overshoot, r->model.over_bound, r->folio);
 	printf("  wmark's plan (--batch %s): %" PRIu64 " write%s, %" PRIu64 " kernel calls, first write %" PRIu64
 	       " pages\n", batch_name(r->o->batch), r->plan.writes, r->plan.writes == 1 ? "" : "s",

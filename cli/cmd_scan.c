@@ -9,6 +9,7 @@
  * refaults) is taken as "a reclaimer that just started" and said so.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "../calc/procfs.h"
+#include "../calc/reclaim.h"
 #include "../calc/scancount.h"
 #include "commands.h"
 #include "report.h"
@@ -29,6 +31,14 @@
 enum {
 	OPT_ANON = 400, OPT_FILE, OPT_FREE, OPT_HIGH, OPT_SWAPPINESS, OPT_SWAP, OPT_MEMCG,
 	OPT_CGROUP, OPT_NODE, OPT_RULE, OPT_SCANNED, OPT_ROTATED, OPT_COST, OPT_OFFLINE,
+	OPT_FROM_PARENT, OPT_LOW_RECLAIM,
+};
+
+/* Whose reclaim a cgroup's lists are scanned for. */
+enum reclaim_from {
+	FROM_SELF,		/* its own limit or memory.reclaim: its protection ignored */
+	FROM_PARENT,		/* its parent's: its memory.min/low apply */
+	FROM_GLOBAL,		/* the parent is the root cgroup: global reclaim */
 };
 
 /* One lruvec to model: a node, a cgroup, or the options. */
@@ -38,6 +48,11 @@ struct target {
 	const char *cgroup;
 	struct wm_scan_in in;
 	bool have_line;			/* free and high_sum are known */
+	/* a cgroup's memory.min, memory.low (pages, ZI_MAX_PAGES for "max") and usage */
+	bool have_prot;			/* memory.min or memory.low is there */
+	unsigned long min, low, usage;
+	enum reclaim_from from;
+	bool target_assumed;		/* global: no zoneinfo node for the target's lists */
 };
 
 struct scan_opts {
@@ -52,6 +67,7 @@ struct scan_opts {
 	bool all;
 	enum wm_scan_rule rule;
 	bool rule_given;
+	bool from_parent, low_reclaim;
 };
 
 static void scan_usage(void)
@@ -65,8 +81,16 @@ static void scan_usage(void)
 	      "watermarks make global reclaim scan anon only.\n"
 	      "\n"
 	      "  --cgroup PATH            a cgroup v2 directory (under --root): its\n"
-	      "                           memory.stat, cgroup reclaim\n"
-	      "  --node N                 only this node of zoneinfo\n"
+	      "                           memory.stat, cgroup reclaim of it (its own\n"
+	      "                           memory.min/low do not apply to that)\n"
+	      "  --from-parent            with --cgroup: reclaim from its parent (the\n"
+	      "                           parent's limit or memory.reclaim; global\n"
+	      "                           reclaim when the parent is the root cgroup):\n"
+	      "                           its memory.min and memory.low apply (5.8+)\n"
+	      "  --low-reclaim            with --from-parent: the retry pass that\n"
+	      "                           disregards memory.low\n"
+	      "  --node N                 only this node of zoneinfo (with --from-parent\n"
+	      "                           and global reclaim: the node reclaimed)\n"
 	      "  --anon INACTIVE,ACTIVE   anon LRU sizes in pages (with --file: nothing\n"
 	      "  --file INACTIVE,ACTIVE   but swappiness and swap is read)\n"
 	      "  --free N                 the node's free pages (global reclaim)\n"
@@ -163,6 +187,35 @@ static int read_num(const char *root, const char *rel, long *v)
 	return EXIT_OK;
 }
 
+/*
+ * A swappiness file under the root (vm.swappiness, a v1 memory.swappiness)
+ * into *v; 1 if absent.  The kernel holds 0..200 there (proc_dointvec_minmax
+ * with MAX_SWAPPINESS; mem_cgroup_swappiness_write() likewise), so anything
+ * else, "max" included, is no file of a kernel: exit 2 naming file:1.
+ */
+static int read_swappiness(const char *root, const char *rel, long *v)
+{
+	char path[4096], *buf;
+	size_t len;
+	int rc;
+
+	if (root_path(root, rel, path, sizeof(path)))
+		return cli_err(EXIT_USAGE, "scan", "%s: path too long", rel);
+	if (read_path(path, READ_MAX, &buf, &len) == 0) {
+		bool max = len >= 3 && strncmp(buf, "max", 3) == 0;
+
+		free(buf);
+		if (max)
+			return cli_err(EXIT_USAGE, "scan", "%s:1: 'max' is no swappiness the "
+				       "kernel holds (0 to 200)", path);
+	}
+	rc = read_num(root, rel, v);
+	if (rc == EXIT_OK && (*v < 0 || *v > 200))
+		return cli_err(EXIT_USAGE, "scan", "%s:1: %ld is outside the kernel's "
+			       "swappiness range, 0 to 200", path, *v);
+	return rc;
+}
+
 /* Is MGLRU on (lru_gen/enabled non-zero)?  false when the file is absent. */
 static bool mglru_on(const char *root)
 {
@@ -215,6 +268,11 @@ static const char *why_base(enum wm_scan_rule rule, const struct wm_scan_out *o,
 			return "active file <= inactive file: file only";
 		return rule >= WM_RULE_58 ? "cache trim mode (enough inactive file): file only"
 					  : "enough inactive file: file only";
+	case WM_WHY_BELOW_MIN:
+		return "usage <= memory.min: the cgroup is skipped";
+	case WM_WHY_BELOW_LOW:
+		return "usage <= memory.low: skipped until the pass that disregards it "
+		       "(--low-reclaim)";
 	case WM_WHY_FRACTION:
 		snprintf(b, n, "anon:file %lu:%lu of %lu%s%s", o->fraction[0], o->fraction[1],
 			 o->denominator, o->forced ? "; small lists forced to 32" : "",
@@ -235,6 +293,14 @@ static double mib(long pages, unsigned ps)
 	return (double)pages * ps / (1024.0 * 1024.0);
 }
 
+static void pages_or_max(unsigned long v, char *b, size_t n)
+{
+	if (v >= ZI_MAX_PAGES)
+		snprintf(b, n, "max");
+	else
+		snprintf(b, n, "%lu", v);
+}
+
 static void print_head(const struct target *t, const char *kernel, enum wm_scan_rule def)
 {
 	const struct wm_scan_in *in = &t->in;
@@ -252,6 +318,43 @@ static void print_head(const struct target *t, const char *kernel, enum wm_scan_
 	printf("  swappiness %d, swap %s, %s reclaim; kernel %s (its rule: %s)\n", in->swappiness,
 	       in->swap ? "available" : "none", in->memcg ? "cgroup" : "global",
 	       kernel[0] ? kernel : "unknown", wm_scan_rule_name(def));
+	if (t->have_prot) {
+		char mn[32], lw[32];
+
+		pages_or_max(t->min, mn, sizeof(mn));
+		pages_or_max(t->low, lw, sizeof(lw));
+		printf("  memory.min %s, memory.low %s, usage %lu pages: %s\n", mn, lw, t->usage,
+		       t->from == FROM_SELF ? "not applied: the cgroup is the reclaim target, "
+					      "whose own protection the kernel ignores "
+					      "(mem_cgroup_protection()); --from-parent for "
+					      "reclaim from above"
+		       : t->from == FROM_PARENT ? (in->memcg_low_reclaim
+						   ? "applied (reclaim from the parent), "
+						     "memory.low disregarded"
+						   : "applied (reclaim from the parent)")
+		       : in->memcg_low_reclaim ? "applied (global reclaim: the parent is the "
+						 "root cgroup), memory.low disregarded"
+		       : "applied (global reclaim: the parent is the root cgroup)");
+	}
+}
+
+/*
+ * 7.x: the page cache fills large folios, and isolate_lru_folios() takes
+ * whole folios until a batch's pages reach its target (SWAP_CLUSTER_MAX
+ * a batch, shrink_lruvec()): a list asked N scans up to N + ceil(N / 32)
+ * x (F - 1) for folios of up to F pages.
+ */
+static unsigned long folio_bound(unsigned long n, uint64_t folio)
+{
+	return n ? n + (unsigned long)(((uint64_t)n + 31) / 32 * (folio - 1)) : 0;
+}
+
+static void print_folio_note(uint64_t folio, bool rows)
+{
+	printf("  counts are of order-0 pages: this kernel's LRU holds large folios, taken\n"
+	       "  whole, so a list asked N pages scans up to N + ceil(N / 32) x %" PRIu64 "\n"
+	       "  (folios of up to %" PRIu64 " pages%s)\n",
+	       folio - 1, folio, rows ? "; each row's 'up to'" : "");
 }
 
 static void print_assumed(FILE *f, const struct target *t, const struct scan_opts *o,
@@ -266,22 +369,34 @@ static void print_assumed(FILE *f, const struct target *t, const struct scan_opt
 		fprintf(f, "  assumed: no workingset refaults since the last reclaim\n");
 	if (!t->in.memcg && !t->have_line)
 		fprintf(f, "  assumed: file + free above Σ high (give --free and --high)\n");
+	if (t->target_assumed)
+		fprintf(f, "  assumed: the node's lists decide the balance as the cgroup's own "
+			   "would (no zoneinfo)\n");
+	if (t->from != FROM_SELF && t->have_prot && lo < WM_RULE_58)
+		fprintf(f, "  not modelled: memory.min and memory.low under the rules before 5.8 "
+			   "(their counts are unprotected)\n");
 }
 
-static void text_one(const struct target *t, enum wm_scan_rule rule)
+static void text_one(const struct target *t, enum wm_scan_rule rule, uint64_t folio)
 {
-	char b[512];
+	char b[512], up[4 * 21 + 4] = "";
 	int p;
 
-	printf("\nrule %s\n%4s %13s %13s %13s %13s  %-10s %s\n", wm_scan_rule_name(rule), "prio",
-	       "inactive_anon", "active_anon", "inactive_file", "active_file", "balance", "why");
+	printf("\nrule %s\n%4s %13s %13s %13s %13s  %-10s %s%s\n", wm_scan_rule_name(rule), "prio",
+	       "inactive_anon", "active_anon", "inactive_file", "active_file", "balance", "why",
+	       folio > 1 ? " (up to: the large-folio bound of each list)" : "");
 	for (p = 12; p >= 0; p--) {
 		struct wm_scan_out o;
 		struct wm_diag d = { 0 };
 
 		wm_scan_count(rule, &t->in, p, &o, &d);
-		printf("%4d %13lu %13lu %13lu %13lu  %-10s %s\n", p, o.nr[0], o.nr[1], o.nr[2],
-		       o.nr[3], wm_scan_balance_name(o.balance), why_text(rule, &o, b, sizeof(b)));
+		if (folio > 1)
+			snprintf(up, sizeof(up), " (up to %lu,%lu,%lu,%lu)",
+				 folio_bound(o.nr[0], folio), folio_bound(o.nr[1], folio),
+				 folio_bound(o.nr[2], folio), folio_bound(o.nr[3], folio));
+		printf("%4d %13lu %13lu %13lu %13lu  %-10s %s%s\n", p, o.nr[0], o.nr[1], o.nr[2],
+		       o.nr[3], wm_scan_balance_name(o.balance), why_text(rule, &o, b, sizeof(b)),
+		       up);
 	}
 }
 
@@ -315,7 +430,8 @@ static void text_all(const struct target *t)
 	}
 }
 
-static cJSON *json_target(const struct target *t, const struct scan_opts *o, int lo, int hi)
+static cJSON *json_target(const struct target *t, const struct scan_opts *o, int lo, int hi,
+			  uint64_t folio)
 {
 	const struct wm_scan_in *in = &t->in;
 	cJSON *obj = cJSON_CreateObject(), *rules, *as;
@@ -324,8 +440,21 @@ static cJSON *json_target(const struct target *t, const struct scan_opts *o, int
 
 	if (t->node >= 0)
 		cJSON_AddNumberToObject(obj, "node", t->node);
-	if (t->cgroup)
+	if (t->cgroup) {
 		cJSON_AddStringToObject(obj, "cgroup", t->cgroup);
+		cJSON_AddStringToObject(obj, "reclaim_from", t->from == FROM_SELF ? "self"
+							      : t->from == FROM_PARENT ? "parent"
+							      : "global");
+	}
+	if (t->have_prot) {
+		cJSON *pr = cJSON_AddObjectToObject(obj, "protection");
+
+		cJSON_AddNumberToObject(pr, "min", (double)t->min);
+		cJSON_AddNumberToObject(pr, "low", (double)t->low);
+		cJSON_AddNumberToObject(pr, "usage", (double)t->usage);
+		cJSON_AddBoolToObject(pr, "applied", t->from != FROM_SELF);
+		cJSON_AddBoolToObject(pr, "low_reclaim", t->in.memcg_low_reclaim);
+	}
 	cJSON_AddNumberToObject(obj, "inactive_anon", (double)in->lru[0]);
 	cJSON_AddNumberToObject(obj, "active_anon", (double)in->lru[1]);
 	cJSON_AddNumberToObject(obj, "inactive_file", (double)in->lru[2]);
@@ -368,6 +497,14 @@ static cJSON *json_target(const struct target *t, const struct scan_opts *o, int
 			cJSON_AddNumberToObject(po, "active_file", (double)so.nr[3]);
 			cJSON_AddBoolToObject(po, "deactivate_anon", so.deactivate[0]);
 			cJSON_AddBoolToObject(po, "deactivate_file", so.deactivate[1]);
+			if (folio > 1) {
+				cJSON *fb = cJSON_AddArrayToObject(po, "folio_bound");
+				int l;
+
+				for (l = 0; l < WM_NR_LRU; l++)
+					cJSON_AddItemToArray(fb, cJSON_CreateNumber(
+						(double)folio_bound(so.nr[l], folio)));
+			}
 			cJSON_AddStringToObject(po, "balance", wm_scan_balance_name(so.balance));
 			cJSON_AddStringToObject(po, "why", why_text((enum wm_scan_rule)r, &so, b,
 								    sizeof(b)));
@@ -417,7 +554,9 @@ static int node_targets(const struct snapshot *s, const struct scan_opts *o, str
 	return EXIT_OK;
 }
 
-static int cgroup_target(const char *root, const char *cg, unsigned page_size, struct target *t)
+/* The four LRU lists of DIR/memory.stat (bytes) into lru[] in pages. */
+static int stat_lists(const char *root, const char *dir, unsigned page_size,
+		      unsigned long lru[WM_NR_LRU])
 {
 	static const char *const keys[WM_NR_LRU] = {
 		"inactive_anon", "active_anon", "inactive_file", "active_file",
@@ -426,9 +565,7 @@ static int cgroup_target(const char *root, const char *cg, unsigned page_size, s
 	struct pf_kv kv;
 	int l, rc;
 
-	while (*cg == '/')
-		cg++;
-	if (snprintf(rel, sizeof(rel), "%s/memory.stat", cg) >= (int)sizeof(rel))
+	if (snprintf(rel, sizeof(rel), "%s/memory.stat", dir) >= (int)sizeof(rel))
 		return cli_usage("scan", "--cgroup: path too long");
 	rc = read_kv(root, rel, &kv, false, path, sizeof(path));
 	if (rc == 1)
@@ -443,9 +580,150 @@ static int cgroup_target(const char *root, const char *cg, unsigned page_size, s
 			pf_kv_free(&kv);
 			return cli_err(EXIT_USAGE, "scan", "%s: no '%s' line", path, keys[l]);
 		}
-		t->in.lru[l] = (unsigned long)(v / page_size);
+		lru[l] = (unsigned long)(v / page_size);
 	}
 	pf_kv_free(&kv);
+	return EXIT_OK;
+}
+
+/*
+ * DIR/NAME, a byte count or "max", into *pages (ZI_MAX_PAGES for max);
+ * 1 if absent, exit 2 naming the file if it is no number.
+ */
+static int cg_pages(const char *root, const char *dir, const char *name, unsigned page_size,
+		    unsigned long *pages)
+{
+	struct wm_diag d = { 0 };
+	char rel[4096], path[4096], *buf;
+	size_t len;
+	long v;
+	int err;
+
+	if (snprintf(rel, sizeof(rel), "%s/%s", dir, name) >= (int)sizeof(rel) ||
+	    root_path(root, rel, path, sizeof(path)))
+		return cli_usage("scan", "--cgroup: path too long");
+	err = read_path(path, READ_MAX, &buf, &len);
+	if (err == -ENOENT)
+		return 1;
+	if (err)
+		return read_error("scan", path, READ_MAX, err);
+	if (len >= 3 && strncmp(buf, "max", 3) == 0) {
+		free(buf);
+		*pages = (unsigned long)ZI_MAX_PAGES;
+		return EXIT_OK;
+	}
+	err = pf_parse_long(buf, len, &v, &d);
+	free(buf);
+	if (err || v < 0)
+		return cli_err(EXIT_USAGE, "scan", "%s:1: %s", path,
+			       err && d.msg[0] ? d.msg : "expected a byte count or max");
+	*pages = (unsigned long)((uint64_t)v / page_size);
+	if (*pages > ZI_MAX_PAGES)
+		*pages = (unsigned long)ZI_MAX_PAGES;
+	return EXIT_OK;
+}
+
+/*
+ * The cgroup's lists, its memory.min, memory.low and usage (memory.current),
+ * and with --from-parent whose reclaim it is: a parent that has a
+ * memory.current is a cgroup (its memory.stat gives the target's lists);
+ * one without is the root cgroup (global reclaim; the node's lists).
+ */
+static int cgroup_target(const char *root, const char *cg, const struct scan_opts *o,
+			 unsigned page_size, struct target *t)
+{
+	unsigned long pg;
+	int rc, have;
+
+	while (*cg == '/')
+		cg++;
+	if ((rc = stat_lists(root, cg, page_size, t->in.lru)))
+		return rc;
+	have = 0;
+	if ((rc = cg_pages(root, cg, "memory.min", page_size, &t->min)) > 1)
+		return rc;
+	have |= rc == EXIT_OK;
+	if ((rc = cg_pages(root, cg, "memory.low", page_size, &t->low)) > 1)
+		return rc;
+	have |= rc == EXIT_OK;
+	if ((rc = cg_pages(root, cg, "memory.current", page_size, &t->usage)) > 1)
+		return rc;
+	t->have_prot = have;
+	t->from = FROM_SELF;
+	if (!o->from_parent)
+		return EXIT_OK;
+	if (rc == 1)
+		return cli_err(EXIT_USAGE, "scan", "--from-parent: %s has no memory.current "
+			       "(the root cgroup has no parent)", cg[0] ? cg : "/");
+	{
+		char parent[4096];
+		char *slash;
+
+		snprintf(parent, sizeof(parent), "%s", cg);
+		slash = strrchr(parent, '/');
+		if (slash)
+			*slash = '\0';
+		else
+			parent[0] = '\0';
+		rc = cg_pages(root, parent, "memory.current", page_size, &pg);
+		if (rc > 1)
+			return rc;
+		if (rc == 1) {
+			t->from = FROM_GLOBAL;
+			return EXIT_OK;
+		}
+		t->from = FROM_PARENT;
+		t->in.have_target = true;
+		return stat_lists(root, parent, page_size, t->in.target_lru);
+	}
+}
+
+/*
+ * Reclaim from above: the cgroup's memory.min and memory.low are its
+ * effective protection, as page_counter_calculate_protection() (6.12) sets
+ * them for a child of the reclaim target; global reclaim decides the
+ * balance on the node's lists and anon-only line (zoneinfo), for the only
+ * node or --node.
+ */
+static int apply_from(const struct snapshot *s, bool have_snap, const struct scan_opts *o,
+		      struct target *t)
+{
+	struct wm_scan_in nodein;
+	int node = o->node >= 0 ? (int)o->node : 0;
+
+	if (t->from == FROM_SELF)
+		return EXIT_OK;
+	if (t->have_prot) {
+		t->in.prot_min = t->min;
+		t->in.prot_low = t->low;
+		t->in.usage = t->usage;
+		t->in.memcg_low_reclaim = o->low_reclaim;
+	}
+	if (t->from != FROM_GLOBAL)
+		return EXIT_OK;
+	if (!have_snap) {
+		t->target_assumed = true;
+		return EXIT_OK;
+	}
+	if (o->node < 0 && s->zi.nnodes > 1)
+		return cli_usage("scan", "global reclaim of %s: zoneinfo has %d nodes: give --node N",
+				 o->cgroup, s->zi.nnodes);
+	memset(&nodein, 0, sizeof(nodein));
+	if (!wm_scan_node(&s->zi, node, NULL, &nodein)) {
+		if (o->node >= 0)
+			return cli_usage("scan", "--node %d: zoneinfo has no such node with LRU "
+					 "lines", node);
+		t->target_assumed = true;
+		return EXIT_OK;
+	}
+	memcpy(t->in.target_lru, nodein.lru, sizeof(nodein.lru));
+	t->in.have_target = true;
+	t->in.node_file = nodein.node_file;
+	t->in.node_inactive_anon = nodein.node_inactive_anon;
+	t->in.free = nodein.free;
+	t->in.high_sum = nodein.high_sum;
+	t->have_line = true;
+	t->node = node;
 	return EXIT_OK;
 }
 
@@ -459,6 +737,8 @@ const struct option cmd_scan_opts[] = {
 	{ "memcg", no_argument, NULL, OPT_MEMCG },
 	{ "offline", no_argument, NULL, OPT_OFFLINE },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "from-parent", no_argument, NULL, OPT_FROM_PARENT },
+	{ "low-reclaim", no_argument, NULL, OPT_LOW_RECLAIM },
 	{ "node", required_argument, NULL, OPT_NODE },
 	{ "rule", required_argument, NULL, OPT_RULE },
 	{ "recent-scanned", required_argument, NULL, OPT_SCANNED },
@@ -482,6 +762,7 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	struct wm_kver kv;
 	enum wm_scan_rule def = WM_RULE_CURRENT;
 	int c, rc, lo, hi;
+	uint64_t folio = 1;
 	long v;
 
 	optind = 0;
@@ -529,6 +810,12 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 		case OPT_CGROUP:
 			o.cgroup = optarg;
 			break;
+		case OPT_FROM_PARENT:
+			o.from_parent = true;
+			break;
+		case OPT_LOW_RECLAIM:
+			o.low_reclaim = true;
+			break;
 		case OPT_NODE:
 			if (wm_parse_long(optarg, 0, 65535, &o.node, &d))
 				return cli_usage("scan", "--node: expected a node number, not '%s'", optarg);
@@ -575,8 +862,13 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 		return cli_usage("scan", "--free and --high go with --anon and --file");
 	if (o.free != o.high)
 		return cli_usage("scan", "give both --free and --high");
-	if (o.node >= 0 && (given || o.cgroup))
-		return cli_usage("scan", "--node reads zoneinfo: not with --cgroup or --anon/--file");
+	if (o.node >= 0 && (given || (o.cgroup && !o.from_parent)))
+		return cli_usage("scan", "--node reads zoneinfo: not with --cgroup (but with "
+				 "--from-parent) or --anon/--file");
+	if (o.from_parent && !o.cgroup)
+		return cli_usage("scan", "--from-parent goes with --cgroup");
+	if (o.low_reclaim && !o.from_parent)
+		return cli_usage("scan", "--low-reclaim goes with --cgroup and --from-parent");
 	if (o.swappiness && o.swappiness_v == 201 && o.rule_given && (o.all || o.rule != WM_RULE_CURRENT))
 		return cli_usage("scan", "--swappiness max exists only in the current rule");
 	if (o.cgroup)
@@ -611,6 +903,17 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 		}
 	}
 
+	/* memory.reclaim's swappiness=max: 6.16+, refused (EINVAL) before */
+	if (o.swappiness && o.swappiness_v == 201 && kernel[0] && wm_kver_parse(kernel, &kv, &d) == 0) {
+		struct wm_reclaim_profile rp;
+
+		wm_reclaim_profile_for(&kv, &rp);
+		if (wm_reclaim_check_swappiness(&rp, &kv, -1, &d)) {
+			rc = cli_usage("scan", "--swappiness: %s", d.msg);
+			goto out;
+		}
+	}
+
 	if (given || o.cgroup) {
 		t = calloc(1, sizeof(*t));
 		if (!t) {
@@ -630,7 +933,9 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 		} else {
 			snprintf(t->name, sizeof(t->name), "cgroup %.50s", o.cgroup);
 			t->cgroup = o.cgroup;
-			if ((rc = cgroup_target(ctx->root, o.cgroup, page_size, t)))
+			if ((rc = cgroup_target(ctx->root, o.cgroup, &o, page_size, t)))
+				goto out;
+			if ((rc = apply_from(&s, have_snap, &o, t)))
 				goto out;
 		}
 	} else if ((rc = node_targets(&s, &o, &t, &nt))) {
@@ -650,11 +955,11 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 				 o.cgroup + strspn(o.cgroup, "/"));
 		if (o.swappiness) {
 			swappiness = o.swappiness_v;
-		} else if (cgsw[0] && (rc = read_num(ctx->root, cgsw, &v)) != 1) {
+		} else if (cgsw[0] && (rc = read_swappiness(ctx->root, cgsw, &v)) != 1) {
 			if (rc)
 				goto out;
 			swappiness = v;
-		} else if ((rc = read_num(ctx->root, P_SWAPPINESS, &v)) == EXIT_OK) {
+		} else if ((rc = read_swappiness(ctx->root, P_SWAPPINESS, &v)) == EXIT_OK) {
 			swappiness = v;
 		} else if (rc == 1) {
 			sw_known = false;
@@ -686,7 +991,10 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 				while (*cg == '/')
 					cg++;
 				snprintf(rel, sizeof(rel), "%s/memory.swap.max", cg);
-				if (read_num(ctx->root, rel, &v) == EXIT_OK && v < (long)page_size)
+				rc = read_num(ctx->root, rel, &v);
+				if (rc != EXIT_OK && rc != 1)
+					goto out;
+				if (rc == EXIT_OK && v < (long)page_size)
 					swap = false;
 			}
 		}
@@ -696,9 +1004,9 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 			in->page_size = page_size;
 			in->swappiness = (int)swappiness;
 			in->swap = swap;
-			in->memcg = o.memcg;
+			in->memcg = o.memcg && t[i].from != FROM_GLOBAL;
 			in->offline = o.offline;
-			if (!have_snap) {
+			if (!have_snap || (o.cgroup && !t[i].have_line)) {
 				in->node_file = in->lru[2] + in->lru[3];
 				in->node_inactive_anon = in->lru[0];
 			}
@@ -724,6 +1032,9 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	mglru = mglru_on(ctx->root);
+	/* 7.x keeps the page cache in large folios (the kernel suite's 7.2 guest) */
+	if (kernel[0] && wm_kver_parse(kernel, &kv, &d) == 0 && kv.major >= 7)
+		folio = wm_reclaim_largest_folio(snapshot_pmd_bytes(ctx->root), page_size);
 
 	if (ctx->format == FMT_JSON) {
 		cJSON *doc = cJSON_CreateObject(), *arr;
@@ -735,8 +1046,10 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 		cJSON_AddNumberToObject(doc, "page_size", page_size);
 		cJSON_AddBoolToObject(doc, "mglru", mglru);
 		arr = cJSON_AddArrayToObject(doc, "targets");
+		if (folio > 1)
+			cJSON_AddNumberToObject(doc, "largest_folio_pages", (double)folio);
 		for (i = 0; i < nt; i++)
-			cJSON_AddItemToArray(arr, json_target(&t[i], &o, lo, hi));
+			cJSON_AddItemToArray(arr, json_target(&t[i], &o, lo, hi, folio));
 		rc = report_json_print(doc);
 		goto out;
 	}
@@ -750,12 +1063,14 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 		if (i)
 			putchar('\n');
 		print_head(&t[i], kernel, def);
+		if (folio > 1)
+			print_folio_note(folio, !o.all);
 		print_assumed(stdout, &t[i], &o, (enum wm_scan_rule)lo, (enum wm_scan_rule)hi);
 		if (o.all)
 			text_all(&t[i]);
 		else
 			for (r = lo; r <= hi; r++)
-				text_one(&t[i], (enum wm_scan_rule)r);
+				text_one(&t[i], (enum wm_scan_rule)r, folio);
 	}
 	rc = EXIT_OK;
 out:

@@ -8,3 +8,4 @@ else
 	echo "not ok 1 - mandoc -Tlint wmark.1 is clean"
 	echo "$out" | sed 's/^/# /'
 fi
+echo "1..1"

@@ -4,12 +4,17 @@
 # Every suite speaks TAP: a line "ok N - what" or "not ok N - what", with
 # "# SKIP why" for a test that could not run here.  cmocka prints TAP when
 # CMOCKA_MESSAGE_OUTPUT=tap.  A suite that exits non-zero without a
-# "not ok" line counts as one failure, so a crash is never a pass.
+# "not ok" line counts as one failure, so a crash is never a pass; so does
+# one whose ok/not ok lines are not as many as its plan says ("1..N", the
+# sum where cmocka prints one per group; no plan at all is a suite that
+# stopped early).
 #
-# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|example|static|package|kernel]...
+# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|example|static|package|kernel|script:PATH]...
+# (script:PATH runs one TAP script as a suite; WMARK_TEST_LOGS=DIR puts the
+# logs there instead of build/test-logs)
 cd "$(dirname "$0")/.." || exit 2
 export LC_ALL=C
-logdir=build/test-logs
+logdir=${WMARK_TEST_LOGS:-build/test-logs}	# where each suite's log goes
 mkdir -p "$logdir"
 passed=0 failed=0 skipped=0
 times=()	# "SECONDS name" per suite, for the summary
@@ -48,9 +53,19 @@ report_suite() {	# name: count and print one finished suite
 	nok_all=$(grep -cE '^not ok [0-9]+' "$log")
 	nok_skip=$(grep -cE '^not ok [0-9]+.*# (SKIP|skip)' "$log")
 	p=$((ok_all - ok_skip)) s=$((ok_skip + nok_skip)) f=$((nok_all - nok_skip))
+	local plans planned
+	plans=$(grep -cE '^1\.\.[0-9]+' "$log")
+	planned=$(awk '/^1\.\.[0-9]+/ { sub(/^1\.\./, ""); t += $0 + 0 } END { print t + 0 }' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
 		echo "not ok - $name exited with status $rc" >>"$log"
+	elif [ "$plans" -eq 0 ] || [ "$planned" -ne $((ok_all + nok_all)) ]; then
+		f=$((f + 1))
+		if [ "$plans" -eq 0 ]; then
+			echo "not ok - $name printed no plan (1..N): it stopped early" >>"$log"
+		else
+			echo "not ok - $name ran $((ok_all + nok_all)) tests, its plan says $planned" >>"$log"
+		fi
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	printf '%-36s ' "$name"
@@ -192,6 +207,8 @@ for s in "$@"; do
 	case $s in
 	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_build32; suite_example; suite_static; suite_package; suite_kernel ;;
 	unit|golden|sh|fuzz|man|kernel|build32|example|static|package) "suite_$s" ;;
+	script:?*) if [ -x "${s#script:}" ]; then run_suite "$s" "${s#script:}"
+		   else run_suite "$s" bash "${s#script:}"; fi ;;
 	*) echo "tests/run.sh: unknown suite '$s'" >&2; exit 2 ;;
 	esac
 done

@@ -12,8 +12,11 @@
 #
 # usage: tests/bench/recommend-eval.sh        (make bench-recommend)
 #   One cell (a workload on a kernel) per REC_MATRIX entry, REC_JOBS of
-#   them at a time, then docs/recommend-eval.md from every cell's run
-#   and one plot per cell (gnuplot, docs/recommend-eval-*.svg).
+#   them at a time.  Each new run's meta, data.txt and recommend.json are
+#   kept in REC_KEEP (docs/recommend-eval-runs/), in place of the same
+#   cell's older run; then docs/recommend-eval.md is written from every
+#   run kept there (cells not rerun stay as they were measured), with one
+#   plot per cell (gnuplot, docs/recommend-eval-*.svg).
 #
 # Environment:
 #   WMARK                 wmark to put in the guest (default build/wmark)
@@ -36,8 +39,10 @@
 #                         stall counts tenfold between identical runs with
 #                         multi-threaded TCG, no longer reaches the guest
 #   REC_DOC               output (default docs/recommend-eval.md; "-" for stdout)
+#   REC_KEEP              where runs are kept (default docs/recommend-eval-runs;
+#                         "-": keep nothing, report this invocation's runs only)
 #   REC_REPORT_ONLY="DIR ..."  no boot: write the report again from the runs
-#                         kept in DIR... (build/bench-recommend/run-*)
+#                         in DIR... (docs/recommend-eval-runs/run-*)
 #
 # Pieces reused from tests/kernel (called, not changed): fetch-kernels.sh
 # for the kernel (and its zram modules), mkinitramfs.sh for busybox +
@@ -59,6 +64,9 @@ limit=${REC_TIMEOUT:-3600}
 accel=${REC_ACCEL:-tcg}
 icount=${REC_ICOUNT-shift=3,sleep=off}
 doc=${REC_DOC:-docs/recommend-eval.md}
+keep=${REC_KEEP-docs/recommend-eval-runs}
+# the cells the page covers: one without a kept run is listed as not measured
+cells_all="6.12-cloud:anon 6.12-cloud:apps 6.12-cloud:server 5.10-cloud:anon 5.10-cloud:apps 5.10-cloud:server"
 work=$top/build/bench-recommend
 report_only=${REC_REPORT_ONLY:-}
 sample=${REC_SAMPLE_S:-45} settle=${REC_SETTLE_S:-4} rounds=${REC_ROUNDS:-3}
@@ -221,13 +229,33 @@ else
 	done
 	rm -rf "$cells"
 	[ -n "$runs" ] || die "no cell ran"
+	if [ "$keep" != - ]; then
+		# keep the new runs (what the report reads), each in place of its
+		# cell's older run; then report from every kept run
+		mkdir -p "$keep" || die "cannot make $keep"
+		for d in $runs; do
+			b=${d##*/} cellname=${d##*/run-}
+			cellname=${cellname%-*-*}	# WORKLOAD-FLAVOUR
+			for old in "$keep"/run-"$cellname"-*; do
+				[ -d "$old" ] && [ "${old##*/}" != "$b" ] && rm -rf "$old"
+			done
+			mkdir -p "$keep/$b" && cp "$d/meta" "$d/data.txt" "$keep/$b/" &&
+				{ [ ! -f "$d/recommend.json" ] || cp "$d/recommend.json" "$keep/$b/"; } ||
+				die "cannot keep $d in $keep"
+		done
+		runs=
+		for d in "$keep"/run-*; do
+			[ -f "$d/meta" ] && runs="$runs $(cd "$d" && pwd)"
+		done
+	fi
 fi
 
 # ---- the report ------------------------------------------------------------------
 plots=$(mktemp -d "$work/.plots.XXXXXX") || die "cannot make a folder in $work"
 out=$plots/recommend-eval.md
 trap 'rm -rf "$plots"' EXIT
-python3 "$here/recommend-report.py" "$plots" $runs >"$out" || die "cannot write the report"
+python3 "$here/recommend-report.py" --cells "$cells_all" "$plots" $runs >"$out" ||
+	die "cannot write the report"
 if command -v gnuplot >/dev/null; then
 	for g in "$plots"/*.gp; do
 		[ -e "$g" ] || continue

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Golden transcripts: each tests/golden/cases/NAME.cmd holds the arguments
 # of one wmark run, quoted as in a shell (paths relative to the repository); NAME.out is the
-# stdout it must print, NAME.err the stderr (if the file exists) and
-# NAME.rc the exit status (0 if absent).  Prints TAP.
+# stdout it must print, NAME.err the stderr (every case has one: empty where
+# nothing may be printed there; a case without one fails) and NAME.rc the
+# exit status (0 if absent).  Prints TAP.
 #
 # usage: tests/golden/run.sh WMARK
 # UPDATE=1 rewrites the expected files; every number in them must then be
@@ -20,7 +21,7 @@ for cmd in tests/golden/cases/*.cmd; do
 	rc=$?
 	if [ "${UPDATE:-}" = 1 ]; then
 		cp "$tmp/out" "$name.out"
-		[ -s "$tmp/err" ] && cp "$tmp/err" "$name.err" || rm -f "$name.err"
+		cp "$tmp/err" "$name.err"
 		[ "$rc" -ne 0 ] && echo "$rc" >"$name.rc" || rm -f "$name.rc"
 	fi
 	want_rc=0
@@ -29,6 +30,9 @@ for cmd in tests/golden/cases/*.cmd; do
 	diff -u "$name.out" "$tmp/out" >"$tmp/diff" || ok=0
 	if [ -f "$name.err" ]; then
 		diff -u "$name.err" "$tmp/err" >>"$tmp/diff" || ok=0
+	else
+		ok=0
+		echo "no $name.err: every case says what its stderr must be (empty: nothing)" >>"$tmp/diff"
 	fi
 	[ "$rc" = "$want_rc" ] || { ok=0; echo "exit $rc, want $want_rc" >>"$tmp/diff"; }
 	if [ $ok = 1 ]; then

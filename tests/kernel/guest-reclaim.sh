@@ -202,6 +202,8 @@ if [ -e /sys/devices/system/node/node0/reclaim ]; then
 	if [ "$(awk '$1 == "MemTotal:" { print int($2 / 1024 / 100) }' /proc/meminfo)" -gt 20 ]; then
 		[ "$rc" -eq 1 ] && [ "$res" = EAGAIN ] && [ "$got" -eq 0 ]
 		check $? "--node 0 on $rel, 16 MiB cached, below min_unmapped_ratio: EAGAIN, nothing reclaimed ($got)"
+	else
+		skip "--node 0 on $rel, 16 MiB cached, below min_unmapped_ratio: EAGAIN" "MemTotal under 2100 MiB: 16 MiB may be above 1% of the node"
 	fi
 	empty rc1
 	fill rc1 96 0

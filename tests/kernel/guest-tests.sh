@@ -90,6 +90,8 @@ lap boot_capture
 if [ -n "$WMARK_NODES" ]; then
 	[ "$nodes" = "$WMARK_NODES" ]
 	check $? "the guest has $WMARK_NODES NUMA node(s) (sysfs shows $nodes)"
+else
+	skip "the guest has the matrix entry's NUMA nodes" "the entry gives no node count"
 fi
 case " $(cat /proc/cmdline) " in
 *" movablecore="*|*" kernelcore="*)
@@ -495,6 +497,10 @@ if has stalls && [ -f $T/guest-stalls.sh ] &&
 		esac
 	done </tmp/guest-stalls.txt
 	check $rc "guest-stalls.sh exits 0 (exit $rc)"
+elif ! has stalls || [ ! -f $T/guest-stalls.sh ]; then
+	skip "guest-stalls.sh" "stalls not built into this wmark, or no guest-stalls.sh"
+else
+	skip "guest-stalls.sh" "guests of 600 MiB and more leave it out (its storm fills memory)"
 fi
 lap stalls
 # ---------------------------------------------------------------------
@@ -551,7 +557,12 @@ if has scan && [ -f $T/guest-scan.sh ]; then
 		done </tmp/guest-scan.txt
 		check $rc "guest-scan.sh exits 0 (exit $rc)"
 		;;
+	*)
+		skip "guest-scan.sh" "runs in the k612-4g-always and k72-4g-madvise entries only"
+		;;
 	esac
+else
+	skip "guest-scan.sh" "scan not built into this wmark, or no guest-scan.sh"
 fi
 if has reclaim && [ -f $T/guest-reclaim.sh ]; then
 	WMARK_BIN=$W WMARK_TESTS=$T sh $T/guest-reclaim.sh >/tmp/guest-reclaim.txt 2>&1

@@ -85,6 +85,7 @@ skip_all() {
 			i=$((i + 1))
 			echo "ok $i - [$name] guest tests # SKIP $1"
 		done
+		echo "1..$i"
 	}
 	exit 0
 }
@@ -565,6 +566,8 @@ while read -r name flavour mem nodes args; do
 	if [ -n "$rss" ] && [ "$(mib "$mem")" -ge 30720 ]; then
 		[ $((rss / 1024)) -lt $(($(mib "$mem") / 4)) ]
 		check $? "[$name] guest RAM is allocated lazily: qemu peaked at $((rss / 1024)) MiB for $mem"
+	else
+		skip "[$name] guest RAM is allocated lazily" "checked for guests of 30 GiB and more (${rss:-no} peak RSS read)"
 	fi
 	# Host side: wmark --root on what the guest sent.
 	boot_verdict=$(info_get "$dir" boot_verdict)
@@ -629,4 +632,5 @@ diag "boot times ($accel):"
 diag "$(cat "$times")"
 cat "$times" >&2
 say "kernel tests took ${t_total}s"
+echo "1..$n"
 exit 0

@@ -105,6 +105,17 @@ requests() { [ -f "$1/sys/fs/cgroup/app/.requests" ] && tr '\n' ' ' <"$1/sys/fs/
 run reclaim --help
 [ "$rc" -eq 0 ] && grep -q -- '--batch' "$T/out" && grep -q 'memory.reclaim' "$T/out"
 check $? "reclaim --help exits 0 and documents --batch and memory.reclaim"
+# swappiness=max: 6.15's memory.reclaim refuses it (EINVAL), 6.16's takes it
+"$W" --kernel 6.15 reclaim x --bytes 1M --swappiness max -n >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && grep -q "kernel 6.15 has no swappiness=max" "$T/err"
+check $? "reclaim --kernel 6.15 --swappiness max -n: exit 2 naming the kernel"
+"$W" --kernel 6.16 reclaim x --bytes 1M --swappiness max -n >"$T/out" 2>"$T/err"
+check $? "reclaim --kernel 6.16 --swappiness max -n: exit 0"
+# 6.12 memory_reclaim(): nr_retries = MAX_RECLAIM_RETRIES (16) and
+# "if (!reclaimed && !nr_retries--) return -EAGAIN": the 17th call that
+# reclaims nothing ends the write (16 pass the post-decrement test)
+tr '\n' ' ' <"$T/out" | grep -q '17 calls that reclaim nothing, then EAGAIN'
+check $? "reclaim --help: 17 calls that reclaim nothing, then EAGAIN"
 
 usage_case() {	# WHAT PATTERN ARGS...
 	local what=$1 pat=$2

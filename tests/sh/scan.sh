@@ -114,6 +114,128 @@ is $? 2 "--file 3 (one number): exit 2"
 is $? 2 "--swappiness max with --rule 3.14: exit 2"
 is "$("$W" --root "$R" -j scan --anon 60000,60000 --file 1000,2000 --memcg --swap 1G --swappiness max | get targets.0.rules.0.priorities.0.balance)" \
 	"SCAN_ANON" "--swappiness max (memory.reclaim swappiness=max, 6.16+): SCAN_ANON"
+# swappiness=max only where memory.reclaim takes it (6.16+): 6.12 and 6.15
+# answer EINVAL, so scan refuses it there as reclaim does, naming the kernel
+for k in 6.12 6.15; do
+	"$W" --kernel $k scan --anon 1,2 --file 3,4 --memcg --swap 1G --swappiness max >/dev/null 2>"$tmp/err"
+	rc=$?
+	is "$rc" 2 "--kernel $k scan --swappiness max: exit 2"
+	grep -q "kernel $k has no swappiness=max" "$tmp/err" && ok "the error names kernel $k" ||
+		not_ok "the error names kernel $k: $(cat "$tmp/err")"
+done
+is "$("$W" --kernel 6.16 -j scan --anon 60000,60000 --file 1000,2000 --memcg --swap 1G --swappiness max | get targets.0.rules.0.priorities.0.balance)" \
+	"SCAN_ANON" "--kernel 6.16 scan --swappiness max: SCAN_ANON"
+
+# the default rule by release: 4.13 up to 5.7, 5.8 for 5.8 and 5.9, current from 5.10
+for kr in 4.13:4.13 5.7:4.13 5.8:5.8 5.9:5.8 5.10:current; do
+	is "$("$W" --kernel ${kr%%:*} -j scan --anon 1,2 --file 3,4 --swap 1G | get default_rule)" "${kr#*:}" \
+		"--kernel ${kr%%:*}: the default rule is ${kr#*:}"
+done
+
+# vm.swappiness and a v1 memory.swappiness are 0..200 (the kernel's limits):
+# anything else in the root is exit 2 naming file:1, never read as max or 0
+S=$tmp/sw
+cp -r "$R" "$S"
+for v in 201 250 -7; do
+	echo $v >"$S/proc/sys/vm/swappiness"
+	"$W" --root "$S" scan --node 0 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	is "$rc" 2 "vm.swappiness $v in the root: exit 2"
+	grep -q "$S/proc/sys/vm/swappiness:1: " "$tmp/err" && ok "vm.swappiness $v: the error names the file:1" ||
+		not_ok "vm.swappiness $v: the error names the file:1: $(cat "$tmp/err")"
+	is "$(wc -c <"$tmp/out")" 0 "vm.swappiness $v: nothing on stdout"
+done
+echo 60 >"$S/proc/sys/vm/swappiness"
+echo 250 >"$S/$CG/memory.swappiness"
+"$W" --root "$S" scan --cgroup /$CG --rule all >/dev/null 2>"$tmp/err"
+is "$?" 2 "a cgroup's memory.swappiness 250: exit 2"
+grep -q "$CG/memory.swappiness:1: " "$tmp/err" && ok "memory.swappiness 250: the error names the file:1" ||
+	not_ok "memory.swappiness 250: the error names the file:1: $(cat "$tmp/err")"
+rm "$S/$CG/memory.swappiness"
+# a memory.swap.max that is no number is exit 2, as a bad memory.stat is
+echo garbage >"$S/$CG/memory.swap.max"
+"$W" --root "$S" scan --cgroup /$CG >"$tmp/out" 2>"$tmp/err"
+is "$?" 2 "memory.swap.max 'garbage': exit 2"
+grep -q "$CG/memory.swap.max" "$tmp/err" && ok "memory.swap.max 'garbage': the error names the file" ||
+	not_ok "memory.swap.max 'garbage': the error names the file: $(cat "$tmp/err")"
+is "$(wc -c <"$tmp/out")" 0 "memory.swap.max 'garbage': nothing on stdout"
+rm "$S/$CG/memory.swap.max"
+
+# protection: a cgroup under a parent cgroup, B6.1's lists in both, usage
+# 123000 pages, memory.min 50000 pages.  Reclaim of the cgroup itself
+# ignores its own protection (mem_cgroup_protection()); reclaim from the
+# parent applies it: B6.4, 60000 - 60000 * 50000 / 123001 = 35610, >> 12 = 8,
+# 8 * 60 / 200 = 2, file 1000 - 406 = 594 >> 12 = 0
+P=$tmp/prot
+cp -r "$R" "$P"
+PC=sys/fs/cgroup/par
+mkdir -p "$P/$PC/job"
+cp "$R/$CG/memory.stat" "$P/$PC/memory.stat"
+cp "$R/$CG/memory.stat" "$P/$PC/job/memory.stat"
+echo $((123000 * 4096)) >"$P/$PC/memory.current"
+echo $((123000 * 4096)) >"$P/$PC/job/memory.current"
+echo $((50000 * 4096)) >"$P/$PC/job/memory.min"
+echo 0 >"$P/$PC/job/memory.low"
+pp() { "$W" --root "$P" -j scan --cgroup /$PC/job "$@" | flat |
+	awk -v p="${PRIO:-0}" '$1 ~ "^targets\\.0\\.rules\\.0\\.priorities\\." p "\\.(inactive|active)_(anon|file)$" { v = v sep $2; sep = "," } END { print v }'; }
+is "$(pp)" "4,4,0,0" "a protected cgroup reclaimed itself: its protection is ignored, B6.1's [4,4,0,0]"
+"$W" --root "$P" scan --cgroup /$PC/job | grep -q "memory.min 50000, memory.low 0, usage 123000 pages: not applied" &&
+	ok "the text says the target's own memory.min is not applied" ||
+	not_ok "the text says the target's own memory.min is not applied"
+is "$(pp --from-parent)" "2,2,0,0" "--from-parent: memory.min 50000 of usage 123000 scales B6.1 to B6.4's [2,2,0,0]"
+is "$("$W" --root "$P" -j scan --cgroup /$PC/job --from-parent | get targets.0.protection.applied)" true \
+	"--from-parent: \"applied\": true"
+is "$("$W" --root "$P" -j scan --cgroup /$PC/job --from-parent | get targets.0.reclaim_from)" parent \
+	"the parent has a memory.current: reclaim from a parent cgroup"
+echo $((123000 * 4096)) >"$P/$PC/job/memory.min"
+is "$(PRIO=12 pp --from-parent)" "0,0,0,0" "usage <= memory.min: skipped even at priority 0"
+"$W" --root "$P" scan --cgroup /$PC/job --from-parent | grep -q "usage <= memory.min: the cgroup is skipped" &&
+	ok "the why column says the cgroup is skipped" || not_ok "the why column says the cgroup is skipped"
+echo 0 >"$P/$PC/job/memory.min"
+echo $((130000 * 4096)) >"$P/$PC/job/memory.low"
+is "$(pp --from-parent)" "0,0,0,0" "usage <= memory.low: skipped in the first pass"
+# the retry pass: protection is memory.min, 0: max(60000 - 0, 32) >> 12 = 14, 14 * 60 / 200 = 4
+is "$(pp --from-parent --low-reclaim)" "4,4,0,0" "--low-reclaim: memory.low disregarded, [4,4,0,0]"
+echo max >"$P/$PC/job/memory.low"
+is "$("$W" --root "$P" -j scan --cgroup /$PC/job --from-parent | get targets.0.rules.0.priorities.12.balance)" "SCAN_EQUAL" \
+	"memory.low max reads (balance still decided at priority 0)"
+is "$(PRIO=12 pp --from-parent)" "0,0,0,0" "memory.low max: skipped"
+echo 0 >"$P/$PC/job/memory.low"
+echo $((50000 * 4096)) >"$P/$PC/job/memory.min"
+# a cgroup whose parent is the root cgroup (no memory.current): global reclaim,
+# the balance on node 0; at priority 0 SCAN_EQUAL: max(35610, 32) >> 0
+mkdir -p "$P/sys/fs/cgroup/top"
+cp "$P/$PC/job/memory."* "$P/sys/fs/cgroup/top/"
+out=$("$W" --root "$P" -j scan --cgroup /sys/fs/cgroup/top --from-parent)
+is "$(echo "$out" | get targets.0.reclaim_from),$(echo "$out" | get targets.0.memcg)" "global,false" \
+	"the parent is the root cgroup: global reclaim"
+is "$(echo "$out" | get targets.0.rules.0.priorities.12.inactive_anon)" 35610 \
+	"global reclaim at priority 0: 60000 - 60000 * 50000 / 123001 = 35610"
+"$W" --root "$P" scan --cgroup /$PC/job --low-reclaim >/dev/null 2>&1
+is $? 2 "--low-reclaim without --from-parent: exit 2"
+echo junk >"$P/$PC/job/memory.min"
+"$W" --root "$P" scan --cgroup /$PC/job >/dev/null 2>"$tmp/err"
+is $? 2 "memory.min 'junk': exit 2"
+grep -q "job/memory.min:1: " "$tmp/err" && ok "memory.min 'junk': the error names file:1" ||
+	not_ok "memory.min 'junk': the error names file:1: $(cat "$tmp/err")"
+
+# 7.x: the counts are of order-0 pages; each list's large-folio bound is
+# N + ceil(N / 32) x (F - 1), F the largest folio (PMD size here)
+out=$("$W" --kernel 7.2 -j scan --anon 60000,60000 --file 150000,100 --memcg --swap 1G --swappiness 60)
+echo "$out" | flat | awk '
+	$1 == "largest_folio_pages" { f = $2 }
+	$1 ~ /priorities\.[0-9]+\.(inactive|active)_(anon|file)$/ { k = $1; sub(/\.[a-z_]+$/, "", k); i = ($1 ~ /inactive_anon$/) ? 0 : ($1 ~ /active_anon$/) ? 1 : ($1 ~ /inactive_file$/) ? 2 : 3; nr[k "." i] = $2 }
+	$1 ~ /priorities\.[0-9]+\.folio_bound\.[0-3]$/ { k = $1; i = k; sub(/^.*\./, "", i); sub(/\.folio_bound\.[0-3]$/, "", k); fb[k "." i] = $2; nb++ }
+	END { if (f < 2 || nb != 52) { print "no bound"; exit }
+	      for (x in fb) { n = nr[x]; w = n ? n + int((n + 31) / 32) * (f - 1) : 0; if (fb[x] != w) { print "bad " x " " fb[x] " " w; exit } }
+	      print "ok" }' >"$tmp/fb"
+is "$(cat "$tmp/fb")" ok "--kernel 7.2: each list's folio_bound is N + ceil(N / 32) x (F - 1)"
+"$W" --kernel 7.2 scan --anon 60000,60000 --file 150000,100 --memcg --swap 1G | grep -q "counts are of order-0 pages" &&
+	ok "--kernel 7.2: the text says the counts are of order-0 pages" ||
+	not_ok "--kernel 7.2: the text says the counts are of order-0 pages"
+"$W" --kernel 6.12 scan --anon 60000,60000 --file 150000,100 --memcg --swap 1G | grep -q "order-0" &&
+	not_ok "--kernel 6.12: no order-0 note" || ok "--kernel 6.12: no order-0 note"
+
 "$W" --root "$R" scan --cgroup /$CG >/dev/full 2>/dev/null
 rc=$?
 [ $rc -ne 0 ] && ok "scan > /dev/full fails (exit $rc)" || not_ok "scan > /dev/full fails"

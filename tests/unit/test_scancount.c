@@ -271,6 +271,57 @@ static void test_protection_floor_of_32_comes_before_the_shift(void **state)
 	assert_int_equal(o.nr[0], 123000 - 123000UL * 50000 / 123001);
 }
 
+static void test_a_cgroup_at_or_below_its_protection_is_skipped(void **state)
+{
+	struct wm_scan_in in = b61();
+	struct wm_scan_out o;
+	struct wm_diag d = { 0 };
+	int p;
+
+	/* 6.12 shrink_node_memcgs(): emin >= usage is skipped, elow >= usage
+	 * too unless memcg_low_reclaim; nothing of the lruvec is scanned */
+	in.usage = 123000;
+	in.prot_min = 123000;
+	for (p = 12; p >= 0; p--) {
+		assert_int_equal(wm_scan_count(WM_RULE_CURRENT, &in, p, &o, &d), WM_OK);
+		assert_int_equal(o.nr[0] + o.nr[1] + o.nr[2] + o.nr[3], 0);
+		assert_int_equal(o.why, WM_WHY_BELOW_MIN);
+	}
+	in.prot_min = 0;
+	in.prot_low = 123001;
+	assert_int_equal(wm_scan_count(WM_RULE_58, &in, 0, &o, &d), WM_OK);
+	assert_int_equal(o.nr[0] + o.nr[1] + o.nr[2] + o.nr[3], 0);
+	assert_int_equal(o.why, WM_WHY_BELOW_LOW);
+	/* the low-reclaim pass: protection is memory.min, 0, so size - 0, and
+	 * the floor of 32 still comes before the shift: 60000 >> 12 = 14,
+	 * 14 * 60 / 200 = 4 (B6.1 unprotected) */
+	in.memcg_low_reclaim = true;
+	expect(WM_RULE_CURRENT, &in, 12, 4, 4, 0, 0, WM_SCAN_FRACT);
+	/* 1 page above memory.low: scaled by low, 60000 - 60000 * 123001 / 123003
+	 * = 1, max(1, 32) = 32 >> 12 = 0 */
+	in.memcg_low_reclaim = false;
+	in.usage = 123002;
+	expect(WM_RULE_CURRENT, &in, 12, 0, 0, 0, 0, WM_SCAN_FRACT);
+	/* the rules before 5.8 do not model protection: the lists as given */
+	expect(WM_RULE_413, &in, 12, 14 * 60 / 201, 14 * 60 / 201, 0, 0, WM_SCAN_FRACT);
+}
+
+static void test_the_reclaim_targets_lists_decide_the_balance(void **state)
+{
+	struct wm_scan_in in = b61();
+
+	/* B6.1's own lists: the fraction, [4,4,0,0] at priority 12 */
+	expect(WM_RULE_CURRENT, &in, 12, 4, 4, 0, 0, WM_SCAN_FRACT);
+	/* reclaim from a parent whose inactive file is not low and >> 12 is
+	 * non-zero: cache trim mode (prepare_scan_control() reads the target
+	 * lruvec), file only, of this cgroup's own file lists: 1000 >> 12 = 0 */
+	in.have_target = true;
+	in.target_lru[0] = 60000, in.target_lru[1] = 60000;
+	in.target_lru[2] = 500000, in.target_lru[3] = 500000;
+	expect(WM_RULE_CURRENT, &in, 12, 0, 0, 0, 0, WM_SCAN_FILE);
+	expect(WM_RULE_CURRENT, &in, 9, 0, 0, 1000 >> 9, 2000 >> 9, WM_SCAN_FILE);
+}
+
 static void test_offline_cgroup_is_scraped_and_rounded_up(void **state)
 {
 	struct wm_scan_in in = b61();
@@ -361,7 +412,9 @@ static void test_rule_names_and_releases(void **state)
 	assert_int_equal(wm_scan_rule_for(3, 14), WM_RULE_314);
 	assert_int_equal(wm_scan_rule_for(4, 11), WM_RULE_315);
 	assert_int_equal(wm_scan_rule_for(4, 12), WM_RULE_412);
+	assert_int_equal(wm_scan_rule_for(4, 13), WM_RULE_413);
 	assert_int_equal(wm_scan_rule_for(5, 7), WM_RULE_413);
+	assert_int_equal(wm_scan_rule_for(5, 8), WM_RULE_58);
 	assert_int_equal(wm_scan_rule_for(5, 9), WM_RULE_58);
 	assert_int_equal(wm_scan_rule_for(5, 10), WM_RULE_CURRENT);
 	assert_int_equal(wm_scan_rule_for(6, 12), WM_RULE_CURRENT);
@@ -493,6 +546,8 @@ int main(void)
 		cmocka_unit_test(test_cost_fraction_matches_the_notes),
 		cmocka_unit_test(test_history_fraction_before_5_8),
 		cmocka_unit_test(test_protection_floor_of_32_comes_before_the_shift),
+		cmocka_unit_test(test_a_cgroup_at_or_below_its_protection_is_skipped),
+		cmocka_unit_test(test_the_reclaim_targets_lists_decide_the_balance),
 		cmocka_unit_test(test_offline_cgroup_is_scraped_and_rounded_up),
 		cmocka_unit_test(test_swappiness_zero_in_a_cgroup_scans_file_even_at_priority_0),
 		cmocka_unit_test(test_no_swap_scans_file_only),
