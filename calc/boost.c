@@ -163,11 +163,13 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 		if (!vm || s == 0)
 			continue;
 		/* The interval from reading s - 1 to s. */
+		/* wm_ctr_delta(): a counter that went backwards adds nothing */
 		if (vm[s].have & vm[s - 1].have & fb) {
-			out->fallbacks_counted = true;
-			if (vm[s].c[WM_REC_FALLBACK] > vm[s - 1].c[WM_REC_FALLBACK]) {
-				uint64_t d = vm[s].c[WM_REC_FALLBACK] - vm[s - 1].c[WM_REC_FALLBACK];
+			uint64_t d;
 
+			out->fallbacks_counted = true;
+			if (wm_ctr_delta(vm[s - 1].c[WM_REC_FALLBACK], vm[s].c[WM_REC_FALLBACK], &d) &&
+			    d) {
 				out->fallbacks += d;
 				out->fallback_intervals++;
 				if (d > out->fallback_peak)
@@ -175,32 +177,40 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 				prev_boosted = true;	/* a boost came and may be gone */
 			}
 		}
-		if ((vm[s].have & vm[s - 1].have & stall) &&
-		    vm[s].c[WM_REC_ALLOCSTALL] > vm[s - 1].c[WM_REC_ALLOCSTALL]) {
-			uint64_t d = vm[s].c[WM_REC_ALLOCSTALL] - vm[s - 1].c[WM_REC_ALLOCSTALL];
+		if (vm[s].have & vm[s - 1].have & stall) {
+			uint64_t d;
 
+			wm_ctr_delta(vm[s - 1].c[WM_REC_ALLOCSTALL], vm[s].c[WM_REC_ALLOCSTALL], &d);
 			out->stalls += d;
 			if (boosted || prev_boosted)
 				out->stalls_boosted += d;
 		}
-		if ((vm[s].have & vm[s - 1].have & comp) &&
-		    vm[s].c[WM_REC_COMPACT_STALL] > vm[s - 1].c[WM_REC_COMPACT_STALL])
-			out->compact_stalls += vm[s].c[WM_REC_COMPACT_STALL] -
-					       vm[s - 1].c[WM_REC_COMPACT_STALL];
+		if (vm[s].have & vm[s - 1].have & comp) {
+			uint64_t d;
+
+			wm_ctr_delta(vm[s - 1].c[WM_REC_COMPACT_STALL], vm[s].c[WM_REC_COMPACT_STALL],
+				     &d);
+			out->compact_stalls += d;
+		}
 		if ((boosted || prev_boosted) && above && (vm[s].have & vm[s - 1].have & run) &&
 		    vm[s].c[WM_REC_PAGEOUTRUN] > vm[s - 1].c[WM_REC_PAGEOUTRUN]) {
+			uint64_t d;
+
 			out->kswapd_boost_runs++;
-			if ((vm[s].have & vm[s - 1].have & steal) &&
-			    vm[s].c[WM_REC_PGSTEAL_KSWAPD] > vm[s - 1].c[WM_REC_PGSTEAL_KSWAPD])
-				out->boost_reclaimed += vm[s].c[WM_REC_PGSTEAL_KSWAPD] -
-							vm[s - 1].c[WM_REC_PGSTEAL_KSWAPD];
+			if (vm[s].have & vm[s - 1].have & steal) {
+				wm_ctr_delta(vm[s - 1].c[WM_REC_PGSTEAL_KSWAPD],
+					     vm[s].c[WM_REC_PGSTEAL_KSWAPD], &d);
+				out->boost_reclaimed += d;
+			}
 			after = 2;	/* this interval and the next */
 		}
 		if (vm[s].have & vm[s - 1].have & refault) {
+			uint64_t d;
+
 			out->refaults_counted = true;
-			if (after > 0 && vm[s].c[WM_REC_REFAULT] > vm[s - 1].c[WM_REC_REFAULT])
-				out->boost_refaults += vm[s].c[WM_REC_REFAULT] -
-						       vm[s - 1].c[WM_REC_REFAULT];
+			wm_ctr_delta(vm[s - 1].c[WM_REC_REFAULT], vm[s].c[WM_REC_REFAULT], &d);
+			if (after > 0)
+				out->boost_refaults += d;
 		}
 		if (after > 0)
 			after--;

@@ -107,6 +107,8 @@ void wm_profile_for(const struct wm_kver *k, struct wm_profile *p)
 	p->wsf_max = (at_least(k, 5, 17) || stable_from(k, 5, 15, 58) ||
 		      stable_from(k, 5, 10, 186)) ? 3000 : 1000;
 	p->mfk_clamp_max = at_least(k, 5, 7) ? 262144 : 65536;
+	/* mainline THP came in 2.6.38 (RHEL 6's 2.6.32 backport is not mainline) */
+	p->thp = wm_kver_cmp(k, 2, 6, 38) >= 0;
 	p->thp_lowmem_zones = at_least(k, 4, 17);
 	p->boost = at_least(k, 5, 0);
 	p->boost_reset_late = p->boost && !at_least(k, 5, 8);

@@ -33,6 +33,8 @@ const char *wm_geo_from_name(enum wm_geo_from f)
 		return "derived";
 	case WM_GEO_SYSFS:
 		return "sysfs";
+	case WM_GEO_CAPTURE:
+		return "capture";
 	case WM_GEO_ASSUMED:
 		break;
 	}
@@ -62,6 +64,49 @@ int wm_pageblock_default(unsigned page_size, unsigned long *pages,
 	/* HPAGE_PMD_ORDER = PAGE_SHIFT - 3: a page of 8-byte PMD entries. */
 	*order = (unsigned)shift - 3;
 	*pages = 1ul << *order;
+	return WM_OK;
+}
+
+int wm_parse_geometry(const char *buf, size_t len, unsigned *page_size, int *pb_order,
+		      struct wm_diag *diag)
+{
+	const char *p = buf, *end = buf + len;
+	int line = 0;
+
+	*page_size = 0;
+	*pb_order = -1;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q, *e;
+		size_t kl;
+		uint64_t v = 0;
+		bool ps;
+
+		e = nl ? nl : end;
+		line++;
+		for (q = p; q < e && *q != ' ' && *q != '\t'; q++)
+			;
+		kl = (size_t)(q - p);
+		ps = kl == 9 && !memcmp(p, "page_size", 9);
+		if (ps || (kl == 15 && !memcmp(p, "pageblock_order", 15))) {
+			const char *d;
+
+			while (q < e && (*q == ' ' || *q == '\t'))
+				q++;
+			for (d = q; q < e && *q >= '0' && *q <= '9' && v <= 1u << 20; q++)
+				v = v * 10 + (uint64_t)(*q - '0');
+			while (q < e && (*q == ' ' || *q == '\t' || *q == '\r'))
+				q++;
+			if (q == d || q != e || (ps ? log2_exact(v) < 12 || log2_exact(v) > 16 : v > 30))
+				return wm_fail(diag, WM_EPARSE, line, ps ? "page_size" : "pageblock_order",
+					       ps ? "expected a power of two from 4096 to 65536"
+						  : "expected an order from 0 to 30");
+			if (ps)
+				*page_size = (unsigned)v;
+			else
+				*pb_order = (int)v;
+		}
+		p = nl ? nl + 1 : end;
+	}
 	return WM_OK;
 }
 
@@ -238,8 +283,8 @@ int wm_geometry_settle(unsigned page_size, uint64_t memtotal_kb,
 		       unsigned long pb_pages, struct wm_geometry *out,
 		       struct wm_diag *diag)
 {
-	unsigned long dpages;
-	unsigned dorder;
+	unsigned long dpages = 0;
+	unsigned dorder = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));

@@ -28,6 +28,7 @@ enum wm_geo_from {
 	WM_GEO_MEMINFO,		/* page size: MemTotal / sum of managed pages */
 	WM_GEO_DERIVED,		/* pageblock: HPAGE_PMD_ORDER of the page size */
 	WM_GEO_SYSFS,		/* pageblock: THP's PMD size and buddyinfo's orders */
+	WM_GEO_CAPTURE,		/* what `wmark capture` recorded (wmark/geometry) */
 };
 
 struct wm_geometry {
@@ -39,7 +40,7 @@ struct wm_geometry {
 	bool memtotal_seen;		/* a MemTotal was given (it may not have fitted) */
 };
 
-/* "assumed", "given", "meminfo", "derived", "sysfs". */
+/* "assumed", "given", "meminfo", "derived", "sysfs", "capture". */
 const char *wm_geo_from_name(enum wm_geo_from f);
 
 /*
@@ -99,6 +100,17 @@ int wm_parse_buddyinfo_orders(const char *buf, size_t len, unsigned *orders,
  */
 int wm_pageblock_from_pmd(unsigned page_size, uint64_t pmd_bytes, unsigned orders,
 			  unsigned *order, unsigned long *pages, struct wm_diag *diag);
+
+/*
+ * The geometry `wmark capture` records in a capture's wmark/geometry:
+ * lines "KEY VALUE", "page_size BYTES" (the capturing machine's
+ * getpagesize(): a power of two from 4096 to 65536) and "pageblock_order
+ * N" (0 to 30), either of them absent, other keys skipped.  Set
+ * *page_size and *pb_order (0 and -1 where absent) and return WM_OK, or
+ * WM_EPARSE with the line of a bad value.
+ */
+int wm_parse_geometry(const char *buf, size_t len, unsigned *page_size, int *pb_order,
+		      struct wm_diag *diag);
 
 /*
  * Settle a machine's geometry from what is known: page_size (0 when

@@ -540,8 +540,26 @@ void wm_rec_sample_vmstat(const struct pf_kv *vmstat, struct wm_rec_sample *s)
 
 static uint64_t delta(const struct wm_rec_sample *a, const struct wm_rec_sample *b, int c)
 {
-	/* a counter that went backwards (reset, wrap) counts as no activity */
-	return b->c[c] >= a->c[c] ? b->c[c] - a->c[c] : 0;
+	uint64_t d;
+
+	/* wm_rec_analyze() refused counters that went backwards */
+	wm_ctr_delta(a->c[c], b->c[c], &d);
+	return d;
+}
+
+int wm_rec_backwards(const struct wm_rec_sample *a, const struct wm_rec_sample *b)
+{
+	uint64_t d;
+	int c;
+
+	for (c = 0; c < WM_REC_NCTR; c++)
+		if (!wm_rec_ctrs[c].level && (a->have & b->have & (1u << c)) &&
+		    !wm_ctr_delta(a->c[c], b->c[c], &d))
+			return c;
+	if (a->psi && b->psi && (!wm_ctr_delta(a->psi_some, b->psi_some, &d) ||
+				 !wm_ctr_delta(a->psi_full, b->psi_full, &d)))
+		return WM_REC_NCTR;
+	return -1;
 }
 
 static bool direct_in(const struct wm_rec_sample *a, const struct wm_rec_sample *b)
@@ -607,6 +625,14 @@ int wm_rec_analyze(const struct wm_rec_sample *s, size_t n,
 		if (!(s[i].t > s[i - 1].t))
 			return wm_fail(diag, WM_EINVAL, 0, NULL,
 				       "sample %zu is not later than the one before", i);
+	for (i = 1; i < n; i++) {
+		int k = wm_rec_backwards(&s[i - 1], &s[i]);
+
+		if (k >= 0)
+			return wm_fail(diag, WM_ERANGE, 0,
+				       k < WM_REC_NCTR ? wm_rec_ctrs[k].json : "psi",
+				       "sample %zu: the counter went backwards since the one before", i);
+	}
 	out->nsamples = n;
 	out->seconds = last->t - first->t;
 	out->have = first->have & last->have;
@@ -623,10 +649,8 @@ int wm_rec_analyze(const struct wm_rec_sample *s, size_t n,
 	}
 	if (first->psi && last->psi) {
 		out->psi = true;
-		out->psi_some_us = last->psi_some >= first->psi_some ?
-				   last->psi_some - first->psi_some : 0;
-		out->psi_full_us = last->psi_full >= first->psi_full ?
-				   last->psi_full - first->psi_full : 0;
+		wm_ctr_delta(first->psi_some, last->psi_some, &out->psi_some_us);
+		wm_ctr_delta(first->psi_full, last->psi_full, &out->psi_full_us);
 	}
 
 	for (i = 1; i < n; i++) {

@@ -240,6 +240,15 @@ struct wm_rec_measure {
 };
 
 /*
+ * Whether an event counter (or the PSI totals) went backwards from sample
+ * a to the later sample b, by wm_ctr_delta()'s rule: the index in
+ * wm_rec_ctrs of the first counter present in both that is lower in b,
+ * WM_REC_NCTR when the PSI totals are, or -1 when nothing went backwards.
+ * Level counters (the lowest free pages seen) may go down and are skipped.
+ */
+int wm_rec_backwards(const struct wm_rec_sample *a, const struct wm_rec_sample *b);
+
+/*
  * Reduce samples s[0..n) (n >= 2, t ascending) to totals, PSI deltas,
  * the peak allocation rate, and the bursts: runs of consecutive
  * intervals with direct reclaim (allocstall or pgscan_direct moved),
@@ -251,7 +260,8 @@ struct wm_rec_measure {
  * allocations served by pages freed meanwhile, by munmap or exit.)  The
  * worst burst is the one with the largest deficit.  With two samples
  * only, the one interval is one burst.
- * Return WM_OK or WM_EINVAL (n < 2, time not ascending).
+ * Return WM_OK, WM_EINVAL (n < 2, time not ascending) or WM_ERANGE (an
+ * event counter went backwards between two samples: wm_rec_backwards()).
  */
 int wm_rec_analyze(const struct wm_rec_sample *s, size_t n,
 		   struct wm_rec_measure *out, struct wm_diag *diag);

@@ -74,6 +74,12 @@ static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 	*hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 
+bool wm_ctr_delta(uint64_t before, uint64_t after, uint64_t *delta)
+{
+	*delta = after >= before ? after - before : 0;
+	return after >= before;
+}
+
 uint64_t wm_mul_div(uint64_t a, uint64_t b, uint64_t d, uint64_t *rem)
 {
 	uint64_t hi, lo, q = 0, r;

@@ -279,7 +279,7 @@ enum wm_thp wm_thp_for_mfk(const struct wm_profile *p, const struct wm_thp_contr
 	unsigned v = p->kver.major * 100 + p->kver.minor;
 	bool on;
 
-	if (c->global == WM_THP_UNSUPPORTED)
+	if (c->global == WM_THP_UNSUPPORTED || !p->thp)
 		return WM_THP_UNSUPPORTED;
 	if (v < 611)
 		return c->global;
@@ -336,6 +336,8 @@ int wm_boot_min_free_kbytes(const struct wm_profile *p,
 	/* (2) hugepage_init(): THP support and at least 512 MiB of RAM. */
 	for (i = 0; i < m->nzones; i++)
 		total += m->zones[i].managed;
+	if (!p->thp)
+		thp = WM_THP_UNSUPPORTED;	/* before 2.6.38: no hugepage_init() */
 	if (thp == WM_THP_UNSUPPORTED || total < ((uint64_t)512 << 20) >> shift)
 		return WM_OK;
 	if (thp == WM_THP_NEVER && !p->thp_off_recompute)

@@ -74,6 +74,8 @@ struct wm_profile {
 	bool wsf;		/* 4.6+: gap from watermark_scale_factor */
 	long wsf_max;		/* 1000, or 3000 from 5.17 / 5.15.58 / 5.10.186 */
 	long mfk_clamp_max;	/* sqrt rule upper clamp: 65536, 262144 from 5.7 */
+	bool thp;		/* 2.6.38+: transparent hugepages (mainline; no
+				 * vendor backport is modelled) */
 	bool thp_lowmem_zones;	/* 4.17+: THP counts zones <= Normal only */
 	bool boost;		/* 5.0+: watermark_boost exists */
 	bool boost_reset_late;	/* 5.0 - 5.7 (and 5.4.y): reset after LOW/HIGH */
@@ -287,6 +289,19 @@ uint64_t wm_mult_frac(uint64_t x, uint64_t n, uint64_t d);
  * __int128, so the same result on 32-bit targets.  Never fails.
  */
 uint64_t wm_mul_div(uint64_t a, uint64_t b, uint64_t d, uint64_t *rem);
+
+/*
+ * The difference of two readings of an event counter (vmstat, memory.stat,
+ * PSI totals): such a counter only grows while the kernel runs, so one
+ * that is lower in the later reading was reset (a cgroup removed and made
+ * again, a reboot), or the readings are swapped.  Return true and set
+ * *delta = after - before when after >= before; return false and set
+ * *delta = 0 when the counter went backwards, a difference that means
+ * nothing and must not be taken modulo 2^64.  The one rule every caller
+ * that subtracts two readings uses (recommend's analysis, its replay and
+ * two-file modes, reclaim's per-write measurements).
+ */
+bool wm_ctr_delta(uint64_t before, uint64_t after, uint64_t *delta);
 
 /* ---- sizes ----------------------------------------------------------- */
 

@@ -42,6 +42,7 @@
 
 #include "commands.h"
 #include "journal.h"
+#include "jsonw.h"
 #include "snapshot.h"
 #include "persist.h"
 #include "report.h"
@@ -1492,13 +1493,7 @@ out:
 		for (i = 0; i < a->nwarn; i++)
 			cJSON_AddItemToArray(warns, cJSON_CreateString(a->warn[i]));
 		cJSON_AddBoolToObject(a->doc, "ok", rc == EXIT_OK);
-		{
-			char *s = cJSON_Print(a->doc);
-
-			if (s)
-				printf("%s\n", s);
-			free(s);
-		}
+		jw_print(stdout, a->doc);	/* a write error: stdout_check() */
 	}
 	flush_warnings(a, cmd);
 	if (a->wrote)
@@ -1981,13 +1976,8 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	}
 out:
 	if (doc) {
-		char *s;
-
 		cJSON_AddBoolToObject(doc, "ok", rc == EXIT_OK);
-		s = cJSON_Print(doc);
-		if (s)
-			printf("%s\n", s);
-		free(s);
+		jw_print(stdout, doc);	/* a write error: stdout_check() */
 		cJSON_Delete(doc);
 	}
 	if (restored_any)

@@ -31,7 +31,8 @@ static void calc_usage(void)
 	      "  --extra-free-kbytes K       Android's extra_free_kbytes\n"
 	      "  --thp always|madvise|never|none\n"
 	      "                              THP mode at boot, for min_free_kbytes\n"
-	      "                              (default madvise; none: no THP support)\n"
+	      "                              (default madvise; none: no THP support,\n"
+	      "                              the only mode before 2.6.38)\n"
 	      "  --lowmem-reserve-ratio LIST ratios by zone index, e.g. \"256 256 32 0 0\"\n"
 	      "  --formula default|sqrt|both the kernel's high watermark, the 2018 RFC's\n"
 	      "                              sqrt-clamped one, or both (default default)\n"
@@ -169,6 +170,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	struct wm_geometry geo;
 	struct wm_diag d = { 0 };
 	enum wm_thp thp = WM_THP_MADVISE;
+	bool thp_given = false;
 	unsigned cols = COL_DEFAULT;
 	struct explain ex;
 	struct wm_zone_wm *w;
@@ -188,6 +190,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 		case OPT_THP:
 			if ((rc = opts_thp("calc", optarg, &thp)))
 				return rc;
+			thp_given = true;
 			break;
 		case OPT_FORMULA:
 			if ((rc = opts_formula("calc", optarg, &cols)))
@@ -258,6 +261,14 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 		wm_profile_for(&k, &p);
 	} else {
 		wm_profile_default(&p);
+	}
+	if (!p.thp) {
+		/* mainline THP is 2.6.38: before it the sqrt rule alone */
+		if (thp_given && thp != WM_THP_UNSUPPORTED)
+			return cli_usage("calc", "--thp: kernel %u.%u.%u has no transparent "
+					 "hugepages (mainline 2.6.38+)", p.kver.major,
+					 p.kver.minor, p.kver.sub);
+		thp = WM_THP_UNSUPPORTED;
 	}
 	wm_sysctl_defaults(&p, ntypes, types, &s);
 	/*

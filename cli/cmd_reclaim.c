@@ -575,13 +575,17 @@ static int do_write(const struct rc_target *t, const struct rc_opts *o, uint64_t
 static void measure(struct rc_write *w, const struct rc_stat *a, const struct rc_stat *b,
 		    unsigned ps)
 {
-	w->got = a->have_steal && b->have_steal && b->steal >= a->steal
-			 ? (double)(b->steal - a->steal) : NAN;
+	uint64_t d;
+
+	/* wm_ctr_delta(): a counter that went backwards is no measurement */
+	w->got = a->have_steal && b->have_steal && wm_ctr_delta(a->steal, b->steal, &d)
+			 ? (double)d : NAN;
 	w->dcur = a->current >= 0 && b->current >= 0
 			  ? (double)(a->current - b->current) / ps : NAN;
 	w->anon = a->anon >= 0 && b->anon >= 0 ? (double)(a->anon - b->anon) / ps : NAN;
 	w->file = a->file >= 0 && b->file >= 0 ? (double)(a->file - b->file) / ps : NAN;
-	w->refault = a->have_refault && b->have_refault ? (double)(b->refault - a->refault) : NAN;
+	w->refault = a->have_refault && b->have_refault && wm_ctr_delta(a->refault, b->refault, &d)
+			     ? (double)d : NAN;
 	w->over = !isnan(w->got) ? w->got - w->asked : NAN;
 	w->rate = !isnan(w->got) && w->ns > 0 ? w->got / (w->ns / 1e9) : NAN;
 }

@@ -26,6 +26,7 @@
 #include "../calc/boost.h"
 #include "../calc/procfs.h"
 #include "../calc/recommend.h"
+#include "../calc/replay.h"
 #include "commands.h"
 #include "explain.h"
 #include "opts.h"
@@ -420,21 +421,15 @@ static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
  */
 static int counters_forward(const struct rec *r, const struct wm_rec_sample *s)
 {
-	int k;
+	int k = wm_rec_backwards(&s[0], &s[1]);
 
-	for (k = 0; k < WM_REC_NCTR; k++) {
-		unsigned bit = 1u << k;
-
-		if (wm_rec_ctrs[k].level || !(s[0].have & bit) || !(s[1].have & bit) ||
-		    s[1].c[k] >= s[0].c[k])
-			continue;
+	if (k >= 0 && k < WM_REC_NCTR)
 		return cli_err(EXIT_USAGE, CMD, "%s: %s%s went backwards since %s (%llu -> %llu): "
 			       "swapped --vmstat-before/--vmstat-after, or two boots",
 			       r->vm_after, wm_rec_ctrs[k].key, wm_rec_ctrs[k].suffixes ? "_*" : "",
 			       r->vm_before,
 			       (unsigned long long)s[0].c[k], (unsigned long long)s[1].c[k]);
-	}
-	if (s[0].psi && s[1].psi && (s[1].psi_some < s[0].psi_some || s[1].psi_full < s[0].psi_full))
+	if (k == WM_REC_NCTR)
 		return cli_err(EXIT_USAGE, CMD, "%s: the memory pressure totals went backwards "
 			       "since %s: swapped --psi-before/--psi-after, or two boots",
 			       r->psi_after, r->psi_before);
@@ -587,7 +582,7 @@ static int run_burst(struct rec *r)
  * A replay decides from them as --sample would have, against the zones
  * of the machine or root given (the capture of the same machine).
  */
-#define READINGS_MAGIC "# wmark recommend readings 1"
+#define READINGS_MAGIC WM_REPLAY_MAGIC
 
 static int record_write(const struct rec *r, const struct wm_rec_sample *s, size_t n)
 {
@@ -623,75 +618,25 @@ static int record_write(const struct rec *r, const struct wm_rec_sample *s, size
 	return EXIT_OK;
 }
 
-/* A field "KEY=..." of a readings line: its counter, -1 for none. */
-static int counter_of(const char *key, size_t len)
+/*
+ * The first counter of b that went backwards since a, as a message, or
+ * EXIT_OK: a recording is one run of one boot, as the two vmstat files are.
+ */
+static int replay_forward(const struct rec *r, size_t lineno, const struct wm_rec_sample *a,
+			  const struct wm_rec_sample *b)
 {
-	int k;
+	int k = wm_rec_backwards(a, b);
 
-	for (k = 0; k < WM_REC_NCTR; k++)
-		if (strlen(wm_rec_ctrs[k].json) == len && !strncmp(wm_rec_ctrs[k].json, key, len))
-			return k;
-	return -1;
-}
-
-static int replay_line(const struct rec *r, char *line, size_t lineno, struct wm_rec_sample *smp,
-		       struct wm_boost_obs *obs)
-{
-	size_t nz = r->s.m.nzones, z = 0;
-	bool have_t = false;
-	char *f, *save = NULL;
-
-	memset(smp, 0, sizeof(*smp));
-	for (f = strtok_r(line, " \t\n", &save); f; f = strtok_r(NULL, " \t\n", &save)) {
-		char *eq = strchr(f, '='), *end;
-		unsigned long long a, b;
-		int k;
-
-		if (!eq)
-			return cli_err(EXIT_USAGE, CMD, "%s:%zu: '%s' is not KEY=VALUE", r->replay,
-				       lineno, f);
-		if (!strncmp(f, "t=", 2)) {
-			errno = 0;
-			smp->t = strtod(eq + 1, &end);
-			if (errno || end == eq + 1 || *end)
-				goto bad;
-			have_t = true;
-		} else if (!strncmp(f, "psi=", 4)) {
-			if (sscanf(eq + 1, "%llu,%llu", &a, &b) != 2)
-				goto bad;
-			smp->psi = true;
-			smp->psi_some = a;
-			smp->psi_full = b;
-		} else if (!strncmp(f, "zone=", 5)) {
-			struct wm_boost_obs o;
-			int used = 0;
-
-			if (z >= nz)
-				return cli_err(EXIT_USAGE, CMD, "%s:%zu: more zones than the %zu of %s",
-					       r->replay, lineno, nz, r->s.root);
-			if (sscanf(eq + 1, "%lu,%lu,%lu,%lu,%ld%n", &o.free, &o.min, &o.low,
-				   &o.high, &o.boost, &used) != 5 || eq[1 + used] != '\0')
-				goto bad;
-			obs[z++] = o;
-		} else if ((k = counter_of(f, (size_t)(eq - f))) >= 0) {
-			errno = 0;
-			smp->c[k] = strtoull(eq + 1, &end, 10);
-			if (errno || end == eq + 1 || *end || eq[1] == '-')
-				goto bad;
-			smp->have |= 1u << k;
-		}
-		/* other keys: from a later wmark, skipped */
-		continue;
-bad:
-		return cli_err(EXIT_USAGE, CMD, "%s:%zu: bad value in '%s'", r->replay, lineno, f);
-	}
-	if (!have_t)
-		return cli_err(EXIT_USAGE, CMD, "%s:%zu: no t= field", r->replay, lineno);
-	if (z != nz)
-		return cli_err(EXIT_USAGE, CMD, "%s:%zu: %zu zones, but %s has %zu: replay against "
-			       "the capture of the machine that recorded it", r->replay, lineno, z,
-			       r->s.root, nz);
-	return EXIT_OK;
+	if (k < 0)
+		return EXIT_OK;
+	if (k == WM_REC_NCTR)
+		return cli_err(EXIT_USAGE, CMD, "%s:%zu: the memory pressure totals (psi=) went "
+			       "backwards since the line before: not one recording of one boot",
+			       r->replay, lineno);
+	return cli_err(EXIT_USAGE, CMD, "%s:%zu: %s went backwards since the line before "
+		       "(%llu -> %llu): not one recording of one boot", r->replay, lineno,
+		       wm_rec_ctrs[k].json, (unsigned long long)a->c[k],
+		       (unsigned long long)b->c[k]);
 }
 
 static int replay_read(struct rec *r, struct wm_rec_sample **out, size_t *n)
@@ -700,6 +645,7 @@ static int replay_read(struct rec *r, struct wm_rec_sample **out, size_t *n)
 	struct wm_rec_sample *s = NULL;
 	char *line = NULL;
 	FILE *f = strcmp(r->replay, "-") ? fopen(r->replay, "r") : stdin;
+	struct wm_diag d = { 0 };
 	ssize_t len;
 	int rc = EXIT_OK;
 
@@ -710,9 +656,16 @@ static int replay_read(struct rec *r, struct wm_rec_sample **out, size_t *n)
 	while ((len = getline(&line, &linecap, f)) >= 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strncmp(line, READINGS_MAGIC, strlen(READINGS_MAGIC))) {
-				rc = cli_err(EXIT_USAGE, CMD, "%s:1: not a file of wmark recommend "
-					     "--record (no \"%s\" line)", r->replay, READINGS_MAGIC);
+			size_t hz = 0;
+
+			if (wm_replay_header(line, &hz, &d)) {
+				rc = cli_err(EXIT_USAGE, CMD, "%s:1: %s", r->replay, d.msg);
+				break;
+			}
+			if (hz != r->s.m.nzones) {
+				rc = cli_err(EXIT_USAGE, CMD, "%s:1: zones=%zu, but %s has %zu: replay "
+					     "against the capture of the machine that recorded it",
+					     r->replay, hz, r->s.root, r->s.m.nzones);
 				break;
 			}
 			continue;
@@ -739,13 +692,17 @@ static int replay_read(struct rec *r, struct wm_rec_sample **out, size_t *n)
 			r->bobs = nb;
 			cap = nc;
 		}
-		if ((rc = replay_line(r, line, lineno, &s[i], &r->bobs[i * nz])))
+		if (wm_replay_line(line, nz, &s[i], &r->bobs[i * nz], &d)) {
+			rc = cli_err(EXIT_USAGE, CMD, "%s:%zu: %s", r->replay, lineno, d.msg);
 			break;
+		}
 		if (i > 0 && !(s[i].t > s[i - 1].t)) {
 			rc = cli_err(EXIT_USAGE, CMD, "%s:%zu: t=%.3f is not later than the reading "
 				     "before", r->replay, lineno, s[i].t);
 			break;
 		}
+		if (i > 0 && (rc = replay_forward(r, lineno, &s[i - 1], &s[i])))
+			break;
 		i++;
 	}
 	if (rc == EXIT_OK && ferror(f))
@@ -1371,7 +1328,7 @@ static cJSON *json_boost(const struct rec *r)
 		else
 			cJSON_AddNullToObject(o, "fallbacks_why_not");
 	}
-	cJSON_AddNumberToObject(o, "gap_needed_pages", (double)r->bdec.need);
+	cJSON_AddItemToObject(o, "gap_needed_pages", json_counter(r->bdec.need));
 	return o;
 }
 
@@ -1454,7 +1411,7 @@ static int print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 	o = cJSON_AddObjectToObject(doc, "gaps");
 	cJSON_AddNumberToObject(o, "pages_now", (double)r->ans.gap_now);
 	cJSON_AddNumberToObject(o, "pages_after", (double)r->ans.gap_after);
-	cJSON_AddNumberToObject(o, "pages_needed", (double)r->ans.gap_needed);
+	cJSON_AddItemToObject(o, "pages_needed", json_counter(r->ans.gap_needed));
 	cJSON_AddNumberToObject(o, "pages_at_wsf_1", (double)r->ans.gap_floor);
 	cJSON_AddStringToObject(o, "zones", r->mode == M_EXTRA ? "all" : "usable");
 	zs = cJSON_AddArrayToObject(doc, "zones");
@@ -1481,7 +1438,7 @@ static int print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 	if (r->mode == M_BURST) {
 		o = cJSON_AddObjectToObject(doc, "burst");
 		cJSON_AddItemToObject(o, "bytes", json_counter(r->burst_bytes));
-		cJSON_AddNumberToObject(o, "pages", (double)r->ans.gap_needed);
+		cJSON_AddItemToObject(o, "pages", json_counter(r->ans.gap_needed));
 	}
 	if (r->measured)
 		cJSON_AddItemToObject(doc, "measurements", json_measure(r));

@@ -40,6 +40,7 @@
 #include "commands.h"
 #include "explain.h"
 #include "fmt.h"
+#include "jsonw.h"
 #include "snapshot.h"
 #include "taskstats.h"
 
@@ -384,7 +385,6 @@ static cJSON *json_task(const struct task *e)
 static int print_json(const struct report *r)
 {
 	cJSON *doc, *arr, *wo;
-	char *s;
 	size_t i;
 
 	doc = explain_json_head(&(struct explain_head){ .source = "live" });
@@ -415,12 +415,8 @@ static int print_json(const struct report *r)
 	arr = cJSON_AddArrayToObject(doc, "tasks");
 	for (i = 0; i < r->nrows; i++)
 		cJSON_AddItemToArray(arr, json_task(r->rows[i]));
-	s = cJSON_Print(doc);
+	jw_print(stdout, doc);	/* a write error shows at close_stdout() */
 	cJSON_Delete(doc);
-	if (!s)
-		return cli_err(EXIT_SYSTEM, "stalls", "out of memory");
-	puts(s);
-	free(s);
 	return EXIT_OK;
 }
 

@@ -3,6 +3,7 @@
  * fmt.c - the field descriptor's readers: a value, its text cell and its
  * JSON form, each decided by the unit alone, and the JSON number helpers.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -83,9 +84,18 @@ struct fmt_val fmt_value(const struct fmt_field *f, const void *row)
 
 	if (f->get) {
 		v.ok = f->get(row, &v.x);
-		/* a counter's double may not fit a long: convert only integer units */
-		if (v.ok && f->unit <= FMT_BOOL)
-			v.n = (long)v.x;
+		/*
+		 * a counter's double may not fit a long: convert only integer
+		 * units, and only a value the type holds (-LONG_MIN is 2^63 or
+		 * 2^31, exact as a double); outside it there is no value, never
+		 * a conversion whose result is undefined
+		 */
+		if (v.ok && f->unit <= FMT_BOOL) {
+			if (v.x >= (double)LONG_MIN && v.x < -(double)LONG_MIN)
+				v.n = (long)v.x;
+			else
+				v.ok = false;
+		}
 		return v;
 	}
 	v.n = *(const long *)((const char *)row + f->off);
@@ -398,11 +408,11 @@ cJSON *json_long(long v)
 {
 	char b[24];
 
-	/* a double holds every integer below 2^53; past that, the digits */
+	/* a double holds every integer below 2^53; past that, a string of the digits */
 	if ((long long)v > -(1LL << 53) && (long long)v < (1LL << 53))
 		return cJSON_CreateNumber((double)v);
 	snprintf(b, sizeof(b), "%ld", v);
-	return cJSON_CreateRaw(b);
+	return cJSON_CreateString(b);
 }
 
 cJSON *json_counter(uint64_t v)

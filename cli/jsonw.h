@@ -57,8 +57,14 @@ void jw_close(struct jw *w);
 void jw_null(struct jw *w, const char *key);
 void jw_bool(struct jw *w, const char *key, bool v);
 void jw_str(struct jw *w, const char *key, const char *s);
+/*
+ * A number, by the one rule of every JSON document wmark prints: an
+ * integer below 2^53 as its digits, an integer of 2^53 up to 2^64 as a
+ * string of its digits, other values as cJSON prints them, NaN and
+ * infinities as null.
+ */
 void jw_double(struct jw *w, const char *key, double v);
-/* An integer exactly: below 2^53 as cJSON prints the double, past it the digits. */
+/* An integer exactly: jw_double's rule, from the integer (no double in between). */
 void jw_long(struct jw *w, const char *key, long v);
 /* jw_long, or null when v == RV_NONE. */
 void jw_long_or_null(struct jw *w, const char *key, long v);
@@ -80,5 +86,12 @@ void jw_fmt_fields(struct jw *w, const struct fmt_field *fs, size_t nf, unsigned
  * it.  Return 0, or -1 when a write failed or the nesting was too deep.
  */
 int jw_finish(struct jw *w);
+
+/*
+ * Print the cJSON document doc to f as cJSON_Print() lays it out, its
+ * numbers by jw_double's rule, and a newline.  Return 0, or -1 when a
+ * write failed.  Every cJSON document on standard output goes here.
+ */
+int jw_print(FILE *f, const cJSON *doc);
 
 #endif /* WMARK_JSONW_H */

@@ -333,12 +333,8 @@ cJSON *report_json_sysctl(const struct wm_sysctl *s)
 
 int report_json_print(cJSON *doc)
 {
-	char *text = cJSON_Print(doc);
-
+	/* a write error shows at close_stdout() */
+	jw_print(stdout, doc);
 	cJSON_Delete(doc);
-	if (!text)
-		return cli_err(EXIT_SYSTEM, "json", "out of memory");
-	puts(text);
-	free(text);
 	return EXIT_OK;
 }

@@ -641,6 +641,8 @@ static int read_geometry(struct snapshot *s)
 	struct wm_diag d = { 0 };
 	unsigned page_size = 0, order = 0;
 	unsigned long pb = 0;
+	int rec_order = -1;
+	bool pb_recorded = false;
 	uint64_t managed = 0, memtotal = 0;
 	char *buf = NULL;
 	size_t len, i;
@@ -662,6 +664,16 @@ static int read_geometry(struct snapshot *s)
 			managed += s->layout.zones[i].managed;
 		if ((rc = read_memtotal(s, &memtotal)))
 			return rc;
+		/* what capture recorded beats MemTotal, which cannot always tell */
+		if ((rc = read_optional(s, P_GEOMETRY, &buf, &len)))
+			return rc;
+		if (buf) {
+			rc = wm_parse_geometry(buf, len, &page_size, &rec_order, &d);
+			free(buf);
+			buf = NULL;
+			if (rc)
+				return parse_error(s, P_GEOMETRY, &d);
+		}
 	}
 	if ((rc = read_optional(s, P_PAGETYPEINFO, &buf, &len)))
 		return rc;
@@ -673,8 +685,18 @@ static int read_geometry(struct snapshot *s)
 		if (rc)
 			pb = 0;
 	}
+	if (!pb && rec_order >= 0) {
+		order = (unsigned)rec_order;
+		pb = 1ul << order;
+		pb_recorded = true;
+	}
 	if (wm_geometry_settle(page_size, memtotal, managed, order, pb, &s->geo, &d))
-		return parse_error(s, pb ? P_PAGETYPEINFO : P_MEMINFO, &d);
+		return parse_error(s, pb_recorded ? P_GEOMETRY : pb ? P_PAGETYPEINFO : P_MEMINFO,
+				   &d);
+	if (!s->live && page_size)
+		s->geo.page_size_from = WM_GEO_CAPTURE;
+	if (pb_recorded)
+		s->geo.pageblock_from = WM_GEO_CAPTURE;
 	return EXIT_OK;
 }
 

@@ -34,6 +34,8 @@
 #define P_BUDDYINFO "proc/buddyinfo"
 #define P_PMD_SIZE "sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
 #define P_HUGETLB_DIR "sys/kernel/mm/hugepages"
+/* wmark's own file in a capture: the page size and pageblock order (wm_parse_geometry) */
+#define P_GEOMETRY "wmark/geometry"
 
 /*
  * Join root and a relative path into out (size n).  Return 0, or -1 if
