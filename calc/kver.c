@@ -15,12 +15,12 @@
 
 static const char *read_uint(const char *p, unsigned *out)
 {
-	unsigned long v = 0;
+	uint64_t v = 0;
 
 	if (!isdigit((unsigned char)*p))
 		return NULL;
 	while (isdigit((unsigned char)*p)) {
-		v = v * 10 + (unsigned long)(*p++ - '0');
+		v = v * 10 + (uint64_t)(*p++ - '0');
 		if (v > 100000)
 			return NULL;
 	}
@@ -183,7 +183,7 @@ void wm_sysctl_defaults(const struct wm_profile *p, int nzones_per_node,
 			hm = 1;
 	s->nlrr = nzones_per_node > 1 ? nzones_per_node - 1 : 1;
 	{
-		long init[WM_MAX_ZONES] = { 0 };
+		int64_t init[WM_MAX_ZONES] = { 0 };
 		int n = 0;
 
 		for (i = 0; i < nzones_per_node; i++) {

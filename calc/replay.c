@@ -60,20 +60,20 @@ int wm_replay_header(const char *line, size_t *nzones, struct wm_diag *diag)
 }
 
 /* A page count of a zone= field: digits that fit an unsigned long. */
-static const char *zone_count(const char *p, unsigned long *v)
+static const char *zone_count(const char *p, uint64_t *v)
 {
 	uint64_t x;
 
 	p = digits_u64(p, &x);
-	if (!p || x > ULONG_MAX)
+	if (!p || x > UINT64_MAX)
 		return NULL;
-	*v = (unsigned long)x;
+	*v = (uint64_t)x;
 	return p;
 }
 
 static int zone_field(const char *p, struct wm_boost_obs *o)
 {
-	unsigned long b;
+	uint64_t b;
 
 	if (!(p = zone_count(p, &o->free)) || *p++ != ',' ||
 	    !(p = zone_count(p, &o->min)) || *p++ != ',' ||
@@ -84,9 +84,9 @@ static int zone_field(const char *p, struct wm_boost_obs *o)
 		o->boost = -1;
 		return 0;
 	}
-	if (!(p = zone_count(p, &b)) || *p || b > LONG_MAX)
+	if (!(p = zone_count(p, &b)) || *p || b > INT64_MAX)
 		return -1;
-	o->boost = (long)b;
+	o->boost = (int64_t)b;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  * The tree is built in a sibling directory and renamed into place, so an
  * error leaves no half-written capture behind.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -206,7 +207,7 @@ int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 	/* One consistent read of zoneinfo and the sysctls first. */
 	if ((rc = snapshot_read(ctx, &s)))
 		return rc;
-	if (snprintf(tmp, sizeof(tmp), "%s.partial-%ld", dest, (long)getpid()) >= (int)sizeof(tmp)) {
+	if (snprintf(tmp, sizeof(tmp), "%s.partial-%" PRId64 "", dest, (int64_t)getpid()) >= (int)sizeof(tmp)) {
 		snapshot_free(&s);
 		return cli_err(EXIT_USAGE, "capture", "%s: path too long", dest);
 	}

@@ -251,7 +251,7 @@ void jw_double(struct jw *w, const char *key, double v)
 	put_double(w, v);
 }
 
-void jw_long(struct jw *w, const char *key, long v)
+void jw_long(struct jw *w, const char *key, int64_t v)
 {
 	char b[24], *e = b + sizeof(b), *s;
 
@@ -267,7 +267,7 @@ void jw_long(struct jw *w, const char *key, long v)
 	putch(w, '"');
 }
 
-void jw_long_or_null(struct jw *w, const char *key, long v)
+void jw_long_or_null(struct jw *w, const char *key, int64_t v)
 {
 	if (v == RV_NONE)
 		jw_null(w, key);

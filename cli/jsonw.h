@@ -35,7 +35,7 @@ struct jw {
 	FILE *f;
 	int depth;			/* open objects and arrays */
 	bool array[JW_MAX_DEPTH];	/* level d is an array, not an object */
-	unsigned long count[JW_MAX_DEPTH];	/* values written at level d */
+	uint64_t count[JW_MAX_DEPTH];	/* values written at level d */
 	bool err;			/* a write failed or nesting overflowed */
 	bool compact;			/* cJSON_PrintUnformatted()'s layout */
 	size_t len;
@@ -65,9 +65,9 @@ void jw_str(struct jw *w, const char *key, const char *s);
  */
 void jw_double(struct jw *w, const char *key, double v);
 /* An integer exactly: jw_double's rule, from the integer (no double in between). */
-void jw_long(struct jw *w, const char *key, long v);
+void jw_long(struct jw *w, const char *key, int64_t v);
 /* jw_long, or null when v == RV_NONE. */
-void jw_long_or_null(struct jw *w, const char *key, long v);
+void jw_long_or_null(struct jw *w, const char *key, int64_t v);
 /* Digits or other JSON text as it is (cJSON_CreateRaw). */
 void jw_raw(struct jw *w, const char *key, const char *text);
 

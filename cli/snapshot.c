@@ -10,6 +10,7 @@
  * sysctls, and everything is read again while the zones' sizes and
  * watermarks moved in between.
  */
+#include <inttypes.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -268,7 +269,7 @@ static int bad_value(const struct snapshot *s, const char *rel, const struct wm_
  * absent file leaves the bit clear.  The value must be one the running
  * kernel accepts (the one range rule of calc/change.c).
  */
-static int read_knob(struct snapshot *s, const char *rel, enum wm_knob k, long *out)
+static int read_knob(struct snapshot *s, const char *rel, enum wm_knob k, int64_t *out)
 {
 	struct wm_diag d = { 0 };
 	char *buf;
@@ -390,11 +391,11 @@ int snapshot_thp_sizes(const char *root, struct thp_size *out, int max)
 	if (root_path(root, P_THP_DIR, path, sizeof(path)) || !(d = opendir(path)))
 		return 0;
 	while ((e = readdir(d)) && n < max) {
-		unsigned long kb;
+		uint64_t kb;
 		char k;
 
 		/* hugepages-<N>kB, nothing after */
-		if (sscanf(e->d_name, "hugepages-%lukB%c", &kb, &k) != 1 || !kb)
+		if (sscanf(e->d_name, "hugepages-%" SCNu64 "kB%c", &kb, &k) != 1 || !kb)
 			continue;
 		out[n].kb = kb;
 		snprintf(out[n].rel, sizeof(out[n].rel), "%s/%s/enabled", P_THP_DIR, e->d_name);
@@ -418,7 +419,7 @@ static enum wm_thp_size thp_size_word(const char *w)
 
 static int thp_size_desc(const void *a, const void *b)
 {
-	unsigned long x = ((const struct thp_size *)a)->kb, y = ((const struct thp_size *)b)->kb;
+	uint64_t x = ((const struct thp_size *)a)->kb, y = ((const struct thp_size *)b)->kb;
 
 	return x < y ? 1 : x > y ? -1 : 0;
 }
@@ -503,7 +504,7 @@ static int load_zoneinfo(const char *root, char **text, size_t *len, bool *mappe
 {
 	char path[4096];
 	struct stat st;
-	long pg = sysconf(_SC_PAGESIZE);
+	int64_t pg = sysconf(_SC_PAGESIZE);
 	void *p;
 	int fd, err;
 
@@ -582,7 +583,7 @@ uint64_t snapshot_pmd_bytes(const char *root)
 {
 	char *buf;
 	size_t len;
-	long pmd;
+	int64_t pmd;
 	bool ok;
 
 	if (read_rooted(root, P_PMD_SIZE, &buf, &len))
@@ -603,7 +604,7 @@ uint64_t snapshot_pmd_bytes(const char *root)
  * read pagetypeinfo.  Fill *order and *pb, or leave *pb 0.
  */
 static void live_pageblock(const struct snapshot *s, unsigned page_size,
-			   unsigned *order, unsigned long *pb)
+			   unsigned *order, uint64_t *pb)
 {
 #if defined(__x86_64__) || defined(__aarch64__)
 	struct stat st;
@@ -640,7 +641,7 @@ static int read_geometry(struct snapshot *s)
 {
 	struct wm_diag d = { 0 };
 	unsigned page_size = 0, order = 0;
-	unsigned long pb = 0;
+	uint64_t pb = 0;
 	int rec_order = -1;
 	bool pb_recorded = false;
 	uint64_t managed = 0, memtotal = 0;
@@ -649,7 +650,7 @@ static int read_geometry(struct snapshot *s)
 	int rc;
 
 	if (s->live) {
-		long ps = sysconf(_SC_PAGESIZE);
+		int64_t ps = sysconf(_SC_PAGESIZE);
 
 		page_size = ps > 0 ? (unsigned)ps : 0;
 		live_pageblock(s, page_size, &order, &pb);

@@ -6,7 +6,7 @@
 # CMOCKA_MESSAGE_OUTPUT=tap.  A suite that exits non-zero without a
 # "not ok" line counts as one failure, so a crash is never a pass.
 #
-# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|example|static|package|kernel]...
+# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|example|static|pair32|package|kernel]...
 cd "$(dirname "$0")/.." || exit 2
 export LC_ALL=C
 logdir=build/test-logs
@@ -170,6 +170,10 @@ suite_build32() {
 	run_suite "build-32:calc" tests/build-32.sh
 }
 
+suite_pair32() {
+	run_suite "pair32:armv7-amd64" tests/pair32.sh
+}
+
 suite_example() {
 	run_suite "example:verify-zoneinfo" tests/example.sh build/examples/verify-zoneinfo
 }
@@ -190,8 +194,8 @@ suite_kernel() {
 [ $# -eq 0 ] && set -- all
 for s in "$@"; do
 	case $s in
-	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_build32; suite_example; suite_static; suite_package; suite_kernel ;;
-	unit|golden|sh|fuzz|man|kernel|build32|example|static|package) "suite_$s" ;;
+	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_build32; suite_example; suite_static; suite_pair32; suite_package; suite_kernel ;;
+	unit|golden|sh|fuzz|man|kernel|build32|example|static|pair32|package) "suite_$s" ;;
 	*) echo "tests/run.sh: unknown suite '$s'" >&2; exit 2 ;;
 	esac
 done
