@@ -36,6 +36,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../calc/cgroup.h"
 #include "../calc/reclaim.h"
 #include "cli.h"
 #include "commands.h"
@@ -347,20 +348,11 @@ struct rc_stat {
 	uint64_t refault;	/* workingset_refault_anon + _file */
 };
 
-/* The value of "key N" lines (memory.stat, vmstat) in buf, by keyword. */
+/* The value of "key N" lines (memory.stat, vmstat, meminfo) in buf, by keyword. */
 static bool stat_key(const char *buf, const char *key, uint64_t *out)
 {
-	size_t kl = strlen(key);
-	const char *p = buf;
-
-	while (p && *p) {
-		if (strncmp(p, key, kl) == 0 && (p[kl] == ' ' || p[kl] == '\t'))
-			return sscanf(p + kl, "%" SCNu64, out) == 1;
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return false;
+	/* digits only: a negative or too long count is no value, never a wrapped one */
+	return wm_cg_stat_get(buf, strlen(buf), key, out);
 }
 
 /* Read the target's counters now; a file that is missing leaves its fields unknown. */
