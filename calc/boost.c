@@ -15,8 +15,8 @@
 
 #include "boost.h"
 
-unsigned long wm_boost_max(const struct wm_profile *p, unsigned long managed,
-			   unsigned long high, long factor, unsigned long pageblock)
+uint64_t wm_boost_max(const struct wm_profile *p, uint64_t managed,
+			   uint64_t high, int64_t factor, uint64_t pageblock)
 {
 	uint64_t f, max;
 
@@ -31,24 +31,24 @@ unsigned long wm_boost_max(const struct wm_profile *p, unsigned long managed,
 	max = (uint64_t)(high / 10000) * f + (uint64_t)(high % 10000) * f / 10000;
 	if (!max)
 		return 0;	/* high not set up yet: the kernel does not boost */
-	return max > pageblock ? (unsigned long)max : pageblock;
+	return max > pageblock ? (uint64_t)max : pageblock;
 }
 
 /* What the readings say of one zone's boost in one reading. */
 struct zone_read {
-	unsigned long boost;	/* pages */
+	uint64_t boost;	/* pages */
 	bool odd;		/* 5.0-5.15: moved, but not as a boost moves */
 };
 
 static struct zone_read zone_boost(const struct wm_profile *p, const struct wm_machine *m,
 				   const struct wm_boost_obs *o, const struct wm_boost_obs *base)
 {
-	unsigned long pb = m->pageblock_pages ? m->pageblock_pages : 512;
+	uint64_t pb = m->pageblock_pages ? m->pageblock_pages : 512;
 	struct zone_read r = { 0, false };
-	unsigned long rise;
+	uint64_t rise;
 
 	if (o->boost >= 0) {
-		r.boost = (unsigned long)o->boost;
+		r.boost = (uint64_t)o->boost;
 		return r;
 	}
 	if (!p->boost || p->boost_printed)
@@ -66,15 +66,15 @@ static struct zone_read zone_boost(const struct wm_profile *p, const struct wm_m
 }
 
 /* Low without the boost; printed low includes it, but input may not be sane. */
-static unsigned long unboosted_low(const struct wm_boost_obs *o, unsigned long boost)
+static uint64_t unboosted_low(const struct wm_boost_obs *o, uint64_t boost)
 {
 	return o->low > boost ? o->low - boost : 0;
 }
 
 int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 		      const struct wm_zone_wm *raw, const struct wm_boost_obs *obs,
-		      const struct wm_rec_sample *vm, size_t nsamples, long factor,
-		      unsigned long *peak, struct wm_boost_evidence *out,
+		      const struct wm_rec_sample *vm, size_t nsamples, int64_t factor,
+		      uint64_t *peak, struct wm_boost_evidence *out,
 		      struct wm_diag *diag)
 {
 	const unsigned run = 1u << WM_REC_PAGEOUTRUN, stall = 1u << WM_REC_ALLOCSTALL;
@@ -118,13 +118,13 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 	}
 
 	for (s = 0; s < nsamples; s++) {
-		unsigned long total = 0;
+		uint64_t total = 0;
 		bool boosted = false, prev_boosted = false, above = true;
 
 		for (z = 0; z < nz; z++) {
 			const struct wm_boost_obs *o = &obs[s * nz + z];
 			struct zone_read r = zone_boost(p, m, o, &base[z]);
-			unsigned long max;
+			uint64_t max;
 
 			if (r.odd)
 				out->odd_moves++;
@@ -163,11 +163,13 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 		if (!vm || s == 0)
 			continue;
 		/* The interval from reading s - 1 to s. */
+		/* wm_ctr_delta(): a counter that went backwards adds nothing */
 		if (vm[s].have & vm[s - 1].have & fb) {
-			out->fallbacks_counted = true;
-			if (vm[s].c[WM_REC_FALLBACK] > vm[s - 1].c[WM_REC_FALLBACK]) {
-				uint64_t d = vm[s].c[WM_REC_FALLBACK] - vm[s - 1].c[WM_REC_FALLBACK];
+			uint64_t d;
 
+			out->fallbacks_counted = true;
+			if (wm_ctr_delta(vm[s - 1].c[WM_REC_FALLBACK], vm[s].c[WM_REC_FALLBACK], &d) &&
+			    d) {
 				out->fallbacks += d;
 				out->fallback_intervals++;
 				if (d > out->fallback_peak)
@@ -175,32 +177,40 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 				prev_boosted = true;	/* a boost came and may be gone */
 			}
 		}
-		if ((vm[s].have & vm[s - 1].have & stall) &&
-		    vm[s].c[WM_REC_ALLOCSTALL] > vm[s - 1].c[WM_REC_ALLOCSTALL]) {
-			uint64_t d = vm[s].c[WM_REC_ALLOCSTALL] - vm[s - 1].c[WM_REC_ALLOCSTALL];
+		if (vm[s].have & vm[s - 1].have & stall) {
+			uint64_t d;
 
+			wm_ctr_delta(vm[s - 1].c[WM_REC_ALLOCSTALL], vm[s].c[WM_REC_ALLOCSTALL], &d);
 			out->stalls += d;
 			if (boosted || prev_boosted)
 				out->stalls_boosted += d;
 		}
-		if ((vm[s].have & vm[s - 1].have & comp) &&
-		    vm[s].c[WM_REC_COMPACT_STALL] > vm[s - 1].c[WM_REC_COMPACT_STALL])
-			out->compact_stalls += vm[s].c[WM_REC_COMPACT_STALL] -
-					       vm[s - 1].c[WM_REC_COMPACT_STALL];
+		if (vm[s].have & vm[s - 1].have & comp) {
+			uint64_t d;
+
+			wm_ctr_delta(vm[s - 1].c[WM_REC_COMPACT_STALL], vm[s].c[WM_REC_COMPACT_STALL],
+				     &d);
+			out->compact_stalls += d;
+		}
 		if ((boosted || prev_boosted) && above && (vm[s].have & vm[s - 1].have & run) &&
 		    vm[s].c[WM_REC_PAGEOUTRUN] > vm[s - 1].c[WM_REC_PAGEOUTRUN]) {
+			uint64_t d;
+
 			out->kswapd_boost_runs++;
-			if ((vm[s].have & vm[s - 1].have & steal) &&
-			    vm[s].c[WM_REC_PGSTEAL_KSWAPD] > vm[s - 1].c[WM_REC_PGSTEAL_KSWAPD])
-				out->boost_reclaimed += vm[s].c[WM_REC_PGSTEAL_KSWAPD] -
-							vm[s - 1].c[WM_REC_PGSTEAL_KSWAPD];
+			if (vm[s].have & vm[s - 1].have & steal) {
+				wm_ctr_delta(vm[s - 1].c[WM_REC_PGSTEAL_KSWAPD],
+					     vm[s].c[WM_REC_PGSTEAL_KSWAPD], &d);
+				out->boost_reclaimed += d;
+			}
 			after = 2;	/* this interval and the next */
 		}
 		if (vm[s].have & vm[s - 1].have & refault) {
+			uint64_t d;
+
 			out->refaults_counted = true;
-			if (after > 0 && vm[s].c[WM_REC_REFAULT] > vm[s - 1].c[WM_REC_REFAULT])
-				out->boost_refaults += vm[s].c[WM_REC_REFAULT] -
-						       vm[s - 1].c[WM_REC_REFAULT];
+			wm_ctr_delta(vm[s - 1].c[WM_REC_REFAULT], vm[s].c[WM_REC_REFAULT], &d);
+			if (after > 0)
+				out->boost_refaults += d;
 		}
 		if (after > 0)
 			after--;
@@ -209,9 +219,9 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 	return WM_OK;
 }
 
-void wm_rec_boost_decide(const struct wm_profile *p, long factor_now,
-			 const struct wm_boost_evidence *ev, unsigned long headroom,
-			 const struct wm_rec_decision *dec, unsigned long gap_now,
+void wm_rec_boost_decide(const struct wm_profile *p, int64_t factor_now,
+			 const struct wm_boost_evidence *ev, uint64_t headroom,
+			 const struct wm_rec_decision *dec, uint64_t gap_now,
 			 struct wm_rec_boost *out)
 {
 	out->factor = -1;
@@ -230,15 +240,15 @@ void wm_rec_boost_decide(const struct wm_profile *p, long factor_now,
 		out->factor = 0;
 		if (dec->verdict == WM_REC_RAISE && ev->stalls_boosted == ev->stalls)
 			out->need = gap_now + (dec->deficit > headroom ?
-					       (unsigned long)(dec->deficit - headroom) : 0);
+					       (uint64_t)(dec->deficit - headroom) : 0);
 	}
 }
 
-unsigned long wm_boost_headroom(const struct wm_machine *m, const bool *usable,
-				const unsigned long *peak, unsigned long allowed,
+uint64_t wm_boost_headroom(const struct wm_machine *m, const bool *usable,
+				const uint64_t *peak, uint64_t allowed,
 				const struct wm_boost_evidence *ev)
 {
-	unsigned long read = 0, pb = m->pageblock_pages ? m->pageblock_pages : 512;
+	uint64_t read = 0, pb = m->pageblock_pages ? m->pageblock_pages : 512;
 	uint64_t est;
 	size_t z;
 
@@ -249,7 +259,7 @@ unsigned long wm_boost_headroom(const struct wm_machine *m, const bool *usable,
 	est = ev->fallback_peak * (uint64_t)pb;
 	if (est > allowed)
 		est = allowed;
-	return est > read ? (unsigned long)est : read;
+	return est > read ? (uint64_t)est : read;
 }
 
 const char *wm_rec_boost_action_name(enum wm_rec_boost_action a)

@@ -32,14 +32,14 @@
  * remainder apart, as the kernel's macro) but at least one pageblock.
  * managed, high and pageblock in pages (pageblock 0: 512).  Never fails.
  */
-unsigned long wm_boost_max(const struct wm_profile *p, unsigned long managed,
-			   unsigned long high, long factor, unsigned long pageblock);
+uint64_t wm_boost_max(const struct wm_profile *p, uint64_t managed,
+			   uint64_t high, int64_t factor, uint64_t pageblock);
 
 /* One zone in one reading of zoneinfo. */
 struct wm_boost_obs {
-	unsigned long free;		/* pages: "pages free" */
-	unsigned long min, low, high;	/* pages, as printed (boost included, 5.0+) */
-	long boost;			/* pages: the "boost" line (5.16+), -1 if none */
+	uint64_t free;		/* pages: "pages free" */
+	uint64_t min, low, high;	/* pages, as printed (boost included, 5.0+) */
+	int64_t boost;			/* pages: the "boost" line (5.16+), -1 if none */
 };
 
 /* What the readings show. */
@@ -67,7 +67,7 @@ struct wm_boost_evidence {
 	size_t odd_moves;		/* 5.0-5.15: changes of min/low/high that
 					 * are not one uniform whole-pageblock
 					 * rise (a recompute, not a boost) */
-	unsigned long peak_total;	/* pages: the largest summed boost of one reading */
+	uint64_t peak_total;	/* pages: the largest summed boost of one reading */
 	size_t over_max;		/* zone readings whose boost exceeds wm_boost_max */
 };
 
@@ -92,8 +92,8 @@ struct wm_boost_evidence {
  */
 int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 		      const struct wm_zone_wm *raw, const struct wm_boost_obs *obs,
-		      const struct wm_rec_sample *vm, size_t nsamples, long factor,
-		      unsigned long *peak, struct wm_boost_evidence *out,
+		      const struct wm_rec_sample *vm, size_t nsamples, int64_t factor,
+		      uint64_t *peak, struct wm_boost_evidence *out,
 		      struct wm_diag *diag);
 
 /*
@@ -104,8 +104,8 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
  * most allowed: those zones' wm_boost_max() summed for today's factor.
  * usable NULL: every zone.  Never fails.
  */
-unsigned long wm_boost_headroom(const struct wm_machine *m, const bool *usable,
-				const unsigned long *peak, unsigned long allowed,
+uint64_t wm_boost_headroom(const struct wm_machine *m, const bool *usable,
+				const uint64_t *peak, uint64_t allowed,
 				const struct wm_boost_evidence *ev);
 
 /* What recommend does with watermark_boost_factor. */
@@ -120,10 +120,10 @@ enum wm_rec_boost_action {
 /* The boost half of a recommendation. */
 struct wm_rec_boost {
 	enum wm_rec_boost_action action;
-	long factor;		/* to write, -1: leave it as it is */
-	unsigned long headroom;	/* pages: the boost of the usable zones at its peak,
+	int64_t factor;		/* to write, -1: leave it as it is */
+	uint64_t headroom;	/* pages: the boost of the usable zones at its peak,
 				 * what the raised min took from the free pages */
-	unsigned long need;	/* pages: summed gap to aim for beside factor */
+	uint64_t need;	/* pages: summed gap to aim for beside factor */
 };
 
 /*
@@ -144,9 +144,9 @@ struct wm_rec_boost {
  *    stays dec's.
  * Never fails.
  */
-void wm_rec_boost_decide(const struct wm_profile *p, long factor_now,
-			 const struct wm_boost_evidence *ev, unsigned long headroom,
-			 const struct wm_rec_decision *dec, unsigned long gap_now,
+void wm_rec_boost_decide(const struct wm_profile *p, int64_t factor_now,
+			 const struct wm_boost_evidence *ev, uint64_t headroom,
+			 const struct wm_rec_decision *dec, uint64_t gap_now,
 			 struct wm_rec_boost *out);
 
 const char *wm_rec_boost_action_name(enum wm_rec_boost_action a);

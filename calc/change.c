@@ -15,6 +15,7 @@
  * watermarks it has, stale or boosted, so the prediction is what zoneinfo
  * printed, not the model.
  */
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +53,7 @@ int wm_knob_exists(const struct wm_profile *p, enum wm_knob k, struct wm_diag *d
 	return WM_OK;
 }
 
-void wm_knob_range(const struct wm_profile *p, enum wm_knob k, long *lo, long *hi)
+void wm_knob_range(const struct wm_profile *p, enum wm_knob k, int64_t *lo, int64_t *hi)
 {
 	*lo = k == WM_KNOB_LRR ? INT_MIN : 0;	/* lowmem_reserve_ratio: proc_dointvec, no min */
 	*hi = INT_MAX;
@@ -62,7 +63,7 @@ void wm_knob_range(const struct wm_profile *p, enum wm_knob k, long *lo, long *h
 	}
 }
 
-void wm_knob_clean_range(const struct wm_profile *p, enum wm_knob k, long *lo, long *hi)
+void wm_knob_clean_range(const struct wm_profile *p, enum wm_knob k, int64_t *lo, int64_t *hi)
 {
 	wm_knob_range(p, k, lo, hi);
 	/* a ratio below 1 is kept as 0 (before 4.17, rule A: as 1) and printed so */
@@ -70,19 +71,19 @@ void wm_knob_clean_range(const struct wm_profile *p, enum wm_knob k, long *lo, l
 		*lo = p->lrr_rule == WM_LRR_A ? 1 : 0;
 }
 
-static int out_of_range(const struct wm_profile *p, enum wm_knob k, long v, long lo,
-			long hi, struct wm_diag *diag)
+static int out_of_range(const struct wm_profile *p, enum wm_knob k, int64_t v, int64_t lo,
+			int64_t hi, struct wm_diag *diag)
 {
 	return wm_fail(diag, WM_EINVAL, 0, wm_knob_name(k),
-		       "%s %ld is out of range: kernel %u.%u accepts %ld..%ld",
+		       "%s %" PRId64 " is out of range: kernel %u.%u accepts %" PRId64 "..%" PRId64 "",
 		       wm_knob_name(k), v, p->kver.major, p->kver.minor, lo, hi);
 }
 
 /* v against the range (clean: the part that reads back as written) of knob k. */
-static int check_in(const struct wm_profile *p, enum wm_knob k, long v, bool clean,
+static int check_in(const struct wm_profile *p, enum wm_knob k, int64_t v, bool clean,
 		    struct wm_diag *diag)
 {
-	long lo, hi;
+	int64_t lo, hi;
 
 	if ((unsigned)k >= WM_NKNOBS)
 		return wm_fail(diag, WM_EINVAL, 0, NULL, "unknown knob");
@@ -93,19 +94,19 @@ static int check_in(const struct wm_profile *p, enum wm_knob k, long v, bool cle
 	return v >= lo && v <= hi ? WM_OK : out_of_range(p, k, v, lo, hi, diag);
 }
 
-int wm_knob_check_range(const struct wm_profile *p, enum wm_knob k, long v,
+int wm_knob_check_range(const struct wm_profile *p, enum wm_knob k, int64_t v,
 			struct wm_diag *diag)
 {
 	return check_in(p, k, v, false, diag);
 }
 
-int wm_knob_check_clean(const struct wm_profile *p, enum wm_knob k, long v,
+int wm_knob_check_clean(const struct wm_profile *p, enum wm_knob k, int64_t v,
 			struct wm_diag *diag)
 {
 	return check_in(p, k, v, true, diag);
 }
 
-int wm_knob_check(const struct wm_profile *p, enum wm_knob k, long v,
+int wm_knob_check(const struct wm_profile *p, enum wm_knob k, int64_t v,
 		  struct wm_diag *diag)
 {
 	int rc;
@@ -145,11 +146,11 @@ int wm_change_apply(const struct wm_profile *p, const struct wm_sysctl *now,
 	*recomputes = wm_change_recomputes(ch->set);
 	for (i = 0; i < sizeof(one) / sizeof(one[0]); i++) {
 		unsigned bit = knob_have[one[i].k];
-		long v;
+		int64_t v;
 
 		if (!(ch->set & bit))
 			continue;
-		v = *(const long *)((const char *)&ch->to + one[i].off);
+		v = *(const int64_t *)((const char *)&ch->to + one[i].off);
 		/*
 		 * A machine whose file was read has the knob, whatever its
 		 * version (Android's extra_free_kbytes, backports), except
@@ -161,7 +162,7 @@ int wm_change_apply(const struct wm_profile *p, const struct wm_sysctl *now,
 			return rc;
 		if ((rc = wm_knob_check_range(p, one[i].k, v, diag)))
 			return rc;
-		*(long *)((char *)after + one[i].off) = v;
+		*(int64_t *)((char *)after + one[i].off) = v;
 		after->have |= bit;
 	}
 	if (ch->set & WM_HAVE_LRR) {
@@ -216,7 +217,7 @@ int wm_predict(const struct wm_profile *p, const struct wm_machine *m,
 		o->promo_printed = (z->flags & ZI_HAS_PROMO) != 0;
 		if (!(recomputes & WM_RECOMPUTE_WMARKS)) {
 			/* nothing recomputes the watermarks: they stay as printed */
-			unsigned long b = (z->flags & ZI_HAS_BOOST) && z->boost <= z->min ? z->boost : 0;
+			uint64_t b = (z->flags & ZI_HAS_BOOST) && z->boost <= z->min ? z->boost : 0;
 
 			o->wm.min = z->min - b;
 			o->wm.low = z->low - b;
@@ -252,26 +253,26 @@ size_t wm_compare(const struct zi_info *zi2, const struct wm_layout *l2,
 	} while (0)
 
 	if (l2->nzones != npred) {
-		DIFF(0, "zones", (long)npred, (long)l2->nzones);
+		DIFF(0, "zones", (int64_t)npred, (int64_t)l2->nzones);
 		return n;
 	}
 	for (i = 0; i < npred; i++) {
 		const struct zi_zone *z = wm_layout_zone(l2, zi2, i);
 		const struct wm_zone_wm *p = &pred[i].wm;
-		long b;
+		int64_t b;
 
 		if (!z)
 			continue;
-		b = z->flags & ZI_HAS_BOOST ? (long)z->boost : 0;
+		b = z->flags & ZI_HAS_BOOST ? (int64_t)z->boost : 0;
 		if (wmarks) {
-			if ((long)z->min - b != (long)p->min)
-				DIFF(i, "min", (long)p->min, (long)z->min - b);
-			if ((long)z->low - b != (long)p->low)
-				DIFF(i, "low", (long)p->low, (long)z->low - b);
-			if ((long)z->high - b != (long)p->high)
-				DIFF(i, "high", (long)p->high, (long)z->high - b);
-			if ((z->flags & ZI_HAS_PROMO) && (long)z->promo - b != (long)p->promo)
-				DIFF(i, "promo", (long)p->promo, (long)z->promo - b);
+			if ((int64_t)z->min - b != (int64_t)p->min)
+				DIFF(i, "min", (int64_t)p->min, (int64_t)z->min - b);
+			if ((int64_t)z->low - b != (int64_t)p->low)
+				DIFF(i, "low", (int64_t)p->low, (int64_t)z->low - b);
+			if ((int64_t)z->high - b != (int64_t)p->high)
+				DIFF(i, "high", (int64_t)p->high, (int64_t)z->high - b);
+			if ((z->flags & ZI_HAS_PROMO) && (int64_t)z->promo - b != (int64_t)p->promo)
+				DIFF(i, "promo", (int64_t)p->promo, (int64_t)z->promo - b);
 		}
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++) {
 			char name[24];

@@ -35,17 +35,17 @@ int wm_knob_exists(const struct wm_profile *p, enum wm_knob k, struct wm_diag *d
  * INT_MAX; watermark_scale_factor 1 to p->wsf_max; a lowmem_reserve_ratio
  * entry any int.  Fill *lo and *hi.
  */
-void wm_knob_range(const struct wm_profile *p, enum wm_knob k, long *lo, long *hi);
+void wm_knob_range(const struct wm_profile *p, enum wm_knob k, int64_t *lo, int64_t *hi);
 
 /*
  * The part of that range the kernel also prints back as written: the
  * same, but a lowmem_reserve_ratio entry below 1 is kept as 0 (before
  * 4.17, rule A: as 1), so 0 (1) to INT_MAX.  What apply writes.
  */
-void wm_knob_clean_range(const struct wm_profile *p, enum wm_knob k, long *lo, long *hi);
+void wm_knob_clean_range(const struct wm_profile *p, enum wm_knob k, int64_t *lo, int64_t *hi);
 
 /* wm_knob_check_range() for wm_knob_clean_range(). */
-int wm_knob_check_clean(const struct wm_profile *p, enum wm_knob k, long v,
+int wm_knob_check_clean(const struct wm_profile *p, enum wm_knob k, int64_t v,
 			struct wm_diag *diag);
 
 /*
@@ -53,7 +53,7 @@ int wm_knob_check_clean(const struct wm_profile *p, enum wm_knob k, long v,
  * existence aside: a root whose file holds v has the knob).  Return WM_OK
  * or WM_EINVAL with diag, worded as wm_knob_check's.
  */
-int wm_knob_check_range(const struct wm_profile *p, enum wm_knob k, long v,
+int wm_knob_check_range(const struct wm_profile *p, enum wm_knob k, int64_t v,
 			struct wm_diag *diag);
 
 /*
@@ -62,7 +62,7 @@ int wm_knob_check_range(const struct wm_profile *p, enum wm_knob k, long v,
  * "watermark_scale_factor 2000 is out of range: kernel 4.9 accepts
  * 1..1000" and diag->key the knob's name.
  */
-int wm_knob_check(const struct wm_profile *p, enum wm_knob k, long v,
+int wm_knob_check(const struct wm_profile *p, enum wm_knob k, int64_t v,
 		  struct wm_diag *diag);
 
 /* A requested change: the knobs in `set` (WM_HAVE_* bits) take new values. */
@@ -109,7 +109,7 @@ struct wm_predicted {
 	bool shown;			/* zoneinfo prints the zone */
 	bool promo_printed;		/* and its promo line (6.12+) */
 	struct wm_zone_wm wm;		/* raw: the model, or what stays as printed */
-	unsigned long boost;		/* pages of boost that stay (0 after a recompute) */
+	uint64_t boost;		/* pages of boost that stay (0 after a recompute) */
 };
 
 /*
@@ -132,7 +132,7 @@ int wm_predict(const struct wm_profile *p, const struct wm_machine *m,
 struct wm_diff {
 	size_t zone;			/* model zone index */
 	char field[24];			/* "min", "low", "high", "promo", "protection[2]" */
-	long predicted, kernel;		/* raw pages (boost taken off) */
+	int64_t predicted, kernel;		/* raw pages (boost taken off) */
 };
 
 /*

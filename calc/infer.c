@@ -35,10 +35,10 @@ static uint64_t mul_div_up(uint64_t a, uint64_t b, uint64_t d)
 	return q + (r != 0);
 }
 
-static void window(unsigned long cur, unsigned permille, unsigned long floor,
-		   unsigned long *lo, unsigned long *hi)
+static void window(uint64_t cur, unsigned permille, uint64_t floor,
+		   uint64_t *lo, uint64_t *hi)
 {
-	unsigned long d = (unsigned long)((uint64_t)cur * permille / 1000);
+	uint64_t d = (uint64_t)((uint64_t)cur * permille / 1000);
 
 	if (cur && d < floor)
 		d = floor;
@@ -46,14 +46,14 @@ static void window(unsigned long cur, unsigned permille, unsigned long floor,
 		d = cur;	/* an empty zone stays empty; none goes below 0 */
 
 	*lo = cur - d;
-	/* saturated: cur + d wraps above ULONG_MAX / 2 (2^31 pages on 32-bit) */
-	*hi = d > ULONG_MAX - cur ? ULONG_MAX : cur + d;
+	/* saturated: cur + d wraps above UINT64_MAX / 2 (2^31 pages on 32-bit) */
+	*hi = d > UINT64_MAX - cur ? UINT64_MAX : cur + d;
 }
 
 /* The printed watermarks follow the kernel's shape for this profile. */
 static bool shape_ok(const struct wm_profile *p, const struct wm_printed *w)
 {
-	unsigned long gap;
+	uint64_t gap;
 
 	if (w->low < w->min || w->high < w->low)
 		return false;
@@ -93,7 +93,7 @@ static bool gap_interval(const struct wm_profile *p, const struct wm_sysctl *s,
 /* Narrow [*lo, *hi] to the counts whose min and gap come out as printed. */
 static bool lowmem_interval(const struct wm_profile *p, const struct wm_sysctl *s,
 			    uint64_t P, uint64_t L, const struct wm_printed *w,
-			    unsigned long *lo, unsigned long *hi)
+			    uint64_t *lo, uint64_t *hi)
 {
 	uint64_t mn = w->min, a, b, ga, gb;
 
@@ -120,8 +120,8 @@ static bool lowmem_interval(const struct wm_profile *p, const struct wm_sysctl *
 		b = *hi;
 	if (a > b)
 		return false;
-	*lo = (unsigned long)a;
-	*hi = (unsigned long)b;
+	*lo = (uint64_t)a;
+	*hi = (uint64_t)b;
 	return true;
 }
 
@@ -181,7 +181,7 @@ struct stale {
 	size_t n;
 	uint64_t P;			/* pages_min */
 	bool exact_shape;		/* no wrap, no extra share: see plain() */
-	unsigned long wlo[64], whi[64];	/* each zone's window */
+	uint64_t wlo[64], whi[64];	/* each zone's window */
 	bool pinned[64];		/* lowmem, printed, not empty: lowmem_interval() */
 	size_t npinned;
 	uint64_t r0, r1;		/* sums of min and min + 1 over pinned zones */
@@ -189,7 +189,7 @@ struct stale {
 	struct wm_zone zones[64];
 	struct wm_zone_wm w[64];
 	struct wm_machine mm;
-	long steps;			/* left of STALE_STEPS */
+	int64_t steps;			/* left of STALE_STEPS */
 };
 
 /*
@@ -200,13 +200,13 @@ struct stale {
  */
 static bool plain(const struct stale *st, uint64_t pages_extra)
 {
-	unsigned long top = 0;
+	uint64_t top = 0;
 	size_t i;
 
 	for (i = 0; i < st->n; i++)
 		if (st->whi[i] > top)
 			top = st->whi[i];
-	return pages_extra == 0 && (st->P == 0 || top <= ULONG_MAX / st->P);
+	return pages_extra == 0 && (st->P == 0 || top <= UINT64_MAX / st->P);
 }
 
 /*
@@ -299,7 +299,7 @@ static bool zone_reaches(const struct wm_printed *pr, const struct wm_zone_wm *w
  */
 static bool fit_capped(struct stale *st, size_t i)
 {
-	unsigned long lo = st->wlo[i], hi = st->whi[i], v;
+	uint64_t lo = st->wlo[i], hi = st->whi[i], v;
 
 	if (st->exact_shape) {
 		st->zones[i].managed = hi;
@@ -307,7 +307,7 @@ static bool fit_capped(struct stale *st, size_t i)
 		    !zone_reaches(&st->pr[i], &st->w[i]))
 			return false;
 		while (lo < hi) {
-			unsigned long mid = lo + (hi - lo) / 2;
+			uint64_t mid = lo + (hi - lo) / 2;
 
 			st->steps--;
 			st->zones[i].managed = mid;
@@ -321,7 +321,7 @@ static bool fit_capped(struct stale *st, size_t i)
 		st->zones[i].managed = lo;
 		return watermarks_match(st->p, &st->mm, st->s, st->pr, st->w);
 	}
-	for (v = lo;; v++) {	/* whi may be ULONG_MAX */
+	for (v = lo;; v++) {	/* whi may be UINT64_MAX */
 		if (--st->steps < 0)
 			return false;
 		st->zones[i].managed = v;
@@ -336,8 +336,8 @@ static bool fit_capped(struct stale *st, size_t i)
  * The intervals of every zone at L, as the walk computes them: false when
  * some pinned zone has none.  *sumlo and *sumhi add up the lowmem ones.
  */
-static bool intervals_at(const struct stale *st, uint64_t L, unsigned long *lo,
-			 unsigned long *hi, uint64_t *sumlo, uint64_t *sumhi)
+static bool intervals_at(const struct stale *st, uint64_t L, uint64_t *lo,
+			 uint64_t *hi, uint64_t *sumlo, uint64_t *sumhi)
 {
 	size_t i;
 
@@ -361,8 +361,8 @@ static bool intervals_at(const struct stale *st, uint64_t L, unsigned long *lo,
  * printed number (managed_out filled), 0 when not, -1 when no L can
  * (a lowmem zone that its interval does not explain).
  */
-static int try_at(struct stale *st, uint64_t L, const unsigned long *lo,
-		  const unsigned long *hi, unsigned long *managed_out)
+static int try_at(struct stale *st, uint64_t L, const uint64_t *lo,
+		  const uint64_t *hi, uint64_t *managed_out)
 {
 	const struct wm_profile *p = st->p;
 	struct wm_zone *zones = st->zones;
@@ -371,7 +371,7 @@ static int try_at(struct stale *st, uint64_t L, const unsigned long *lo,
 
 	/* Each zone as near today's count as its interval allows... */
 	for (i = 0; i < n; i++) {
-		unsigned long cur = st->m->zones[i].managed;
+		uint64_t cur = st->m->zones[i].managed;
 
 		zones[i].managed = cur < lo[i] ? lo[i] : cur > hi[i] ? hi[i] : cur;
 		if (!wm_zone_capped(p, zones[i].type))
@@ -386,12 +386,12 @@ static int try_at(struct stale *st, uint64_t L, const unsigned long *lo,
 		if (sum < L) {
 			room = hi[i] - zones[i].managed;
 			room = room < L - sum ? room : L - sum;
-			zones[i].managed += (unsigned long)room;
+			zones[i].managed += (uint64_t)room;
 			sum += room;
 		} else {
 			room = zones[i].managed - lo[i];
 			room = room < sum - L ? room : sum - L;
-			zones[i].managed -= (unsigned long)room;
+			zones[i].managed -= (uint64_t)room;
 			sum -= room;
 		}
 	}
@@ -422,12 +422,12 @@ static int try_at(struct stale *st, uint64_t L, const unsigned long *lo,
  * in the range, -1 none at all.
  */
 static int search(struct stale *st, uint64_t from, uint64_t to, bool up,
-		  unsigned long *managed_out, uint64_t *found)
+		  uint64_t *managed_out, uint64_t *found)
 {
 	uint64_t L = from, np = st->npinned;
 
 	while (up ? L <= to : L >= to) {
-		unsigned long lo[64], hi[64];
+		uint64_t lo[64], hi[64];
 		uint64_t sumlo, sumhi, next = L, k, d;
 		size_t i;
 		int rc;
@@ -484,13 +484,13 @@ static int search(struct stale *st, uint64_t from, uint64_t to, bool up,
 
 int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 			const struct wm_sysctl *s, const struct wm_printed *pr,
-			unsigned permille, unsigned long floor,
-			unsigned long *managed_out)
+			unsigned permille, uint64_t floor,
+			uint64_t *managed_out)
 {
 	struct stale st;
 	uint64_t Llo = 0, Lhi = 0, Lcur = 0, A = 1, B = UINT64_MAX, span;
 	uint64_t up_lo, up_hi, dn_lo, dn_hi, pages_extra = 0, L = 0, Ld;
-	unsigned long out_up[64];
+	uint64_t out_up[64];
 	size_t i, n = m->nzones;
 	int rc, found = 0;
 
@@ -601,12 +601,12 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 struct prot_search {
 	const struct wm_profile *p;
 	const struct wm_printed *pr;	/* the node's zones */
-	long ratio[WM_MAX_ZONES];
-	unsigned long wlo[WM_MAX_ZONES], whi[WM_MAX_ZONES];
-	unsigned long v[WM_MAX_ZONES];
-	unsigned long cur[WM_MAX_ZONES];	/* today's counts */
+	int64_t ratio[WM_MAX_ZONES];
+	uint64_t wlo[WM_MAX_ZONES], whi[WM_MAX_ZONES];
+	uint64_t v[WM_MAX_ZONES];
+	uint64_t cur[WM_MAX_ZONES];	/* today's counts */
 	size_t n;
-	long budget;
+	int64_t budget;
 };
 
 /* Is prot[i][j] forced to 0 whatever the sums are? */
@@ -634,7 +634,7 @@ static bool summed(const struct prot_search *ps, size_t t, size_t j)
 
 static bool prot_dfs(struct prot_search *ps, size_t k)
 {
-	unsigned long lo, hi, v;
+	uint64_t lo, hi, v;
 	size_t i, t;
 
 	if (k == ps->n)
@@ -642,8 +642,8 @@ static bool prot_dfs(struct prot_search *ps, size_t k)
 	lo = ps->wlo[k];
 	hi = ps->whi[k];
 	for (i = 0; i < k; i++) {
-		long want = ps->pr[i].protection[k];
-		unsigned long r;
+		int64_t want = ps->pr[i].protection[k];
+		uint64_t r;
 		uint64_t a = 0;	/* a node's sum: past 2^32 on a 32-bit build */
 		long long l2, h2;
 
@@ -654,7 +654,7 @@ static bool prot_dfs(struct prot_search *ps, size_t k)
 				return false;
 			continue;
 		}
-		r = (unsigned long)ps->ratio[i];
+		r = (uint64_t)ps->ratio[i];
 		for (t = i + 1; t < k; t++)
 			if (summed(ps, t, k))
 				a += ps->v[t];
@@ -663,15 +663,15 @@ static bool prot_dfs(struct prot_search *ps, size_t k)
 		if (h2 < 0)
 			return false;
 		if (l2 > (long long)lo)
-			lo = (unsigned long)l2;
+			lo = (uint64_t)l2;
 		if (h2 < (long long)hi)
-			hi = (unsigned long)h2;
+			hi = (uint64_t)h2;
 		if (lo > hi)
 			return false;
 	}
 	{
-		unsigned long cur = ps->cur[k], v0 = cur < lo ? lo : cur > hi ? hi : cur;
-		unsigned long d;
+		uint64_t cur = ps->cur[k], v0 = cur < lo ? lo : cur > hi ? hi : cur;
+		uint64_t d;
 
 		/* nearest to today's count first: v0, v0-1, v0+1, ... */
 		for (d = 0; v0 - lo >= d || hi - v0 >= d; d++) {
@@ -694,8 +694,8 @@ static bool prot_dfs(struct prot_search *ps, size_t k)
 
 int wm_stale_protection(const struct wm_profile *p, const struct wm_machine *m,
 			const struct wm_sysctl *s, const struct wm_printed *pr,
-			unsigned permille, unsigned long floor,
-			unsigned long *managed_out)
+			unsigned permille, uint64_t floor,
+			uint64_t *managed_out)
 {
 	size_t first, n, i, j;
 
@@ -826,17 +826,17 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 		out->from_sum = true;
 	}
 	if (Plo <= Phi && Phi < ((uint64_t)1 << 40) &&
-	    ((Phi + 1) << (shift - 10)) - 1 <= LONG_MAX) {	/* always with 64-bit long */
-		out->mfk_lo = (long)(Plo << (shift - 10));
-		out->mfk_hi = (long)(((Phi + 1) << (shift - 10)) - 1);
+	    ((Phi + 1) << (shift - 10)) - 1 <= INT64_MAX) {	/* always with 64-bit long */
+		out->mfk_lo = (int64_t)(Plo << (shift - 10));
+		out->mfk_hi = (int64_t)(((Phi + 1) << (shift - 10)) - 1);
 	} else {
 		out->mfk_lo = out->mfk_hi = -1;
 	}
 	if (whi > p->wsf_max)
 		whi = p->wsf_max;
 	if (wlo <= whi) {
-		out->wsf_lo = (long)wlo;	/* whi <= wsf_max: fits */
-		out->wsf_hi = (long)whi;
+		out->wsf_lo = (int64_t)wlo;	/* whi <= wsf_max: fits */
+		out->wsf_hi = (int64_t)whi;
 	} else {
 		out->wsf_lo = out->wsf_hi = -1;
 	}
@@ -846,14 +846,14 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 }
 
 void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
-		struct wm_printed *pr, long *boost_out)
+		struct wm_printed *pr, int64_t *boost_out)
 {
-	unsigned long pb = m->pageblock_pages ? m->pageblock_pages : 512;
+	uint64_t pb = m->pageblock_pages ? m->pageblock_pages : 512;
 	size_t i;
 
 	for (i = 0; i < m->nzones; i++) {
 		struct wm_printed *w = &pr[i];
-		unsigned long gap, b, t;
+		uint64_t gap, b, t;
 
 		if (boost_out)
 			boost_out[i] = 0;
@@ -885,6 +885,6 @@ void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 		if (w->has_promo)
 			w->promo -= b;
 		if (boost_out)
-			boost_out[i] = (long)b;
+			boost_out[i] = (int64_t)b;
 	}
 }

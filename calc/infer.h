@@ -15,8 +15,8 @@ struct wm_printed {
 	bool has_wm;			/* min/low/high printed */
 	bool has_promo;
 	bool has_prot;
-	unsigned long min, low, high, promo;	/* pages, boost removed */
-	long protection[WM_MAX_ZONES];
+	uint64_t min, low, high, promo;	/* pages, boost removed */
+	int64_t protection[WM_MAX_ZONES];
 	int nprot;
 };
 
@@ -29,14 +29,14 @@ struct wm_printed {
  */
 int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 			const struct wm_sysctl *s, const struct wm_printed *pr,
-			unsigned permille, unsigned long floor,
-			unsigned long *managed_out);
+			unsigned permille, uint64_t floor,
+			uint64_t *managed_out);
 
 /* The same for the protection arrays (wm_protection()). */
 int wm_stale_protection(const struct wm_profile *p, const struct wm_machine *m,
 			const struct wm_sysctl *s, const struct wm_printed *pr,
-			unsigned permille, unsigned long floor,
-			unsigned long *managed_out);
+			unsigned permille, uint64_t floor,
+			uint64_t *managed_out);
 
 /*
  * Kernels 5.0 to 5.15 print watermarks with the zone's boost added but
@@ -49,12 +49,12 @@ int wm_stale_protection(const struct wm_profile *p, const struct wm_machine *m,
  * the pages taken off each zone in boost_out (may be NULL).
  */
 void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
-		struct wm_printed *pr, long *boost_out);
+		struct wm_printed *pr, int64_t *boost_out);
 
 /* Sysctls recovered from printed watermarks. */
 struct wm_inferred {
-	long mfk_lo, mfk_hi;	/* KiB range of min_free_kbytes; -1 if none fits */
-	long wsf_lo, wsf_hi;	/* range of watermark_scale_factor; -1 if none */
+	int64_t mfk_lo, mfk_hi;	/* KiB range of min_free_kbytes; -1 if none fits */
+	int64_t wsf_lo, wsf_hi;	/* range of watermark_scale_factor; -1 if none */
 	bool wsf_hidden;	/* every zone's gap is min/4: only an upper bound */
 	bool pre_4_6;		/* low = min + share/4, high = min + share/2 */
 	bool equal_gaps;	/* every zone has low - min == high - low */

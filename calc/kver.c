@@ -15,12 +15,12 @@
 
 static const char *read_uint(const char *p, unsigned *out)
 {
-	unsigned long v = 0;
+	uint64_t v = 0;
 
 	if (!isdigit((unsigned char)*p))
 		return NULL;
 	while (isdigit((unsigned char)*p)) {
-		v = v * 10 + (unsigned long)(*p++ - '0');
+		v = v * 10 + (uint64_t)(*p++ - '0');
 		if (v > 100000)
 			return NULL;
 	}
@@ -124,6 +124,8 @@ void wm_profile_for(const struct wm_kver *k, struct wm_profile *p)
 	p->wsf_max = (at_least(k, 5, 17) || stable_from(k, 5, 15, 58) ||
 		      stable_from(k, 5, 10, 186)) ? 3000 : 1000;
 	p->mfk_clamp_max = at_least(k, 5, 7) ? 262144 : 65536;
+	/* mainline THP came in 2.6.38 (RHEL 6's 2.6.32 backport is not mainline) */
+	p->thp = wm_kver_cmp(k, 2, 6, 38) >= 0;
 	p->thp_lowmem_zones = at_least(k, 4, 17);
 	p->boost = at_least(k, 5, 0);
 	p->boost_reset_late = p->boost && !at_least(k, 5, 8);
@@ -198,7 +200,7 @@ void wm_sysctl_defaults(const struct wm_profile *p, int nzones_per_node,
 			hm = 1;
 	s->nlrr = nzones_per_node > 1 ? nzones_per_node - 1 : 1;
 	{
-		long init[WM_MAX_ZONES] = { 0 };
+		int64_t init[WM_MAX_ZONES] = { 0 };
 		int n = 0;
 
 		for (i = 0; i < nzones_per_node; i++) {

@@ -15,6 +15,7 @@
  * /proc/pagetypeinfo says (docs/model.md §11.1).  A capture without it is
  * modelled with the arm64/x86 rule, and says so.
  */
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,8 @@ const char *wm_geo_from_name(enum wm_geo_from f)
 		return "derived";
 	case WM_GEO_SYSFS:
 		return "sysfs";
+	case WM_GEO_CAPTURE:
+		return "capture";
 	case WM_GEO_ASSUMED:
 		break;
 	}
@@ -50,7 +53,7 @@ static int log2_exact(uint64_t v)
 	return s;
 }
 
-int wm_pageblock_default(unsigned page_size, unsigned long *pages,
+int wm_pageblock_default(unsigned page_size, uint64_t *pages,
 			 unsigned *order, struct wm_diag *diag)
 {
 	int shift = log2_exact(page_size);
@@ -62,6 +65,49 @@ int wm_pageblock_default(unsigned page_size, unsigned long *pages,
 	/* HPAGE_PMD_ORDER = PAGE_SHIFT - 3: a page of 8-byte PMD entries. */
 	*order = (unsigned)shift - 3;
 	*pages = 1ul << *order;
+	return WM_OK;
+}
+
+int wm_parse_geometry(const char *buf, size_t len, unsigned *page_size, int *pb_order,
+		      struct wm_diag *diag)
+{
+	const char *p = buf, *end = buf + len;
+	int line = 0;
+
+	*page_size = 0;
+	*pb_order = -1;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q, *e;
+		size_t kl;
+		uint64_t v = 0;
+		bool ps;
+
+		e = nl ? nl : end;
+		line++;
+		for (q = p; q < e && *q != ' ' && *q != '\t'; q++)
+			;
+		kl = (size_t)(q - p);
+		ps = kl == 9 && !memcmp(p, "page_size", 9);
+		if (ps || (kl == 15 && !memcmp(p, "pageblock_order", 15))) {
+			const char *d;
+
+			while (q < e && (*q == ' ' || *q == '\t'))
+				q++;
+			for (d = q; q < e && *q >= '0' && *q <= '9' && v <= 1u << 20; q++)
+				v = v * 10 + (uint64_t)(*q - '0');
+			while (q < e && (*q == ' ' || *q == '\t' || *q == '\r'))
+				q++;
+			if (q == d || q != e || (ps ? log2_exact(v) < 12 || log2_exact(v) > 16 : v > 30))
+				return wm_fail(diag, WM_EPARSE, line, ps ? "page_size" : "pageblock_order",
+					       ps ? "expected a power of two from 4096 to 65536"
+						  : "expected an order from 0 to 30");
+			if (ps)
+				*page_size = (unsigned)v;
+			else
+				*pb_order = (int)v;
+		}
+		p = nl ? nl + 1 : end;
+	}
 	return WM_OK;
 }
 
@@ -114,7 +160,7 @@ static int value_after(const char *p, const char *eol, const char *prefix,
 }
 
 int wm_parse_pagetypeinfo(const char *buf, size_t len, unsigned *order,
-			  unsigned long *pages, struct wm_diag *diag)
+			  uint64_t *pages, struct wm_diag *diag)
 {
 	const char *p = buf ? buf : "", *end = p + (buf ? len : 0), *eol, *nl;
 	uint64_t o = 0, n = 0;
@@ -133,7 +179,7 @@ int wm_parse_pagetypeinfo(const char *buf, size_t len, unsigned *order,
 			have_o = 1, line_o = line;
 			continue;
 		}
-		if (value_after(p, eol, "Pages per block:", ULONG_MAX, &n, &f))
+		if (value_after(p, eol, "Pages per block:", UINT64_MAX, &n, &f))
 			return wm_fail(diag, WM_EPARSE, line, "Pages per block",
 				       "expected a number of pages");
 		if (f)
@@ -144,7 +190,7 @@ int wm_parse_pagetypeinfo(const char *buf, size_t len, unsigned *order,
 	if (!have_o && !have_n)
 		return wm_fail(diag, WM_ENOZONE, 0, NULL,
 			       "no 'Page block order' or 'Pages per block' line");
-	if (have_o && (o >= sizeof(unsigned long) * CHAR_BIT))
+	if (have_o && (o >= sizeof(uint64_t) * CHAR_BIT))
 		return wm_fail(diag, WM_EPARSE, line_o, "Page block order",
 			       "pageblock order %llu is too large",
 			       (unsigned long long)o);
@@ -164,7 +210,7 @@ int wm_parse_pagetypeinfo(const char *buf, size_t len, unsigned *order,
 			       (unsigned long long)n, (unsigned long long)o);
 	}
 	*order = (unsigned)o;
-	*pages = (unsigned long)n;
+	*pages = (uint64_t)n;
 	return WM_OK;
 }
 
@@ -212,13 +258,13 @@ int wm_parse_buddyinfo_orders(const char *buf, size_t len, unsigned *orders,
 }
 
 int wm_pageblock_from_pmd(unsigned page_size, uint64_t pmd_bytes, unsigned orders,
-			  unsigned *order, unsigned long *pages, struct wm_diag *diag)
+			  unsigned *order, uint64_t *pages, struct wm_diag *diag)
 {
 	int s;
 
 	if (!page_size || pmd_bytes % page_size ||
 	    (s = log2_exact(pmd_bytes / page_size)) < 0 ||
-	    s >= (int)(sizeof(unsigned long) * CHAR_BIT))
+	    s >= (int)(sizeof(uint64_t) * CHAR_BIT))
 		return wm_fail(diag, WM_EINVAL, 0, "hpage_pmd_size",
 			       "%llu bytes is not %u-byte pages times a power of two",
 			       (unsigned long long)pmd_bytes, page_size);
@@ -235,11 +281,11 @@ int wm_pageblock_from_pmd(unsigned page_size, uint64_t pmd_bytes, unsigned order
 
 int wm_geometry_settle(unsigned page_size, uint64_t memtotal_kb,
 		       uint64_t managed_sum, unsigned pb_order,
-		       unsigned long pb_pages, struct wm_geometry *out,
+		       uint64_t pb_pages, struct wm_geometry *out,
 		       struct wm_diag *diag)
 {
-	unsigned long dpages;
-	unsigned dorder;
+	uint64_t dpages = 0;
+	unsigned dorder = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -261,7 +307,7 @@ int wm_geometry_settle(unsigned page_size, uint64_t memtotal_kb,
 	if (pb_pages) {
 		if (log2_exact(pb_pages) < 0 || (1ul << pb_order) != pb_pages)
 			return wm_fail(diag, WM_EINVAL, 0, "pageblock",
-				       "%lu pages per block is not 2^%u", pb_pages, pb_order);
+				       "%" PRIu64 " pages per block is not 2^%u", pb_pages, pb_order);
 		out->pageblock_pages = pb_pages;
 		out->pageblock_order = pb_order;
 		out->pageblock_from = WM_GEO_GIVEN;
@@ -319,7 +365,7 @@ int wm_layout_from_zoneinfo(const struct zi_info *zi, struct wm_layout *out,
 	int ntypes = configured_types(zi, types), pos[WM_ZONE_OTHER + 1], t;
 	size_t nodes = zi->nnodes > 0 ? (size_t)zi->nnodes : 1, cells, k, n = 0;
 	bool any_managed = false, *seen = NULL;
-	long *at = NULL;
+	int64_t *at = NULL;
 
 	memset(out, 0, sizeof(*out));
 	cells = nodes * (size_t)ntypes;
@@ -350,14 +396,14 @@ int wm_layout_from_zoneinfo(const struct zi_info *zi, struct wm_layout *out,
 
 		seen[q->node] = true;
 		if (pos[q->type] >= 0)
-			at[(size_t)q->node * (size_t)ntypes + (size_t)pos[q->type]] = (long)k;
+			at[(size_t)q->node * (size_t)ntypes + (size_t)pos[q->type]] = (int64_t)k;
 	}
 	for (k = 0; k < nodes; k++) {
 		if (!seen[k])
 			continue;
 		for (t = 0; t < ntypes; t++) {
 			struct wm_zone *z = &out->zones[n];
-			long kk = at[k * (size_t)ntypes + (size_t)t];
+			int64_t kk = at[k * (size_t)ntypes + (size_t)t];
 
 			*z = (struct wm_zone){ .node = (int)k, .idx = t, .type = types[t] };
 			out->printed[n] = kk;
@@ -395,7 +441,7 @@ const struct zi_zone *wm_layout_zone(const struct wm_layout *l,
 }
 
 void wm_printed_from_zoneinfo(const struct zi_info *zi, const struct wm_layout *l,
-			      struct wm_printed *out, unsigned long *boost_out)
+			      struct wm_printed *out, uint64_t *boost_out)
 {
 	const unsigned all = ZI_HAS_MIN | ZI_HAS_LOW | ZI_HAS_HIGH;
 	size_t i;
@@ -404,7 +450,7 @@ void wm_printed_from_zoneinfo(const struct zi_info *zi, const struct wm_layout *
 	for (i = 0; i < l->nzones; i++) {
 		const struct zi_zone *z = wm_layout_zone(l, zi, i);
 		struct wm_printed *pr = &out[i];
-		unsigned long b;
+		uint64_t b;
 
 		memset(pr, 0, sizeof(*pr));
 		if (boost_out)

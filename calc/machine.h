@@ -28,18 +28,19 @@ enum wm_geo_from {
 	WM_GEO_MEMINFO,		/* page size: MemTotal / sum of managed pages */
 	WM_GEO_DERIVED,		/* pageblock: HPAGE_PMD_ORDER of the page size */
 	WM_GEO_SYSFS,		/* pageblock: THP's PMD size and buddyinfo's orders */
+	WM_GEO_CAPTURE,		/* what `wmark capture` recorded (wmark/geometry) */
 };
 
 struct wm_geometry {
 	unsigned page_size;		/* bytes */
-	unsigned long pageblock_pages;	/* pages per pageblock */
+	uint64_t pageblock_pages;	/* pages per pageblock */
 	unsigned pageblock_order;
 	enum wm_geo_from page_size_from;
 	enum wm_geo_from pageblock_from;
 	bool memtotal_seen;		/* a MemTotal was given (it may not have fitted) */
 };
 
-/* "assumed", "given", "meminfo", "derived", "sysfs". */
+/* "assumed", "given", "meminfo", "derived", "sysfs", "capture". */
 const char *wm_geo_from_name(enum wm_geo_from f);
 
 /*
@@ -50,7 +51,7 @@ const char *wm_geo_from_name(enum wm_geo_from f);
  * /proc/pagetypeinfo tells.  Return WM_OK, or WM_EINVAL for a page size
  * that is not a power of two from 4096 to 65536 (diag says so).
  */
-int wm_pageblock_default(unsigned page_size, unsigned long *pages,
+int wm_pageblock_default(unsigned page_size, uint64_t *pages,
 			 unsigned *order, struct wm_diag *diag);
 
 /*
@@ -72,7 +73,7 @@ int wm_page_size_from_meminfo(uint64_t memtotal_kb, uint64_t managed_sum,
  * neither line.
  */
 int wm_parse_pagetypeinfo(const char *buf, size_t len, unsigned *order,
-			  unsigned long *pages, struct wm_diag *diag);
+			  uint64_t *pages, struct wm_diag *diag);
 
 /*
  * The number of orders /proc/buddyinfo counts free blocks in
@@ -98,7 +99,18 @@ int wm_parse_buddyinfo_orders(const char *buf, size_t len, unsigned *orders,
  * power of two or orders is not 1 to 64.
  */
 int wm_pageblock_from_pmd(unsigned page_size, uint64_t pmd_bytes, unsigned orders,
-			  unsigned *order, unsigned long *pages, struct wm_diag *diag);
+			  unsigned *order, uint64_t *pages, struct wm_diag *diag);
+
+/*
+ * The geometry `wmark capture` records in a capture's wmark/geometry:
+ * lines "KEY VALUE", "page_size BYTES" (the capturing machine's
+ * getpagesize(): a power of two from 4096 to 65536) and "pageblock_order
+ * N" (0 to 30), either of them absent, other keys skipped.  Set
+ * *page_size and *pb_order (0 and -1 where absent) and return WM_OK, or
+ * WM_EPARSE with the line of a bad value.
+ */
+int wm_parse_geometry(const char *buf, size_t len, unsigned *page_size, int *pb_order,
+		      struct wm_diag *diag);
 
 /*
  * Settle a machine's geometry from what is known: page_size (0 when
@@ -109,7 +121,7 @@ int wm_pageblock_from_pmd(unsigned page_size, uint64_t pmd_bytes, unsigned order
  */
 int wm_geometry_settle(unsigned page_size, uint64_t memtotal_kb,
 		       uint64_t managed_sum, unsigned pb_order,
-		       unsigned long pb_pages, struct wm_geometry *out,
+		       uint64_t pb_pages, struct wm_geometry *out,
 		       struct wm_diag *diag);
 
 /* ---- zoneinfo -> model ----------------------------------------------- */
@@ -117,7 +129,7 @@ int wm_geometry_settle(unsigned page_size, uint64_t memtotal_kb,
 /* The model's view of a parsed zoneinfo. */
 struct wm_layout {
 	struct wm_zone *zones;	/* every configured zone, node-major, idx-ascending */
-	long *printed;		/* per model zone: its index in zi->zones, -1 if not printed */
+	int64_t *printed;		/* per model zone: its index in zi->zones, -1 if not printed */
 	size_t nzones;
 	bool used_present;	/* no managed lines (before 3.8): present pages used */
 };
@@ -147,6 +159,6 @@ const struct zi_zone *wm_layout_zone(const struct wm_layout *l,
  * taken off.  Zones not printed get shown = false.
  */
 void wm_printed_from_zoneinfo(const struct zi_info *zi, const struct wm_layout *l,
-			      struct wm_printed *out, unsigned long *boost_out);
+			      struct wm_printed *out, uint64_t *boost_out);
 
 #endif /* WMARK_MACHINE_H */

@@ -80,11 +80,11 @@ static int only_line(const char *buf, size_t len, const char **b,
 }
 
 /* One integer sysctl into *out; WM_EPARSE with the line otherwise. */
-int pf_parse_long(const char *buf, size_t len, long *out,
+int pf_parse_long(const char *buf, size_t len, int64_t *out,
 		  struct wm_diag *diag)
 {
 	const char *p, *e;
-	long v;
+	int64_t v;
 	int rc;
 
 	rc = only_line(buf, len, &p, &e, diag);
@@ -101,12 +101,12 @@ int pf_parse_long(const char *buf, size_t len, long *out,
 }
 
 /* Up to max blank-separated integers into out[0..*n); WM_EPARSE otherwise. */
-int pf_parse_long_list(const char *buf, size_t len, long *out, int max,
+int pf_parse_long_list(const char *buf, size_t len, int64_t *out, int max,
 		       int *n, struct wm_diag *diag)
 {
 	const char *p, *e;
 	int rc, k = 0;
-	long v;
+	int64_t v;
 
 	rc = only_line(buf, len, &p, &e, diag);
 	if (rc)

@@ -26,7 +26,7 @@
  * Fill *out; WM_EPARSE for no number, a second value or line, or a
  * number outside the range of long.
  */
-int pf_parse_long(const char *buf, size_t len, long *out,
+int pf_parse_long(const char *buf, size_t len, int64_t *out,
 		  struct wm_diag *diag);
 
 /*
@@ -36,7 +36,7 @@ int pf_parse_long(const char *buf, size_t len, long *out,
  * out[0..*n) with at most max values; WM_EPARSE for an empty list, a
  * non-number, more than max values or a second line.
  */
-int pf_parse_long_list(const char *buf, size_t len, long *out, int max,
+int pf_parse_long_list(const char *buf, size_t len, int64_t *out, int max,
 		       int *n, struct wm_diag *diag);
 
 /*

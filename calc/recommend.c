@@ -15,6 +15,7 @@
  * closed form, shell integer division, and a `grep "min"` that on 6.13+
  * also catches the per-cpu "high_min:" lines of /proc/zoneinfo.
  */
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,7 @@ size_t wm_rec_usable(const struct wm_machine *m, const struct wm_zone_wm *wm,
 
 	for (i = 0; i < m->nzones; i++) {
 		const struct wm_zone *z = &m->zones[i];
-		long prot = class_idx >= 0 && class_idx < WM_MAX_ZONES ?
+		int64_t prot = class_idx >= 0 && class_idx < WM_MAX_ZONES ?
 			    wm[i].protection[class_idx] : 0;
 
 		/*
@@ -56,7 +57,7 @@ size_t wm_rec_usable(const struct wm_machine *m, const struct wm_zone_wm *wm,
 		 * its size never serves it (DMA on most x86-64 machines).
 		 */
 		usable[i] = z->managed > 0 && z->idx <= class_idx &&
-			    (prot < 0 || (unsigned long)prot < z->managed);
+			    (prot < 0 || (uint64_t)prot < z->managed);
 		n += usable[i];
 	}
 	return n;
@@ -66,7 +67,7 @@ size_t wm_rec_usable(const struct wm_machine *m, const struct wm_zone_wm *wm,
 
 /* The model at wsf under profile p (whose wsf_max may be raised). */
 static int model_at(const struct wm_rec_input *in, const struct wm_profile *p,
-		    long wsf, long extra_kb, struct wm_zone_wm *w,
+		    int64_t wsf, int64_t extra_kb, struct wm_zone_wm *w,
 		    struct wm_diag *diag)
 {
 	struct wm_sysctl s = *in->now;
@@ -76,10 +77,10 @@ static int model_at(const struct wm_rec_input *in, const struct wm_profile *p,
 	return wm_setup_wmarks(p, in->m, &s, w, diag);
 }
 
-static unsigned long gap_sum(const struct wm_machine *m,
+static uint64_t gap_sum(const struct wm_machine *m,
 			     const struct wm_zone_wm *w, const bool *usable)
 {
-	unsigned long sum = 0;
+	uint64_t sum = 0;
 	size_t i;
 
 	for (i = 0; i < m->nzones; i++)
@@ -111,7 +112,7 @@ static int check_input(const struct wm_rec_input *in, struct wm_diag *diag)
 
 /* Fill the gap and floor fields of ans for the answer ans->wsf. */
 static int finish_answer(const struct wm_rec_input *in, const struct wm_profile *p,
-			 const bool *usable, long extra_kb, struct wm_zone_wm *w,
+			 const bool *usable, int64_t extra_kb, struct wm_zone_wm *w,
 			 struct wm_rec_answer *ans, struct wm_diag *diag)
 {
 	size_t i;
@@ -126,7 +127,7 @@ static int finish_answer(const struct wm_rec_input *in, const struct wm_profile 
 	ans->floor_first = -1;
 	ans->floor_all = -1;
 	for (i = 0; i < in->m->nzones; i++) {
-		long f = w[i].wsf_floor;
+		int64_t f = w[i].wsf_floor;
 
 		if ((usable && !usable[i]) || !in->m->zones[i].managed || f < 0)
 			continue;
@@ -142,7 +143,7 @@ static int finish_answer(const struct wm_rec_input *in, const struct wm_profile 
 }
 
 /* Place wanted (-1: unreachable) within the kernel's range. */
-static void cap_answer(const struct wm_rec_input *in, long wanted,
+static void cap_answer(const struct wm_rec_input *in, int64_t wanted,
 		       struct wm_rec_answer *ans)
 {
 	ans->wanted = wanted;
@@ -151,12 +152,12 @@ static void cap_answer(const struct wm_rec_input *in, long wanted,
 }
 
 int wm_rec_for_gap(const struct wm_rec_input *in, const bool *usable,
-		   unsigned long need, struct wm_rec_answer *ans,
+		   uint64_t need, struct wm_rec_answer *ans,
 		   struct wm_diag *diag)
 {
 	struct wm_profile p;
 	struct wm_zone_wm *w;
-	long lo = 1, hi = WM_REC_WSF_CEILING, wanted = -1;
+	int64_t lo = 1, hi = WM_REC_WSF_CEILING, wanted = -1;
 	int rc;
 
 	memset(ans, 0, sizeof(*ans));
@@ -169,7 +170,7 @@ int wm_rec_for_gap(const struct wm_rec_input *in, const bool *usable,
 
 	/* The smallest wsf in [lo, hi] whose summed gap reaches need. */
 	while (lo <= hi) {
-		long mid = lo + (hi - lo) / 2;
+		int64_t mid = lo + (hi - lo) / 2;
 
 		if ((rc = model_at(in, &p, mid, in->now->extra_free_kbytes, w, diag)))
 			goto out;
@@ -207,22 +208,22 @@ static bool stand_in(const struct wm_profile *p, const struct wm_machine *m,
 	const struct wm_zone *z = &m->zones[i];
 	uint64_t rest = lowmem - (wm_zone_capped(p, z->type) ? 0 : z->managed);
 
-	if (rest > ULONG_MAX || total > ULONG_MAX)
+	if (rest > UINT64_MAX || total > UINT64_MAX)
 		return false;
 	pair[0] = *z;
 	memset(&pair[1], 0, sizeof(pair[1]));
 	pair[1].node = z->node;
 	pair[1].idx = z->idx + 1;
 	pair[1].type = WM_ZONE_NORMAL;
-	pair[1].managed = pair[1].present = (unsigned long)rest;
+	pair[1].managed = pair[1].present = (uint64_t)rest;
 	*out = *m;
 	out->zones = pair;
 	out->nzones = 2;
-	out->vm_total_pages = (unsigned long)total;
+	out->vm_total_pages = (uint64_t)total;
 	return true;
 }
 
-int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
+int wm_rec_extra_free(const struct wm_rec_input *in, int64_t extra_kb,
 		      struct wm_rec_efk_zone *zones, struct wm_rec_answer *ans,
 		      struct wm_diag *diag)
 {
@@ -230,7 +231,7 @@ int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
 	struct wm_zone_wm *w;
 	size_t i, n = in->m->nzones;
 	uint64_t lowmem = 0, total = in->m->vm_total_pages;
-	long wanted = 1;
+	int64_t wanted = 1;
 	int rc;
 
 	memset(ans, 0, sizeof(*ans));
@@ -238,7 +239,7 @@ int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
 		return rc;
 	if (extra_kb < 0)
 		return wm_fail(diag, WM_EINVAL, 0, "extra_free_kbytes",
-			       "%ld is outside 0..2147483647", extra_kb);
+			       "%" PRId64 " is outside 0..2147483647", extra_kb);
 	search_profile(in, &p);
 	w = calloc(n > 2 ? n : 2, sizeof(*w));	/* the pair needs two */
 	if (!w)
@@ -264,14 +265,14 @@ int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
 		struct wm_machine one;
 		struct wm_rec_input in1 = *in;
 		size_t k = i;
-		long lo = 1, hi = WM_REC_WSF_CEILING;
+		int64_t lo = 1, hi = WM_REC_WSF_CEILING;
 
 		if (stand_in(&p, in->m, i, lowmem, total, pair, &one)) {
 			in1.m = &one;
 			k = 0;
 		}
 		while (lo <= hi) {
-			long mid = lo + (hi - lo) / 2;
+			int64_t mid = lo + (hi - lo) / 2;
 
 			if ((rc = model_at(&in1, &p, mid, 0, w, diag)))
 				goto out;
@@ -341,20 +342,20 @@ static bool has_substr(const char *s, size_t len, const char *pat)
  * The shell's view of a word in $(( )): a decimal number is its value;
  * anything else here names an unset variable, which is 0.
  */
-static long shell_num(const char *w)
+static int64_t shell_num(const char *w)
 {
 	char *end;
-	long v = strtol(w, &end, 10);
+	int64_t v = strtoll(w, &end, 10);
 
 	return (end != w && !*end) ? v : 0;
 }
 
 /* The script's per-zone step; -1 where bc divides by zero. */
-static long script_zone(long managed, long min, long base_wsf, long delta,
+static int64_t script_zone(int64_t managed, int64_t min, int64_t base_wsf, int64_t delta,
 			struct wm_rec_script_zone *z)
 {
-	long base = min / 4;
-	long calc = (long)wm_mult_frac((uint64_t)managed, (uint64_t)base_wsf, 10000);
+	int64_t base = min / 4;
+	int64_t calc = (int64_t)wm_mult_frac((uint64_t)managed, (uint64_t)base_wsf, 10000);
 
 	if (z) {
 		z->base_margin = base;
@@ -373,12 +374,12 @@ static long script_zone(long managed, long min, long base_wsf, long delta,
 	return base / (managed / 10000) + delta;
 }
 
-int wm_rec_script(const char *zoneinfo, size_t len, const long *true_min,
-		  size_t ntrue, long base_wsf, long extra_kb, unsigned page_size,
+int wm_rec_script(const char *zoneinfo, size_t len, const int64_t *true_min,
+		  size_t ntrue, int64_t base_wsf, int64_t extra_kb, unsigned page_size,
 		  struct wm_rec_script *out, struct wm_diag *diag)
 {
-	const long cap = (long)(ZI_MAX_PAGES < LONG_MAX ? ZI_MAX_PAGES : LONG_MAX);
-	long managed[WM_REC_SCRIPT_MAX], mins[WM_REC_SCRIPT_MAX];
+	const int64_t cap = (int64_t)(ZI_MAX_PAGES < INT64_MAX ? ZI_MAX_PAGES : INT64_MAX);
+	int64_t managed[WM_REC_SCRIPT_MAX], mins[WM_REC_SCRIPT_MAX];
 	size_t nm = 0, nmin = 0, i;
 	const char *p = zoneinfo, *end = zoneinfo + len;
 	char word[32];
@@ -411,30 +412,30 @@ int wm_rec_script(const char *zoneinfo, size_t len, const long *true_min,
 			       WM_REC_SCRIPT_MAX);
 
 	out->base_wsf = base_wsf;
-	out->extra_pages = extra_kb / (long)(page_size / 1024);
+	out->extra_pages = extra_kb / (int64_t)(page_size / 1024);
 	out->nzones = nm;
 	out->nmin = nmin;
 	for (i = 0; i < nm; i++) {
 		/* 64 words of at most 2^52 each: on 64 bits the sum always fits */
 		if (managed[i] > cap || managed[i] < -cap ||
-		    (managed[i] > 0 && out->vm_total > LONG_MAX - managed[i]) ||
-		    (managed[i] < 0 && out->vm_total < LONG_MIN - managed[i]))
+		    (managed[i] > 0 && out->vm_total > INT64_MAX - managed[i]) ||
+		    (managed[i] < 0 && out->vm_total < INT64_MIN - managed[i]))
 			return wm_fail(diag, WM_ERANGE, 0, "managed",
-				       "managed %ld is not a page count (more than 2^52)",
+				       "managed %" PRId64 " is not a page count (more than 2^52)",
 				       managed[i]);
 		out->vm_total += managed[i];
 	}
 	if (out->vm_total <= 0)
 		return wm_fail(diag, WM_EINVAL, 0, "managed", "the managed pages sum to 0");
 	/* bc -l: x = extra / (total / 10000) + 0.5, truncated: round half up */
-	out->delta = (long)(((uint64_t)out->extra_pages * 20000 + (uint64_t)out->vm_total) /
+	out->delta = (int64_t)(((uint64_t)out->extra_pages * 20000 + (uint64_t)out->vm_total) /
 			    (2 * (uint64_t)out->vm_total));
 
 	for (i = 0; i < nm; i++) {
 		struct wm_rec_script_zone *z = &out->z[i];
 		/* an element past the end of min[] is unset: 0 in $(( )) */
-		long mr = i < nmin && i < WM_REC_SCRIPT_MAX ? mins[i] : 0;
-		long mt = i < ntrue && true_min ? true_min[i] : mr;
+		int64_t mr = i < nmin && i < WM_REC_SCRIPT_MAX ? mins[i] : 0;
+		int64_t mt = i < ntrue && true_min ? true_min[i] : mr;
 
 		z->managed = managed[i];
 		z->min_read = i < nmin ? mr : -1;
@@ -540,8 +541,26 @@ void wm_rec_sample_vmstat(const struct pf_kv *vmstat, struct wm_rec_sample *s)
 
 static uint64_t delta(const struct wm_rec_sample *a, const struct wm_rec_sample *b, int c)
 {
-	/* a counter that went backwards (reset, wrap) counts as no activity */
-	return b->c[c] >= a->c[c] ? b->c[c] - a->c[c] : 0;
+	uint64_t d;
+
+	/* wm_rec_analyze() refused counters that went backwards */
+	wm_ctr_delta(a->c[c], b->c[c], &d);
+	return d;
+}
+
+int wm_rec_backwards(const struct wm_rec_sample *a, const struct wm_rec_sample *b)
+{
+	uint64_t d;
+	int c;
+
+	for (c = 0; c < WM_REC_NCTR; c++)
+		if (!wm_rec_ctrs[c].level && (a->have & b->have & (1u << c)) &&
+		    !wm_ctr_delta(a->c[c], b->c[c], &d))
+			return c;
+	if (a->psi && b->psi && (!wm_ctr_delta(a->psi_some, b->psi_some, &d) ||
+				 !wm_ctr_delta(a->psi_full, b->psi_full, &d)))
+		return WM_REC_NCTR;
+	return -1;
 }
 
 static bool direct_in(const struct wm_rec_sample *a, const struct wm_rec_sample *b)
@@ -607,6 +626,14 @@ int wm_rec_analyze(const struct wm_rec_sample *s, size_t n,
 		if (!(s[i].t > s[i - 1].t))
 			return wm_fail(diag, WM_EINVAL, 0, NULL,
 				       "sample %zu is not later than the one before", i);
+	for (i = 1; i < n; i++) {
+		int k = wm_rec_backwards(&s[i - 1], &s[i]);
+
+		if (k >= 0)
+			return wm_fail(diag, WM_ERANGE, 0,
+				       k < WM_REC_NCTR ? wm_rec_ctrs[k].json : "psi",
+				       "sample %zu: the counter went backwards since the one before", i);
+	}
 	out->nsamples = n;
 	out->seconds = last->t - first->t;
 	out->have = first->have & last->have;
@@ -623,10 +650,8 @@ int wm_rec_analyze(const struct wm_rec_sample *s, size_t n,
 	}
 	if (first->psi && last->psi) {
 		out->psi = true;
-		out->psi_some_us = last->psi_some >= first->psi_some ?
-				   last->psi_some - first->psi_some : 0;
-		out->psi_full_us = last->psi_full >= first->psi_full ?
-				   last->psi_full - first->psi_full : 0;
+		wm_ctr_delta(first->psi_some, last->psi_some, &out->psi_some_us);
+		wm_ctr_delta(first->psi_full, last->psi_full, &out->psi_full_us);
 	}
 
 	for (i = 1; i < n; i++) {
@@ -693,7 +718,7 @@ const char *wm_rec_verdict_name(enum wm_rec_verdict v)
 	return "?";
 }
 
-void wm_rec_decide(const struct wm_rec_measure *ms, unsigned long gap_now,
+void wm_rec_decide(const struct wm_rec_measure *ms, uint64_t gap_now,
 		   struct wm_rec_decision *out)
 {
 	uint64_t steal = ms->d[WM_REC_PGSTEAL_KSWAPD];
@@ -709,16 +734,16 @@ void wm_rec_decide(const struct wm_rec_measure *ms, unsigned long gap_now,
 		out->deficit = ms->worst.deficit;
 		if (out->deficit) {
 			out->verdict = WM_REC_RAISE;
-			out->need = gap_now + (unsigned long)out->deficit;
+			out->need = gap_now + (uint64_t)out->deficit;
 		}
 		return;
 	}
 	if (steal && out->refault_pct >= WM_REC_REFAULT_PCT) {
 		double keep = out->refault_pct >= 100 ? 0 : 1 - out->refault_pct / 100;
-		unsigned long need = (unsigned long)((double)gap_now * keep);
+		uint64_t need = (uint64_t)((double)gap_now * keep);
 
 		if (ms->kswapd_deficit > need)
-			need = (unsigned long)ms->kswapd_deficit;
+			need = (uint64_t)ms->kswapd_deficit;
 		if (need < gap_now) {
 			out->verdict = WM_REC_LOWER;
 			out->need = need;
@@ -728,7 +753,7 @@ void wm_rec_decide(const struct wm_rec_measure *ms, unsigned long gap_now,
 
 /* ---- policy ---------------------------------------------------------- */
 
-void wm_rec_keep(struct wm_rec_answer *ans, long now_wsf)
+void wm_rec_keep(struct wm_rec_answer *ans, int64_t now_wsf)
 {
 	ans->wsf = now_wsf;
 	ans->wanted = now_wsf;
@@ -736,9 +761,9 @@ void wm_rec_keep(struct wm_rec_answer *ans, long now_wsf)
 	ans->gap_after = ans->gap_now;
 }
 
-long wm_rec_keep_below_floor(struct wm_rec_answer *ans, long now_wsf)
+int64_t wm_rec_keep_below_floor(struct wm_rec_answer *ans, int64_t now_wsf)
 {
-	long would;
+	int64_t would;
 
 	if (ans->wsf >= now_wsf || ans->gap_after != ans->gap_now)
 		return -1;
@@ -748,7 +773,7 @@ long wm_rec_keep_below_floor(struct wm_rec_answer *ans, long now_wsf)
 }
 
 enum wm_rec_verdict wm_rec_final_verdict(bool measured, enum wm_rec_verdict decided,
-					 const struct wm_rec_answer *ans, long now_wsf)
+					 const struct wm_rec_answer *ans, int64_t now_wsf)
 {
 	if (measured && decided != WM_REC_LOWER)
 		return decided;

@@ -61,16 +61,16 @@ size_t wm_rec_usable(const struct wm_machine *m, const struct wm_zone_wm *wm,
 
 /* A recommended wsf and how it relates to the kernel's range and floor. */
 struct wm_rec_answer {
-	long wsf;		/* what to write: within 1..wsf_max */
-	long wanted;		/* what the target needs; > wsf_max when capped,
+	int64_t wsf;		/* what to write: within 1..wsf_max */
+	int64_t wanted;		/* what the target needs; > wsf_max when capped,
 				 * -1 when no wsf up to WM_REC_WSF_CEILING reaches it */
 	bool capped;		/* wanted is beyond the kernel's range */
-	long floor_first;	/* smallest wsf that moves any usable zone's gap */
-	long floor_all;		/* smallest wsf that moves every usable zone's gap */
-	unsigned long gap_now;	/* pages: sum of usable zones' gaps today */
-	unsigned long gap_after;/* pages: the same at wsf */
-	unsigned long gap_floor;/* pages: the same at wsf 1 (min_free_kbytes alone) */
-	unsigned long gap_needed;	/* pages: the target */
+	int64_t floor_first;	/* smallest wsf that moves any usable zone's gap */
+	int64_t floor_all;		/* smallest wsf that moves every usable zone's gap */
+	uint64_t gap_now;	/* pages: sum of usable zones' gaps today */
+	uint64_t gap_after;/* pages: the same at wsf */
+	uint64_t gap_floor;/* pages: the same at wsf 1 (min_free_kbytes alone) */
+	uint64_t gap_needed;	/* pages: the target */
 };
 
 /*
@@ -81,17 +81,17 @@ struct wm_rec_answer {
  * WM_OK, WM_EINVAL (no wsf on this kernel, bad sysctls) or WM_ENOZONE.
  */
 int wm_rec_for_gap(const struct wm_rec_input *in, const bool *usable,
-		   unsigned long need, struct wm_rec_answer *ans,
+		   uint64_t need, struct wm_rec_answer *ans,
 		   struct wm_diag *diag);
 
 /* ---- Android extra_free_kbytes ---------------------------------------- */
 
 /* One zone of the extra_free_kbytes answer. */
 struct wm_rec_efk_zone {
-	unsigned long extra;		/* pages: the patch's share of K */
-	unsigned long target_low;	/* pages: low with extra_free_kbytes K */
-	unsigned long low_at;		/* pages: low at the recommended wsf */
-	long need_wsf;			/* smallest wsf reaching target_low, -1 never */
+	uint64_t extra;		/* pages: the patch's share of K */
+	uint64_t target_low;	/* pages: low with extra_free_kbytes K */
+	uint64_t low_at;		/* pages: low at the recommended wsf */
+	int64_t need_wsf;			/* smallest wsf reaching target_low, -1 never */
 };
 
 /*
@@ -103,7 +103,7 @@ struct wm_rec_efk_zone {
  * candidates carry no extra_free share (extra_free_kbytes 0).  Fill
  * zones[in->m->nzones] and *ans (gap fields: sums over every zone).
  */
-int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
+int wm_rec_extra_free(const struct wm_rec_input *in, int64_t extra_kb,
 		      struct wm_rec_efk_zone *zones, struct wm_rec_answer *ans,
 		      struct wm_diag *diag);
 
@@ -112,25 +112,25 @@ int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
 
 /* One zone as the AOSP script sees it: the i-th "managed" and "min" words. */
 struct wm_rec_script_zone {
-	long managed;		/* i-th word of `grep managed | awk '{print $2}'` */
-	long min_read;		/* i-th word of `grep "min" | awk '{print $2}'`, -1 if none */
-	long min_true;		/* the zone's real min line, -1 if not known */
-	long base_margin;	/* min_read / 4 */
-	long calc_margin;	/* managed * wsf / 10000 */
+	int64_t managed;		/* i-th word of `grep managed | awk '{print $2}'` */
+	int64_t min_read;		/* i-th word of `grep "min" | awk '{print $2}'`, -1 if none */
+	int64_t min_true;		/* the zone's real min line, -1 if not known */
+	int64_t base_margin;	/* min_read / 4 */
+	int64_t calc_margin;	/* managed * wsf / 10000 */
 	char branch;		/* 'A': calc > base, 'B': otherwise, '-': skipped */
 	bool div_zero;		/* branch B with managed < 10000: bc fails */
-	long result;		/* the zone's new wsf, -1 if none */
-	long result_true;	/* the same with min_true, -1 if none */
+	int64_t result;		/* the zone's new wsf, -1 if none */
+	int64_t result_true;	/* the same with min_true, -1 if none */
 };
 
 /* What init/extra_free_kbytes.sh would write, and why. */
 struct wm_rec_script {
-	long base_wsf;		/* ro.kernel.watermark_scale_factor (first run: the sysctl) */
-	long extra_pages;	/* K / page_size_kb (shell division) */
-	long vm_total;		/* sum of the managed words */
-	long delta;		/* round-half-up(extra_pages * 10000 / vm_total) */
-	long result;		/* max over zones, 0 if none: what it writes */
-	long result_true;	/* the same had it read each zone's own min */
+	int64_t base_wsf;		/* ro.kernel.watermark_scale_factor (first run: the sysctl) */
+	int64_t extra_pages;	/* K / page_size_kb (shell division) */
+	int64_t vm_total;		/* sum of the managed words */
+	int64_t delta;		/* round-half-up(extra_pages * 10000 / vm_total) */
+	int64_t result;		/* max over zones, 0 if none: what it writes */
+	int64_t result_true;	/* the same had it read each zone's own min */
 	size_t nzones;		/* managed words */
 	size_t nmin;		/* min words (more than nzones: high_min lines, 6.13+) */
 	bool misread;		/* some zone's min_read is not its min */
@@ -151,8 +151,8 @@ struct wm_rec_script {
  * 2^52 pages, ZI_MAX_PAGES, in magnitude: no machine's, and the sum of
  * such words could overflow).
  */
-int wm_rec_script(const char *zoneinfo, size_t len, const long *true_min,
-		  size_t ntrue, long base_wsf, long extra_kb, unsigned page_size,
+int wm_rec_script(const char *zoneinfo, size_t len, const int64_t *true_min,
+		  size_t ntrue, int64_t base_wsf, int64_t extra_kb, unsigned page_size,
 		  struct wm_rec_script *out, struct wm_diag *diag);
 
 /* ---- measured reclaim activity ---------------------------------------- */
@@ -240,6 +240,15 @@ struct wm_rec_measure {
 };
 
 /*
+ * Whether an event counter (or the PSI totals) went backwards from sample
+ * a to the later sample b, by wm_ctr_delta()'s rule: the index in
+ * wm_rec_ctrs of the first counter present in both that is lower in b,
+ * WM_REC_NCTR when the PSI totals are, or -1 when nothing went backwards.
+ * Level counters (the lowest free pages seen) may go down and are skipped.
+ */
+int wm_rec_backwards(const struct wm_rec_sample *a, const struct wm_rec_sample *b);
+
+/*
  * Reduce samples s[0..n) (n >= 2, t ascending) to totals, PSI deltas,
  * the peak allocation rate, and the bursts: runs of consecutive
  * intervals with direct reclaim (allocstall or pgscan_direct moved),
@@ -251,7 +260,8 @@ struct wm_rec_measure {
  * allocations served by pages freed meanwhile, by munmap or exit.)  The
  * worst burst is the one with the largest deficit.  With two samples
  * only, the one interval is one burst.
- * Return WM_OK or WM_EINVAL (n < 2, time not ascending).
+ * Return WM_OK, WM_EINVAL (n < 2, time not ascending) or WM_ERANGE (an
+ * event counter went backwards between two samples: wm_rec_backwards()).
  */
 int wm_rec_analyze(const struct wm_rec_sample *s, size_t n,
 		   struct wm_rec_measure *out, struct wm_diag *diag);
@@ -278,7 +288,7 @@ struct wm_rec_decision {
 	enum wm_rec_verdict verdict;
 	bool direct;			/* direct reclaim was seen */
 	uint64_t deficit;		/* pages the gap lacked (RAISE) */
-	unsigned long need;		/* pages: summed gap to aim for (0: keep) */
+	uint64_t need;		/* pages: summed gap to aim for (0: keep) */
 	double refault_pct;		/* working-set refaults per 100 pages kswapd
 					 * stole (plain refaults where the kernel
 					 * has no workingset_activate), -1 n/a */
@@ -295,7 +305,7 @@ struct wm_rec_decision {
  *    absorbed without a stall (KEEP when that is not below gap_now);
  *  - else KEEP.
  */
-void wm_rec_decide(const struct wm_rec_measure *ms, unsigned long gap_now,
+void wm_rec_decide(const struct wm_rec_measure *ms, uint64_t gap_now,
 		   struct wm_rec_decision *out);
 
 /* ---- policy: what the answer finally is ------------------------------ */
@@ -304,20 +314,20 @@ void wm_rec_decide(const struct wm_rec_measure *ms, unsigned long gap_now,
  * A measured "keep" means today's value, whatever other wsf gives the
  * same gaps: set ans to now_wsf with today's gaps (not capped).
  */
-void wm_rec_keep(struct wm_rec_answer *ans, long now_wsf);
+void wm_rec_keep(struct wm_rec_answer *ans, int64_t now_wsf);
 
 /*
  * Below the floor a smaller wsf changes nothing: when ans lowers wsf but
  * its gaps are today's, keep now_wsf.  Return the wsf that would have
  * done (for the reason given), or -1 when ans is left alone.
  */
-long wm_rec_keep_below_floor(struct wm_rec_answer *ans, long now_wsf);
+int64_t wm_rec_keep_below_floor(struct wm_rec_answer *ans, int64_t now_wsf);
 
 /*
  * The verdict to print: a measured keep or raise as decided (measured,
  * verdict), otherwise from the answer against today's wsf.
  */
 enum wm_rec_verdict wm_rec_final_verdict(bool measured, enum wm_rec_verdict decided,
-					 const struct wm_rec_answer *ans, long now_wsf);
+					 const struct wm_rec_answer *ans, int64_t now_wsf);
 
 #endif /* WMARK_RECOMMEND_H */

@@ -36,18 +36,18 @@ void wm_meminfo_from(const struct pf_kv *mi, struct wm_meminfo *out)
 	}
 }
 
-unsigned long wm_totalreserve(const struct wm_reserve_zone *z, size_t n)
+uint64_t wm_totalreserve(const struct wm_reserve_zone *z, size_t n)
 {
-	unsigned long sum = 0;
+	uint64_t sum = 0;
 	size_t i;
 	int j;
 
 	for (i = 0; i < n; i++) {
-		unsigned long mx = 0;
+		uint64_t mx = 0;
 
 		for (j = 0; j < WM_MAX_ZONES; j++)
-			if (z[i].protection[j] > (long)mx)
-				mx = (unsigned long)z[i].protection[j];
+			if (z[i].protection[j] > (int64_t)mx)
+				mx = (uint64_t)z[i].protection[j];
 		mx += z[i].high;
 		if (mx > z[i].managed)
 			mx = z[i].managed;
@@ -56,22 +56,22 @@ unsigned long wm_totalreserve(const struct wm_reserve_zone *z, size_t n)
 	return sum;
 }
 
-static unsigned long min_ul(unsigned long a, unsigned long b)
+static uint64_t min_ul(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;
 }
 
-long wm_mem_available(const struct wm_meminfo *mi, unsigned page_size,
-		      unsigned long totalreserve, unsigned long low_sum)
+int64_t wm_mem_available(const struct wm_meminfo *mi, unsigned page_size,
+		      uint64_t totalreserve, uint64_t low_sum)
 {
-	unsigned long kbpp = page_size >= 1024 ? page_size / 1024 : 4;
-	unsigned long free_ = (unsigned long)(mi->free_kb / kbpp);
-	unsigned long cache = (unsigned long)(mi->file_kb / kbpp);
-	unsigned long recl = (unsigned long)(mi->reclaimable_kb / kbpp);
-	long a = (long)free_ - (long)totalreserve;
+	uint64_t kbpp = page_size >= 1024 ? page_size / 1024 : 4;
+	uint64_t free_ = (uint64_t)(mi->free_kb / kbpp);
+	uint64_t cache = (uint64_t)(mi->file_kb / kbpp);
+	uint64_t recl = (uint64_t)(mi->reclaimable_kb / kbpp);
+	int64_t a = (int64_t)free_ - (int64_t)totalreserve;
 
-	a += (long)cache - (long)min_ul(cache / 2, low_sum);
-	a += (long)recl - (long)min_ul(recl / 2, low_sum);
+	a += (int64_t)cache - (int64_t)min_ul(cache / 2, low_sum);
+	a += (int64_t)recl - (int64_t)min_ul(recl / 2, low_sum);
 	return a < 0 ? 0 : a;
 }
 
@@ -85,7 +85,7 @@ void wm_reserve_change(const struct wm_machine *m, const struct zi_info *zi,
 	int j;
 
 	memset(out, 0, sizeof(*out));
-	out->hugetlb_kb = mi && mi->hugetlb_known ? (long)mi->hugetlb_kb : -1;
+	out->hugetlb_kb = mi && mi->hugetlb_known ? (int64_t)mi->hugetlb_kb : -1;
 	if (!now || !aft)
 		goto done;
 	for (i = 0; i < n; i++) {

@@ -29,9 +29,9 @@ void wm_meminfo_from(const struct pf_kv *mi, struct wm_meminfo *out);
 
 /* One zone's reserve inputs, as zoneinfo prints them (boost included). */
 struct wm_reserve_zone {
-	unsigned long managed;		/* pages */
-	unsigned long low, high;	/* pages */
-	long protection[WM_MAX_ZONES];	/* pages; lowmem_reserve[] */
+	uint64_t managed;		/* pages */
+	uint64_t low, high;	/* pages */
+	int64_t protection[WM_MAX_ZONES];	/* pages; lowmem_reserve[] */
 };
 
 /*
@@ -39,7 +39,7 @@ struct wm_reserve_zone {
  * the largest protection entry plus the high watermark, at most the
  * zone's managed pages; summed.
  */
-unsigned long wm_totalreserve(const struct wm_reserve_zone *z, size_t n);
+uint64_t wm_totalreserve(const struct wm_reserve_zone *z, size_t n);
 
 /*
  * si_mem_available() (mm/show_mem.c in 6.x, mm/page_alloc.c before):
@@ -47,16 +47,16 @@ unsigned long wm_totalreserve(const struct wm_reserve_zone *z, size_t n);
  * reclaimable - min(reclaimable / 2, low), at least 0, with low the sum
  * of the low watermarks.  Everything in pages of page_size bytes.
  */
-long wm_mem_available(const struct wm_meminfo *mi, unsigned page_size,
-		      unsigned long totalreserve, unsigned long low_sum);
+int64_t wm_mem_available(const struct wm_meminfo *mi, unsigned page_size,
+		      uint64_t totalreserve, uint64_t low_sum);
 
 /* What a change does to the memory the kernel holds back. */
 struct wm_reserve {
-	unsigned long total_now, total_after;	/* pages: totalreserve_pages */
-	unsigned long low_now, low_after;	/* pages: sums of the low watermarks */
+	uint64_t total_now, total_after;	/* pages: totalreserve_pages */
+	uint64_t low_now, low_after;	/* pages: sums of the low watermarks */
 	bool have_meminfo;			/* the avail fields are known */
-	long avail_now, avail_after;		/* pages: MemAvailable */
-	long hugetlb_kb;			/* KiB in the HugeTLB pool, -1 unknown */
+	int64_t avail_now, avail_after;		/* pages: MemAvailable */
+	int64_t hugetlb_kb;			/* KiB in the HugeTLB pool, -1 unknown */
 };
 
 /*

@@ -38,7 +38,7 @@ static inline int wm_scan_u64(const char **pp, const char *end, uint64_t max,
 
 /* The same for a long with an optional '-' (and '+' when plus is set). */
 static inline int wm_scan_long(const char **pp, const char *end, bool plus,
-			       long *out)
+			       int64_t *out)
 {
 	const char *p = *pp;
 	uint64_t mag;
@@ -48,10 +48,10 @@ static inline int wm_scan_long(const char **pp, const char *end, bool plus,
 		neg = *p == '-';
 		p++;
 	}
-	rc = wm_scan_u64(&p, end, neg ? (uint64_t)LONG_MAX + 1 : LONG_MAX, &mag);
+	rc = wm_scan_u64(&p, end, neg ? (uint64_t)INT64_MAX + 1 : INT64_MAX, &mag);
 	if (rc)
 		return rc;
-	*out = neg ? (long)(0 - (unsigned long)mag) : (long)mag;
+	*out = neg ? (int64_t)(0 - (uint64_t)mag) : (int64_t)mag;
 	*pp = p;
 	return 0;
 }

@@ -76,12 +76,12 @@ const char *wm_scan_balance_name(enum wm_scan_balance b)
 	return "?";
 }
 
-long wm_anon_only_margin(unsigned long node_file, unsigned long free, unsigned long high_sum)
+int64_t wm_anon_only_margin(uint64_t node_file, uint64_t free, uint64_t high_sum)
 {
-	return (long)(node_file + free) - (long)high_sum;
+	return (int64_t)(node_file + free) - (int64_t)high_sum;
 }
 
-bool wm_scan_node(const struct zi_info *zi, int node, const unsigned long *high,
+bool wm_scan_node(const struct zi_info *zi, int node, const uint64_t *high,
 		  struct wm_scan_in *in)
 {
 	bool any = false, lru = false;
@@ -109,9 +109,9 @@ bool wm_scan_node(const struct zi_info *zi, int node, const unsigned long *high,
 	return any && lru;
 }
 
-static unsigned long isqrt(unsigned long x)
+static uint64_t isqrt(uint64_t x)
 {
-	unsigned long r = 0, bit = 1ul << (sizeof(long) * 8 - 2);
+	uint64_t r = 0, bit = (uint64_t)1 << 62;
 
 	while (bit > x)
 		bit >>= 2;
@@ -142,10 +142,10 @@ static unsigned page_shift(unsigned page_size)
  * inactive_is_low() (4.9+ inactive_list_is_low, 5.8+ inactive_is_low):
  * the inactive list should hold 1/sqrt(10 * GiB) of the pair.
  */
-static bool inactive_is_low(unsigned long inactive, unsigned long active, unsigned page_size)
+static bool inactive_is_low(uint64_t inactive, uint64_t active, unsigned page_size)
 {
-	unsigned long gb = (inactive + active) >> (30 - page_shift(page_size));
-	unsigned long ratio = gb ? isqrt(10 * gb) : 1;
+	uint64_t gb = (inactive + active) >> (30 - page_shift(page_size));
+	uint64_t ratio = gb ? isqrt(10 * gb) : 1;
 
 	return (uint64_t)inactive * ratio < active;
 }
@@ -154,7 +154,7 @@ static bool inactive_is_low(unsigned long inactive, unsigned long active, unsign
 static void fraction_history(const struct wm_scan_in *in, struct wm_scan_out *out)
 {
 	uint64_t scanned[2], rotated[2], ap, fp;
-	unsigned long total[2] = {
+	uint64_t total[2] = {
 		in->lru[WM_LRU_INACTIVE_ANON] + in->lru[WM_LRU_ACTIVE_ANON],
 		in->lru[WM_LRU_INACTIVE_FILE] + in->lru[WM_LRU_ACTIVE_FILE],
 	};
@@ -171,9 +171,9 @@ static void fraction_history(const struct wm_scan_in *in, struct wm_scan_out *ou
 	}
 	ap = (uint64_t)in->swappiness * (scanned[0] + 1) / (rotated[0] + 1);
 	fp = (uint64_t)(MAX_SWAPPINESS - in->swappiness) * (scanned[1] + 1) / (rotated[1] + 1);
-	out->fraction[0] = (unsigned long)ap;
-	out->fraction[1] = (unsigned long)fp;
-	out->denominator = (unsigned long)(ap + fp + 1);
+	out->fraction[0] = (uint64_t)ap;
+	out->fraction[1] = (uint64_t)fp;
+	out->denominator = (uint64_t)(ap + fp + 1);
 }
 
 /* 5.8+: calculate_pressure_balance() (den = ap + fp, no +1). */
@@ -186,16 +186,16 @@ static void fraction_cost(const struct wm_scan_in *in, struct wm_scan_out *out)
 	total = a + f;
 	ap = (uint64_t)in->swappiness * (total + 1) / (a + 1);
 	fp = (uint64_t)(MAX_SWAPPINESS - in->swappiness) * (total + 1) / (f + 1);
-	out->fraction[0] = (unsigned long)ap;
-	out->fraction[1] = (unsigned long)fp;
-	out->denominator = (unsigned long)(ap + fp);
+	out->fraction[0] = (uint64_t)ap;
+	out->fraction[1] = (uint64_t)fp;
+	out->denominator = (uint64_t)(ap + fp);
 }
 
 /* The balance decision, in the kernel's order for the era. */
 static void decide(enum wm_scan_rule rule, const struct wm_scan_in *in, int prio,
 		   struct wm_scan_out *out)
 {
-	const unsigned long *lru = in->have_target ? in->target_lru : in->lru;
+	const uint64_t *lru = in->have_target ? in->target_lru : in->lru;
 	bool cost = rule >= WM_RULE_58;
 	bool tiny_line = !in->memcg && in->node_file + in->free <= in->high_sum;
 
@@ -324,7 +324,7 @@ static bool lru_pass(enum wm_scan_rule rule, const struct wm_scan_in *in, int pr
 				scan = 0;
 			break;
 		}
-		out->nr[l] = (unsigned long)scan;
+		out->nr[l] = (uint64_t)scan;
 		some |= scan != 0;
 	}
 	return some;

@@ -60,21 +60,21 @@ enum wm_scan_reason {
 };
 
 struct wm_scan_in {
-	unsigned long lru[WM_NR_LRU];	/* pages, of the lruvec reclaimed */
+	uint64_t lru[WM_NR_LRU];	/* pages, of the lruvec reclaimed */
 	unsigned page_size;		/* bytes: the inactive ratio counts GiB */
 	int swappiness;			/* 0..200; 201 = memory.reclaim swappiness=max */
 	bool memcg;			/* cgroup reclaim (memory.max, memory.reclaim) */
 	bool swap;			/* swap pages are free (and may_swap) */
 	bool offline;			/* the cgroup was deleted: its remains are scraped */
 	/* global reclaim: the node's pages, for the file-tiny test */
-	unsigned long node_file;	/* pages: node active + inactive file */
-	unsigned long node_inactive_anon;	/* pages */
-	unsigned long free;		/* pages: sum of the node's zones' free */
-	unsigned long high_sum;		/* pages: sum of high_wmark_pages() (boost included) */
+	uint64_t node_file;	/* pages: node active + inactive file */
+	uint64_t node_inactive_anon;	/* pages */
+	uint64_t free;		/* pages: sum of the node's zones' free */
+	uint64_t high_sum;		/* pages: sum of high_wmark_pages() (boost included) */
 	/* history before 5.8 (zone/lruvec reclaim_stat): anon = 0, file = 1 */
-	unsigned long recent_scanned[2], recent_rotated[2];
+	uint64_t recent_scanned[2], recent_rotated[2];
 	/* history from 5.8 (lruvec anon_cost / file_cost) */
-	unsigned long anon_cost, file_cost;
+	uint64_t anon_cost, file_cost;
 	/* workingset refaults since the last reclaim (5.8+: deactivate) */
 	bool refault_anon, refault_file;
 	/*
@@ -84,7 +84,7 @@ struct wm_scan_in {
 	 * or below min is skipped, at or below low too unless memcg_low_reclaim
 	 * (the retry pass), else its lists are scaled down (5.8+ rules only).
 	 */
-	unsigned long prot_min, prot_low, usage;
+	uint64_t prot_min, prot_low, usage;
 	bool memcg_low_reclaim;
 	/*
 	 * The reclaim target's lists when they are not lru[] (reclaim from an
@@ -93,15 +93,15 @@ struct wm_scan_in {
 	 * each list's count is taken of.
 	 */
 	bool have_target;
-	unsigned long target_lru[WM_NR_LRU];	/* pages */
+	uint64_t target_lru[WM_NR_LRU];	/* pages */
 };
 
 struct wm_scan_out {
-	unsigned long nr[WM_NR_LRU];	/* pages to scan of each list */
+	uint64_t nr[WM_NR_LRU];	/* pages to scan of each list */
 	enum wm_scan_balance balance;
 	enum wm_scan_reason why;
-	unsigned long fraction[2];	/* SCAN_FRACT: anon, file */
-	unsigned long denominator;
+	uint64_t fraction[2];	/* SCAN_FRACT: anon, file */
+	uint64_t denominator;
 	bool forced;			/* 3.14/3.15: some list was forced to min(size, 32) */
 	bool tiny_guarded;		/* file + free <= high, but the 4.13+ guard kept
 					 * reclaim off anon-only */
@@ -143,7 +143,7 @@ const char *wm_scan_balance_name(enum wm_scan_balance b);
  * watermarks: > 0 above the line, <= 0 on or below it, where global reclaim
  * scans anon only (subject to the 4.13+ inactive-anon guard).
  */
-long wm_anon_only_margin(unsigned long node_file, unsigned long free, unsigned long high_sum);
+int64_t wm_anon_only_margin(uint64_t node_file, uint64_t free, uint64_t high_sum);
 
 /*
  * Fill the node fields of *in (lru[], node_file, node_inactive_anon, free,
@@ -154,7 +154,7 @@ long wm_anon_only_margin(unsigned long node_file, unsigned long free, unsigned l
  * else as zoneinfo printed it (high_wmark_pages: boost included).  Return
  * false when the node has no zone or no LRU line.
  */
-bool wm_scan_node(const struct zi_info *zi, int node, const unsigned long *high,
+bool wm_scan_node(const struct zi_info *zi, int node, const uint64_t *high,
 		  struct wm_scan_in *in);
 
 #endif /* WMARK_SCANCOUNT_H */

@@ -15,6 +15,7 @@
  * swapped with the slashes ("net/ipv4/conf/eth0.100/rp_filter" is the
  * key "net.ipv4.conf.eth0/100.rp_filter").
  */
+#include <inttypes.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -63,7 +64,7 @@ int sc_value_parse(enum wm_knob k, const char *text, struct sc_value *out,
 	memset(out, 0, sizeof(*out));
 	for (;;) {
 		char *end;
-		long v;
+		int64_t v;
 
 		while (isspace((unsigned char)*p) || (k == WM_KNOB_LRR && *p == ','))
 			p++;
@@ -74,7 +75,7 @@ int sc_value_parse(enum wm_knob k, const char *text, struct sc_value *out,
 			return wm_fail(diag, WM_EPARSE, 0, name,
 				       "'%s' is not an integer", text);
 		errno = 0;
-		v = strtol(p, &end, 10);
+		v = strtoll(p, &end, 10);
 		/* The kernel keeps an int: INT_MAX + 1 would wrap. */
 		if (errno == ERANGE || v > INT_MAX || v < INT_MIN)
 			return wm_fail(diag, WM_ERANGE, 0, name,
@@ -124,7 +125,7 @@ int sc_value_format(const struct sc_value *v, char *buf, size_t n)
 	int i, r;
 
 	for (i = 0; i < v->n; i++) {
-		r = snprintf(buf + off, n - off, "%s%ld", i ? " " : "", v->v[i]);
+		r = snprintf(buf + off, n - off, "%s%" PRId64 "", i ? " " : "", v->v[i]);
 		if (r < 0 || (size_t)r >= n - off)
 			return WM_ERANGE;
 		off += (size_t)r;

@@ -28,7 +28,7 @@ enum wm_knob {
 
 /* A value: one integer, or the lowmem_reserve_ratio list. */
 struct sc_value {
-	long v[WM_MAX_ZONES];		/* each within the range of int */
+	int64_t v[WM_MAX_ZONES];		/* each within the range of int */
 	int n;				/* entries used (1 for scalars) */
 };
 

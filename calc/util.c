@@ -9,6 +9,7 @@
  * wm_mul_div() is the kernel's u64 mul-then-do_div done in 128 bits
  * without __int128, which 32-bit targets (armv7, i386) do not have.
  */
+#include <inttypes.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -74,6 +75,12 @@ static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 	*hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 
+bool wm_ctr_delta(uint64_t before, uint64_t after, uint64_t *delta)
+{
+	*delta = after >= before ? after - before : 0;
+	return after >= before;
+}
+
 uint64_t wm_mul_div(uint64_t a, uint64_t b, uint64_t d, uint64_t *rem)
 {
 	uint64_t hi, lo, q = 0, r;
@@ -132,18 +139,18 @@ const char *wm_zone_type_name(enum wm_zone_type t)
 	return zone_names[t];
 }
 
-int wm_parse_long(const char *s, long lo, long hi, long *out,
+int wm_parse_long(const char *s, int64_t lo, int64_t hi, int64_t *out,
 		  struct wm_diag *diag)
 {
 	char *end;
-	long v;
+	int64_t v;
 
 	while (isspace((unsigned char)*s))
 		s++;
 	if (!*s)
 		return wm_fail(diag, WM_EPARSE, 0, NULL, "empty number");
 	errno = 0;
-	v = strtol(s, &end, 10);
+	v = strtoll(s, &end, 10);
 	if (end == s)
 		return wm_fail(diag, WM_EPARSE, 0, NULL, "'%s' is not a number", s);
 	while (isspace((unsigned char)*end))
@@ -153,7 +160,7 @@ int wm_parse_long(const char *s, long lo, long hi, long *out,
 			       "'%s' is not a whole number", s);
 	if (errno == ERANGE || v < lo || v > hi)
 		return wm_fail(diag, WM_ERANGE, 0, NULL,
-			       "%s is out of range (%ld..%ld)", s, lo, hi);
+			       "%s is out of range (%" PRId64 "..%" PRId64 ")", s, lo, hi);
 	*out = v;
 	return WM_OK;
 }

@@ -15,6 +15,7 @@
  * by one page is never stale: the kernel's gaps min-low, low-high and
  * high-promo are equal and stay so.
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +61,7 @@ struct attempt {
 	bool mfk_inferred;
 	struct wm_zone *zones;		/* model input (boost_at_setup may be set) */
 	struct wm_machine m;
-	unsigned long *then_wm, *then_prot;
+	uint64_t *then_wm, *then_prot;
 	bool any_wm, any_prot;
 };
 
@@ -143,7 +144,7 @@ static void attempt_free(struct attempt *a)
 }
 
 /* Pick a min_free_kbytes in the inferred range, preferring a rule's value. */
-static long pick_mfk(struct attempt *a)
+static int64_t pick_mfk(struct attempt *a)
 {
 	static const enum wm_thp modes[] = { WM_THP_MADVISE, WM_THP_NEVER, WM_THP_UNSUPPORTED };
 	struct wm_mfk mfk;
@@ -154,7 +155,7 @@ static long pick_mfk(struct attempt *a)
 			continue;
 		if (mfk.value >= a->inf.mfk_lo && mfk.value <= a->inf.mfk_hi) {
 			note(&a->v, WM_NOTE_INFERRED,
-			     "min_free_kbytes inferred: %ld..%ld KiB, explained by %s (%ld)",
+			     "min_free_kbytes inferred: %" PRId64 "..%" PRId64 " KiB, explained by %s (%" PRId64 ")",
 			     a->inf.mfk_lo, a->inf.mfk_hi,
 			     mfk.rule == WM_MFK_THP ? "THP's recommendation" :
 			     mfk.rule == WM_MFK_SQRT_RERUN ? "the sqrt rule re-run with THP off" :
@@ -163,13 +164,13 @@ static long pick_mfk(struct attempt *a)
 		}
 	}
 	note(&a->v, WM_NOTE_INFERRED,
-	     "min_free_kbytes inferred: %ld..%ld KiB, neither the sqrt rule nor THP's "
+	     "min_free_kbytes inferred: %" PRId64 "..%" PRId64 " KiB, neither the sqrt rule nor THP's "
 	     "recommendation for today's counts: set by the user, or computed from other counts",
 	     a->inf.mfk_lo, a->inf.mfk_hi);
 	return a->inf.mfk_lo;
 }
 
-static unsigned long stale_floor(const struct attempt *a)
+static uint64_t stale_floor(const struct attempt *a)
 {
 	return STALE_FLOOR_BYTES / (a->m.page_size ? a->m.page_size : 4096);
 }
@@ -214,12 +215,12 @@ static void judge(struct attempt *a)
 					       stale_floor(a), a->then_wm)) &&
 	    (!a->any_prot || wm_stale_protection(&v->prof, &a->m, &v->sc, v->pr, STALE_PERMILLE,
 						 stale_floor(a), a->then_prot))) {
-		unsigned long total = 0, limit;
+		uint64_t total = 0, limit;
 
 		v->moved = 0;
 		for (i = 0; i < n; i++) {
-			unsigned long then = a->any_wm ? a->then_wm[i] : a->then_prot[i];
-			long d = (long)a->m.zones[i].managed - (long)then;
+			uint64_t then = a->any_wm ? a->then_wm[i] : a->then_prot[i];
+			int64_t d = (int64_t)a->m.zones[i].managed - (int64_t)then;
 
 			v->then[i] = then;
 			v->moved += d < 0 ? -d : d;
@@ -227,7 +228,7 @@ static void judge(struct attempt *a)
 		}
 		/* All zones together moved no more than one zone may. */
 		limit = total / 100 > stale_floor(a) ? total / 100 : stale_floor(a);
-		if ((unsigned long)v->moved <= limit)
+		if ((uint64_t)v->moved <= limit)
 			v->verdict = WM_VERDICT_STALE;
 	}
 }
@@ -237,7 +238,7 @@ static void explain_distance(struct attempt *a)
 {
 	static const unsigned wider[] = { 20, 50, 100, 200 };
 	struct wm_verify *v = &a->v;
-	unsigned long *tmp = calloc(a->m.nzones ? a->m.nzones : 1, sizeof(*tmp));
+	uint64_t *tmp = calloc(a->m.nzones ? a->m.nzones : 1, sizeof(*tmp));
 	size_t k;
 	int what;
 
@@ -245,7 +246,7 @@ static void explain_distance(struct attempt *a)
 		const char *name = what == 0 ? "watermarks" : "protection arrays";
 		int (*stale)(const struct wm_profile *, const struct wm_machine *,
 			     const struct wm_sysctl *, const struct wm_printed *, unsigned,
-			     unsigned long, unsigned long *) =
+			     uint64_t, uint64_t *) =
 			what == 0 ? wm_stale_watermarks : wm_stale_protection;
 
 		if (what == 0 ? !a->any_wm : !a->any_prot)
@@ -299,14 +300,14 @@ static void infer(struct attempt *a, const struct wm_verify_opts *o)
 		} else if (a->inf.wsf_hidden) {
 			sc->wsf = 10 <= a->inf.wsf_hi ? 10 : a->inf.wsf_hi;
 			note(v, WM_NOTE_INFERRED,
-			     "watermark_scale_factor inferred: at most %ld (every gap is min/4, so "
-			     "the floor hides it); %ld used", a->inf.wsf_hi, sc->wsf);
+			     "watermark_scale_factor inferred: at most %" PRId64 " (every gap is min/4, so "
+			     "the floor hides it); %" PRId64 " used", a->inf.wsf_hi, sc->wsf);
 		} else {
 			sc->wsf = a->inf.wsf_lo;
 			if (a->inf.wsf_lo == a->inf.wsf_hi)
-				note(v, WM_NOTE_INFERRED, "watermark_scale_factor inferred: %ld", sc->wsf);
+				note(v, WM_NOTE_INFERRED, "watermark_scale_factor inferred: %" PRId64 "", sc->wsf);
 			else
-				note(v, WM_NOTE_INFERRED, "watermark_scale_factor inferred: %ld..%ld",
+				note(v, WM_NOTE_INFERRED, "watermark_scale_factor inferred: %" PRId64 "..%" PRId64 "",
 				     a->inf.wsf_lo, a->inf.wsf_hi);
 		}
 		sc->have |= WM_HAVE_WSF;
@@ -346,8 +347,8 @@ static int run_attempt(const struct zi_info *zi, const struct wm_layout *l,
 {
 	struct wm_verify *v = &a->v;
 	size_t i, n = a->m.nzones;
-	long *ub = calloc(n ? n : 1, sizeof(*ub));
-	unsigned long *pb = calloc(n ? n : 1, sizeof(*pb));
+	int64_t *ub = calloc(n ? n : 1, sizeof(*ub));
+	uint64_t *pb = calloc(n ? n : 1, sizeof(*pb));
 	int rc;
 
 	if (!ub || !pb) {
@@ -357,7 +358,7 @@ static int run_attempt(const struct zi_info *zi, const struct wm_layout *l,
 	}
 	wm_printed_from_zoneinfo(zi, l, v->pr, pb);
 	for (i = 0; i < n; i++)
-		v->boost[i] = (long)pb[i];
+		v->boost[i] = (int64_t)pb[i];
 	free(pb);
 	if (o->geo.page_size && o->geo.page_size_from == WM_GEO_ASSUMED)
 		note(v, WM_NOTE_GEOMETRY, "page size %u bytes assumed: %s", a->m.page_size,
@@ -372,13 +373,13 @@ static int run_attempt(const struct zi_info *zi, const struct wm_layout *l,
 		if (ub[i]) {
 			v->boost[i] += ub[i];
 			note(v, WM_NOTE_HIDDEN_BOOST,
-			     "%d/%s: watermarks %ld pages above what its gap allows: a watermark "
+			     "%d/%s: watermarks %" PRId64 " pages above what its gap allows: a watermark "
 			     "boost, included in what 5.0-5.15 print but not shown",
 			     a->m.zones[i].node, zname(a, i), ub[i]);
 		}
 		if (a->m.zones[i].boost_at_setup)
 			note(v, WM_NOTE_FROZEN_BOOST,
-			     "%d/%s: low and high carry a %lu-page boost frozen in by a recompute "
+			     "%d/%s: low and high carry a %" PRIu64 "-page boost frozen in by a recompute "
 			     "during a boost (5.0-5.7)", a->m.zones[i].node, zname(a, i),
 			     a->m.zones[i].boost_at_setup);
 	}
@@ -406,7 +407,7 @@ static int run_attempt(const struct zi_info *zi, const struct wm_layout *l,
 	judge(a);
 	if (v->verdict != WM_VERDICT_EXACT && a->mfk_inferred) {
 		/* An inferred min_free_kbytes is a range: take the value that fits best. */
-		long best = v->sc.min_free_kbytes, x;
+		int64_t best = v->sc.min_free_kbytes, x;
 		enum wm_verdict bv = v->verdict;
 
 		for (x = a->inf.mfk_lo; x <= a->inf.mfk_hi && x - a->inf.mfk_lo < 64 &&
@@ -421,7 +422,7 @@ static int run_attempt(const struct zi_info *zi, const struct wm_layout *l,
 		v->sc.min_free_kbytes = best;
 		judge(a);
 		if (best != a->inf.mfk_lo || bv == WM_VERDICT_EXACT)
-			note(v, WM_NOTE_INFERRED, "min_free_kbytes %ld fits best within the inferred range",
+			note(v, WM_NOTE_INFERRED, "min_free_kbytes %" PRId64 " fits best within the inferred range",
 			     best);
 	}
 	if (v->verdict == WM_VERDICT_MISMATCH)

@@ -75,10 +75,10 @@ struct wm_verify {
 	size_t nzones;			/* model zones (= the machine's) */
 	struct wm_zone_wm *w;		/* the model, raw */
 	struct wm_printed *pr;		/* what was printed, raw */
-	long *boost;			/* pages taken off each zone (printed or hidden boost) */
+	int64_t *boost;			/* pages taken off each zone (printed or hidden boost) */
 	bool *bad_wm, *bad_prot;	/* per zone: which printed values differ */
-	unsigned long *then;		/* stale: the managed counts they were computed from */
-	long moved;			/* stale: pages moved since, all zones together */
+	uint64_t *then;		/* stale: the managed counts they were computed from */
+	int64_t moved;			/* stale: pages moved since, all zones together */
 	struct wm_note notes[WM_VERIFY_MAX_NOTES];
 	int nnotes;
 };

@@ -16,6 +16,7 @@
  * 32..128 clamp of a HighMem or (6.6+) Movable zone.  That floor is why a
  * small watermark_scale_factor often changes nothing at all.
  */
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,15 +49,15 @@ bool wm_zone_capped(const struct wm_profile *p, enum wm_zone_type t)
 /*
  * For the long fields of the results.  Page counts are unsigned long, as in
  * the kernel, so a 32-bit build computes what a 32-bit kernel does; the
- * uint64_t values stored here pass LONG_MAX only where long has 32 bits
+ * uint64_t values stored here pass INT64_MAX only where long has 32 bits
  * (e.g. a wsf floor over a lowmem of a few hundred pages).
  */
-static long to_long(uint64_t v)
+static int64_t to_long(uint64_t v)
 {
-	return v > LONG_MAX ? LONG_MAX : (long)v;
+	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
 }
 
-static unsigned long clamp_ul(unsigned long v, unsigned long lo, unsigned long hi)
+static uint64_t clamp_ul(uint64_t v, uint64_t lo, uint64_t hi)
 {
 	/* The kernel's clamp(): min(max(v, lo), hi), so hi wins if lo > hi. */
 	if (v < lo)
@@ -76,10 +77,10 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 		return wm_fail(diag, WM_ENOZONE, 0, NULL, "no zones to compute");
 	if (s->min_free_kbytes < 0 || s->min_free_kbytes > 2147483647L)
 		return wm_fail(diag, WM_EINVAL, 0, "min_free_kbytes",
-			       "%ld is outside 0..2147483647", s->min_free_kbytes);
+			       "%" PRId64 " is outside 0..2147483647", s->min_free_kbytes);
 	if (p->wsf && (s->wsf < 1 || s->wsf > p->wsf_max))
 		return wm_fail(diag, WM_EINVAL, 0, "watermark_scale_factor",
-			       "%ld is outside the kernel's range 1..%ld",
+			       "%" PRId64 " is outside the kernel's range 1..%" PRId64 "",
 			       s->wsf, p->wsf_max);
 
 	pages_min = (uint64_t)s->min_free_kbytes >> (shift - 10);
@@ -98,13 +99,13 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 	for (i = 0; i < m->nzones; i++) {
 		const struct wm_zone *z = &m->zones[i];
 		struct wm_zone_wm *w = &out[i];
-		unsigned long prop, min, gap, wsf_term, base;
+		uint64_t prop, min, gap, wsf_term, base;
 
 		memset(w, 0, sizeof(*w));
 		/* u64 product, floor division: wraps like the kernel's. */
-		prop = lowmem ? (unsigned long)(pages_min * z->managed / lowmem) : 0;
+		prop = lowmem ? (uint64_t)(pages_min * z->managed / lowmem) : 0;
 		if (pages_extra && total)
-			w->extra = (unsigned long)(pages_extra * z->managed / total);
+			w->extra = (uint64_t)(pages_extra * z->managed / total);
 		if (z->type == WM_ZONE_DEVICE)
 			min = prop;	/* managed 0: everything 0 */
 		else if (wm_zone_capped(p, z->type))
@@ -122,7 +123,7 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 			w->low = base + w->extra + (prop >> 2);
 			w->high = base + w->extra + (prop >> 1);
 		} else {
-			wsf_term = (unsigned long)wm_mult_frac(z->managed,
+			wsf_term = (uint64_t)wm_mult_frac(z->managed,
 							       (uint64_t)s->wsf, 10000);
 			gap = prop >> 2 > wsf_term ? prop >> 2 : wsf_term;
 			w->gap = gap;
@@ -136,7 +137,7 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 		 * The 2018 RFC: low->high = clamp(gap * isqrt(4*managed) /
 		 * 10000, min/4, gap), min/4 from the printed (clamped) min.
 		 */
-		w->gap_sqrt = clamp_ul((unsigned long)wm_mult_frac(w->gap,
+		w->gap_sqrt = clamp_ul((uint64_t)wm_mult_frac(w->gap,
 					wm_int_sqrt(4 * (uint64_t)z->managed), 10000),
 				       min >> 2, w->gap);
 		w->high_sqrt = w->low + w->gap_sqrt;
@@ -165,8 +166,8 @@ int wm_protection(const struct wm_profile *p, const struct wm_machine *m,
 
 	for (first = 0; first < m->nzones; first += n) {
 		const struct wm_zone *z = &m->zones[first];
-		unsigned long managed[WM_MAX_ZONES];
-		long ratio[WM_MAX_ZONES], prot[WM_MAX_ZONES][WM_MAX_ZONES];
+		uint64_t managed[WM_MAX_ZONES];
+		int64_t ratio[WM_MAX_ZONES], prot[WM_MAX_ZONES][WM_MAX_ZONES];
 
 		for (n = 0; first + n < m->nzones &&
 			    m->zones[first + n].node == z->node; n++) {
@@ -190,13 +191,13 @@ int wm_protection(const struct wm_profile *p, const struct wm_machine *m,
 		case WM_LRR_C:
 			/* Downward from each upper zone j, summing as it goes. */
 			for (j = 0; j < n; j++) {
-				unsigned long acc = managed[j];
+				uint64_t acc = managed[j];
 
 				for (i = j; i-- > 0;) {
 					if (p->lrr_rule == WM_LRR_C &&
 					    (!ratio[i] || !managed[i]))
 						continue;	/* quirk: not summed */
-					prot[i][j] = ratio[i] ? (long)(acc / (unsigned long)ratio[i]) : 0;
+					prot[i][j] = ratio[i] ? (int64_t)(acc / (uint64_t)ratio[i]) : 0;
 					acc += managed[i];
 				}
 			}
@@ -206,14 +207,14 @@ int wm_protection(const struct wm_profile *p, const struct wm_machine *m,
 			/* Upward from each lower zone i (5.11+). */
 			for (i = 0; i + 1 < n; i++) {
 				bool clear = !ratio[i] || !managed[i];
-				unsigned long acc = 0;
+				uint64_t acc = 0;
 
 				for (j = i + 1; j < n; j++) {
 					acc += managed[j];
 					if (clear || (p->lrr_rule == WM_LRR_E && !managed[j]))
 						prot[i][j] = 0;
 					else
-						prot[i][j] = (long)(acc / (unsigned long)ratio[i]);
+						prot[i][j] = (int64_t)(acc / (uint64_t)ratio[i]);
 				}
 			}
 			break;
@@ -248,7 +249,7 @@ static uint64_t free_buffer_pages(const struct wm_machine *m,
 
 	for (i = 0; i < m->nzones; i++) {
 		const struct wm_zone *z = &m->zones[i];
-		unsigned long high = w ? w[i].high + z->boost : 0;
+		uint64_t high = w ? w[i].high + z->boost : 0;
 
 		if (is_lowmem_type(z->type) && z->managed > high)
 			sum += z->managed - high;
@@ -256,12 +257,12 @@ static uint64_t free_buffer_pages(const struct wm_machine *m,
 	return sum;
 }
 
-static long sqrt_rule(const struct wm_profile *p, uint64_t lowmem_kb, long *raw)
+static int64_t sqrt_rule(const struct wm_profile *p, uint64_t lowmem_kb, int64_t *raw)
 {
 	uint64_t v = wm_int_sqrt(lowmem_kb * 16);
 
-	*raw = v > 2147483647 ? 2147483647 : (long)v;
-	return (long)clamp_ul((unsigned long)v, 128, (unsigned long)p->mfk_clamp_max);
+	*raw = v > 2147483647 ? 2147483647 : (int64_t)v;
+	return (int64_t)clamp_ul((uint64_t)v, 128, (uint64_t)p->mfk_clamp_max);
 }
 
 static bool thp_on(enum wm_thp t)
@@ -279,7 +280,7 @@ enum wm_thp wm_thp_for_mfk(const struct wm_profile *p, const struct wm_thp_contr
 	unsigned v = p->kver.major * 100 + p->kver.minor;
 	bool on;
 
-	if (c->global == WM_THP_UNSUPPORTED)
+	if (c->global == WM_THP_UNSUPPORTED || !p->thp)
 		return WM_THP_UNSUPPORTED;
 	if (v < 611)
 		return c->global;
@@ -314,7 +315,7 @@ int wm_boot_min_free_kbytes(const struct wm_profile *p,
 			    struct wm_mfk *out, struct wm_diag *diag)
 {
 	unsigned shift = wm_page_shift(m);
-	unsigned long kb_per_page = 1ul << (shift - 10);
+	uint64_t kb_per_page = 1ul << (shift - 10);
 	uint64_t total = 0, lowmem;
 	struct wm_zone_wm *w;
 	struct wm_sysctl tmp = *s;
@@ -328,7 +329,7 @@ int wm_boot_min_free_kbytes(const struct wm_profile *p,
 
 	/* (1) init_per_zone_wmark_min(): watermarks are still 0. */
 	lowmem = free_buffer_pages(m, NULL);
-	out->lowmem_pages = (unsigned long)lowmem;
+	out->lowmem_pages = (uint64_t)lowmem;
 	out->sqrt_kb = sqrt_rule(p, lowmem * kb_per_page, &out->sqrt_raw_kb);
 	out->value = out->sqrt_kb;
 	out->rule = WM_MFK_SQRT;
@@ -336,6 +337,8 @@ int wm_boot_min_free_kbytes(const struct wm_profile *p,
 	/* (2) hugepage_init(): THP support and at least 512 MiB of RAM. */
 	for (i = 0; i < m->nzones; i++)
 		total += m->zones[i].managed;
+	if (!p->thp)
+		thp = WM_THP_UNSUPPORTED;	/* before 2.6.38: no hugepage_init() */
 	if (thp == WM_THP_UNSUPPORTED || total < ((uint64_t)512 << 20) >> shift)
 		return WM_OK;
 	if (thp == WM_THP_NEVER && !p->thp_off_recompute)
@@ -351,7 +354,7 @@ int wm_boot_min_free_kbytes(const struct wm_profile *p,
 
 	if (thp == WM_THP_NEVER) {
 		/* 5.16+: stopping khugepaged re-runs the sqrt rule. */
-		long raw;
+		int64_t raw;
 
 		out->rerun_kb = sqrt_rule(p, free_buffer_pages(m, w) * kb_per_page, &raw);
 		out->value = out->rerun_kb;
@@ -371,10 +374,10 @@ int wm_boot_min_free_kbytes(const struct wm_profile *p,
 		uint64_t rec = (uint64_t)m->pageblock_pages * (uint64_t)nz * 11;
 		uint64_t cap = free_buffer_pages(m, w) / 20;
 
-		out->thp_uncapped_kb = (long)(rec << (shift - 10));
+		out->thp_uncapped_kb = (int64_t)(rec << (shift - 10));
 		if (rec > cap)
 			rec = cap;
-		out->thp_kb = (long)(rec << (shift - 10));
+		out->thp_kb = (int64_t)(rec << (shift - 10));
 	}
 	if (out->thp_kb > out->value) {
 		out->value = out->thp_kb;

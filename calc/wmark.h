@@ -80,8 +80,10 @@ enum wm_lrr_rule {
 struct wm_profile {
 	struct wm_kver kver;
 	bool wsf;		/* 4.6+: gap from watermark_scale_factor */
-	long wsf_max;		/* 1000, or 3000 from 5.17 / 5.15.58 / 5.10.186 */
-	long mfk_clamp_max;	/* sqrt rule upper clamp: 65536, 262144 from 5.7 */
+	int64_t wsf_max;		/* 1000, or 3000 from 5.17 / 5.15.58 / 5.10.186 */
+	int64_t mfk_clamp_max;	/* sqrt rule upper clamp: 65536, 262144 from 5.7 */
+	bool thp;		/* 2.6.38+: transparent hugepages (mainline; no
+				 * vendor backport is modelled) */
 	bool thp_lowmem_zones;	/* 4.17+: THP counts zones <= Normal only */
 	bool boost;		/* 5.0+: watermark_boost exists */
 	bool boost_reset_late;	/* 5.0 - 5.7 (and 5.4.y): reset after LOW/HIGH */
@@ -123,10 +125,10 @@ struct wm_zone {
 	int node;
 	int idx;			/* zone index within its node (0 = first) */
 	enum wm_zone_type type;
-	unsigned long managed;		/* pages */
-	unsigned long present;		/* pages; decides "populated" */
-	unsigned long boost;		/* pages; current watermark_boost */
-	unsigned long boost_at_setup;	/* pages; boost when last recomputed (5.0-5.7 quirk) */
+	uint64_t managed;		/* pages */
+	uint64_t present;		/* pages; decides "populated" */
+	uint64_t boost;		/* pages; current watermark_boost */
+	uint64_t boost_at_setup;	/* pages; boost when last recomputed (5.0-5.7 quirk) */
 };
 
 /* Which fields of a struct wm_sysctl hold a value. */
@@ -145,11 +147,11 @@ enum wm_have {
  * is representable, negative ratios included.
  */
 struct wm_sysctl {
-	long min_free_kbytes;		/* KiB */
-	long wsf;			/* watermark_scale_factor, 1/10000 */
-	long boost_factor;		/* watermark_boost_factor */
-	long extra_free_kbytes;		/* KiB, Android only */
-	long lrr[WM_MAX_ZONES];		/* lowmem_reserve_ratio */
+	int64_t min_free_kbytes;		/* KiB */
+	int64_t wsf;			/* watermark_scale_factor, 1/10000 */
+	int64_t boost_factor;		/* watermark_boost_factor */
+	int64_t extra_free_kbytes;		/* KiB, Android only */
+	int64_t lrr[WM_MAX_ZONES];		/* lowmem_reserve_ratio */
 	int nlrr;			/* entries in lrr (0 without WM_HAVE_LRR) */
 	unsigned have;			/* WM_HAVE_* bits */
 };
@@ -171,25 +173,25 @@ struct wm_machine {
 	struct wm_zone *zones;		/* node-major, idx-ascending */
 	size_t nzones;
 	unsigned page_size;		/* bytes, 4096 unless known otherwise */
-	unsigned long pageblock_pages;	/* 512 on x86-64 with 4 KiB pages */
-	unsigned long vm_total_pages;	/* Android extra_free divisor; 0 = sum of managed */
+	uint64_t pageblock_pages;	/* 512 on x86-64 with 4 KiB pages */
+	uint64_t vm_total_pages;	/* Android extra_free divisor; 0 = sum of managed */
 };
 
 /* ---- results --------------------------------------------------------- */
 
 struct wm_zone_wm {
-	unsigned long prop;	/* pages; proportional share of pages_min */
-	unsigned long min;	/* pages; raw _watermark[] (boost not included) */
-	unsigned long low;
-	unsigned long high;
-	unsigned long promo;	/* 0 where the kernel has no promo */
-	unsigned long gap;	/* pages; the min->low step */
-	unsigned long extra;	/* pages; Android extra_free share (0 if none) */
-	unsigned long high_sqrt;/* pages; high under the 2018 RFC formula */
-	unsigned long gap_sqrt;	/* pages; low->high step under the RFC */
-	long protection[WM_MAX_ZONES];	/* pages; lowmem_reserve[] */
-	long wsf_floor;		/* smallest wsf whose term beats prop/4; -1 never */
-	long wsf_effective;	/* the largest wsf whose term is <= the gap; -1 never */
+	uint64_t prop;	/* pages; proportional share of pages_min */
+	uint64_t min;	/* pages; raw _watermark[] (boost not included) */
+	uint64_t low;
+	uint64_t high;
+	uint64_t promo;	/* 0 where the kernel has no promo */
+	uint64_t gap;	/* pages; the min->low step */
+	uint64_t extra;	/* pages; Android extra_free share (0 if none) */
+	uint64_t high_sqrt;/* pages; high under the 2018 RFC formula */
+	uint64_t gap_sqrt;	/* pages; low->high step under the RFC */
+	int64_t protection[WM_MAX_ZONES];	/* pages; lowmem_reserve[] */
+	int64_t wsf_floor;		/* smallest wsf whose term beats prop/4; -1 never */
+	int64_t wsf_effective;	/* the largest wsf whose term is <= the gap; -1 never */
 };
 
 /*
@@ -258,15 +260,15 @@ bool wm_thp_sizes_matter(const struct wm_profile *p, const struct wm_thp_control
 
 /* The boot value of min_free_kbytes and how it came about. */
 struct wm_mfk {
-	long value;		/* KiB: what the kernel ends up with */
+	int64_t value;		/* KiB: what the kernel ends up with */
 	enum wm_mfk_rule rule;
-	long sqrt_kb;		/* KiB: first sqrt pass, clamped */
-	long sqrt_raw_kb;	/* KiB: int_sqrt(lowmem_kb * 16) before the clamp */
-	long rerun_kb;		/* KiB: second sqrt pass (THP off, 5.16+), or -1 */
-	long thp_kb;		/* KiB: THP recommendation after its 5% cap, or -1 */
-	long thp_uncapped_kb;	/* KiB: pageblock * zones * 11, or -1 */
+	int64_t sqrt_kb;		/* KiB: first sqrt pass, clamped */
+	int64_t sqrt_raw_kb;	/* KiB: int_sqrt(lowmem_kb * 16) before the clamp */
+	int64_t rerun_kb;		/* KiB: second sqrt pass (THP off, 5.16+), or -1 */
+	int64_t thp_kb;		/* KiB: THP recommendation after its 5% cap, or -1 */
+	int64_t thp_uncapped_kb;	/* KiB: pageblock * zones * 11, or -1 */
 	int thp_zones;		/* zones counted by the recommendation */
-	unsigned long lowmem_pages;	/* nr_free_buffer_pages() at boot */
+	uint64_t lowmem_pages;	/* nr_free_buffer_pages() at boot */
 };
 
 /*
@@ -296,6 +298,19 @@ uint64_t wm_mult_frac(uint64_t x, uint64_t n, uint64_t d);
  */
 uint64_t wm_mul_div(uint64_t a, uint64_t b, uint64_t d, uint64_t *rem);
 
+/*
+ * The difference of two readings of an event counter (vmstat, memory.stat,
+ * PSI totals): such a counter only grows while the kernel runs, so one
+ * that is lower in the later reading was reset (a cgroup removed and made
+ * again, a reboot), or the readings are swapped.  Return true and set
+ * *delta = after - before when after >= before; return false and set
+ * *delta = 0 when the counter went backwards, a difference that means
+ * nothing and must not be taken modulo 2^64.  The one rule every caller
+ * that subtracts two readings uses (recommend's analysis, its replay and
+ * two-file modes, reclaim's per-write measurements).
+ */
+bool wm_ctr_delta(uint64_t before, uint64_t after, uint64_t *delta);
+
 /* ---- sizes ----------------------------------------------------------- */
 
 /*
@@ -308,7 +323,7 @@ uint64_t wm_mul_div(uint64_t a, uint64_t b, uint64_t d, uint64_t *rem);
 int wm_parse_size(const char *s, uint64_t *bytes, struct wm_diag *diag);
 
 /* Parse a whole decimal long in [lo, hi]; WM_EPARSE or WM_ERANGE. */
-int wm_parse_long(const char *s, long lo, long hi, long *out,
+int wm_parse_long(const char *s, int64_t lo, int64_t hi, int64_t *out,
 		  struct wm_diag *diag);
 
 #endif /* WMARK_H */

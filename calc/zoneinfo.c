@@ -19,6 +19,7 @@
  * One pass over the buffer, memchr() per line, numbers converted by hand;
  * the only allocation is the zone array, grown by doubling.
  */
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@
 #define ZI_MAX_NODE 65535
 
 /* ZI_MAX_PAGES, or less where a long is 32 bits. */
-#define PAGES_MAX ((long)(ZI_MAX_PAGES < LONG_MAX ? ZI_MAX_PAGES : LONG_MAX))
+#define PAGES_MAX ((int64_t)(ZI_MAX_PAGES < INT64_MAX ? ZI_MAX_PAGES : INT64_MAX))
 
 /* The page-count fields of a zone, in the order of zi_state.total[]. */
 #define ZI_NCOUNTS 10
@@ -96,14 +97,14 @@ static inline const char *skip_indent(const char *p, const char *eol)
 }
 
 /* Numbers as the parsers of calc/scan.h read them, in this file's types. */
-static inline int scan_ulong(const char **pp, const char *end, unsigned long max,
-			     unsigned long *out)
+static inline int scan_ulong(const char **pp, const char *end, uint64_t max,
+			     uint64_t *out)
 {
 	uint64_t v;
 	int rc = wm_scan_u64(pp, end, max, &v);
 
 	if (rc == 0)
-		*out = (unsigned long)v;
+		*out = (uint64_t)v;
 	return rc;
 }
 
@@ -118,12 +119,12 @@ static int bad_number(struct zi_state *st, const char *key, int rc)
 
 /* Read "KEY  N" where p points after KEY: one number, then only blanks. */
 static int read_value(struct zi_state *st, const char *key, const char *p,
-		      const char *eol, unsigned long *out)
+		      const char *eol, uint64_t *out)
 {
 	int rc;
 
 	p = skip_blanks(p, eol);
-	/* a page count: no value can pass for "not printed" (ULONG_MAX) */
+	/* a page count: no value can pass for "not printed" (UINT64_MAX) */
 	rc = scan_ulong(&p, eol, PAGES_MAX, out);
 	if (rc)
 		return bad_number(st, key, rc);
@@ -183,7 +184,7 @@ static int parse_header(struct zi_state *st, const char *p, const char *eol)
 {
 	struct zi_info *zi = st->zi;
 	const char *name;
-	unsigned long node;
+	uint64_t node;
 	size_t n, i;
 	int rc;
 
@@ -221,11 +222,11 @@ static int parse_header(struct zi_state *st, const char *p, const char *eol)
 		if (strlen(zi->zones[i].name) == n &&
 		    memcmp(zi->zones[i].name, name, n) == 0)
 			return wm_fail(st->diag, WM_EPARSE, st->line, "Node",
-				       "zone %.*s of node %lu listed twice (first on line %d)",
+				       "zone %.*s of node %" PRIu64 " listed twice (first on line %d)",
 				       (int)n, name, node, zi->zones[i].line);
 	if (zi->nzones - st->node_first >= WM_MAX_ZONES)
 		return wm_fail(st->diag, WM_EPARSE, st->line, "Node",
-			       "node %lu has more than %d zones", node,
+			       "node %" PRIu64 " has more than %d zones", node,
 			       WM_MAX_ZONES);
 
 	rc = add_zone(st);
@@ -246,7 +247,7 @@ static int parse_protection(struct zi_state *st, const char *p,
 {
 	struct zi_zone *z = st->z;
 	const char *key = "protection";
-	long v;
+	int64_t v;
 	int n = 0, rc;
 
 	p = skip_blanks(p, eol);
@@ -292,7 +293,7 @@ close:
  */
 static int parse_cpu(struct zi_state *st, const char *p, const char *eol)
 {
-	unsigned long cpu, pcp = 0;
+	uint64_t cpu, pcp = 0;
 	int rc;
 
 	p = skip_blanks(p, eol);
@@ -309,7 +310,7 @@ static int parse_cpu(struct zi_state *st, const char *p, const char *eol)
 	}
 	if (p != eol)
 		return wm_fail(st->diag, WM_EPARSE, st->line, "cpu",
-			       "unexpected text after 'cpu: %lu'", cpu);
+			       "unexpected text after 'cpu: %" PRIu64 "'", cpu);
 	if (pcp == 0)
 		st->z->ncpus++;
 	st->pcp_lines = st->z->ncpus == 1 && pcp == 0;
@@ -322,21 +323,21 @@ static int parse_cpu(struct zi_state *st, const char *p, const char *eol)
  * make up most of a large machine's file.
  */
 static int parse_pcp(struct zi_state *st, const char *key, const char *p,
-		     const char *eol, long *dst, unsigned flag)
+		     const char *eol, int64_t *dst, unsigned flag)
 {
-	unsigned long v;
+	uint64_t v;
 	int rc;
 
 	if (!st->pcp_lines)
 		return WM_OK;
 	p = skip_blanks(p, eol);
-	rc = scan_ulong(&p, eol, LONG_MAX, &v);
+	rc = scan_ulong(&p, eol, INT64_MAX, &v);
 	if (rc)
 		return bad_number(st, key, rc);
 	if (skip_blanks(p, eol) != eol)
 		return wm_fail(st->diag, WM_EPARSE, st->line, key,
 			       "unexpected text after the value of '%s'", key);
-	*dst = (long)v;
+	*dst = (int64_t)v;
 	st->z->flags |= flag;
 	return WM_OK;
 }
@@ -345,10 +346,10 @@ static int parse_pcp(struct zi_state *st, const char *key, const char *p,
 static int zone_value(struct zi_state *st, const char *key, const char *p,
 		      const char *eol, size_t off, unsigned flag)
 {
-	unsigned long v = 0;
+	uint64_t v = 0;
 	int rc;
 
-	unsigned long *dst;
+	uint64_t *dst;
 	size_t f;
 
 	if (!st->z)
@@ -356,7 +357,7 @@ static int zone_value(struct zi_state *st, const char *key, const char *p,
 	rc = read_value(st, key, p, eol, &v);
 	if (rc)
 		return rc;
-	dst = (unsigned long *)((char *)st->z + off);
+	dst = (uint64_t *)((char *)st->z + off);
 	for (f = 0; f < ZI_NCOUNTS && count_off[f] != off; f++)
 		;
 	if (f < ZI_NCOUNTS) {
@@ -390,7 +391,7 @@ static int parse_lru(struct zi_state *st, const char *k, const char *eol)
 		if (strlen(keys[i]) == n && memcmp(k, keys[i], n) == 0) {
 			st->z->has_lru = true;
 			return zone_value(st, keys[i], ke, eol,
-					  offsetof(struct zi_zone, lru) + i * sizeof(unsigned long), 0);
+					  offsetof(struct zi_zone, lru) + i * sizeof(uint64_t), 0);
 		}
 	return WM_OK;
 }

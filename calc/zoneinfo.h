@@ -46,15 +46,15 @@ struct zi_zone {
 	enum wm_zone_type type;
 	int line;			/* line of the "Node N, zone X" header */
 	unsigned flags;			/* enum zi_has bits */
-	unsigned long free;		/* pages ("pages free") */
-	unsigned long boost;		/* pages (5.16+) */
-	unsigned long min, low, high, promo;	/* pages, as printed */
-	unsigned long spanned, present, managed, cma;	/* pages */
-	long protection[WM_MAX_ZONES];
+	uint64_t free;		/* pages ("pages free") */
+	uint64_t boost;		/* pages (5.16+) */
+	uint64_t min, low, high, promo;	/* pages, as printed */
+	uint64_t spanned, present, managed, cma;	/* pages */
+	int64_t protection[WM_MAX_ZONES];
 	int nprotection;		/* entries printed (= MAX_NR_ZONES) */
 	int ncpus;			/* "cpu: N" pagesets seen */
-	long pcp_batch;			/* first pageset's batch, -1 if none */
-	long pcp_high_min, pcp_high_max;/* first pageset's, -1 if none */
+	int64_t pcp_batch;			/* first pageset's batch, -1 if none */
+	int64_t pcp_high_min, pcp_high_max;/* first pageset's, -1 if none */
 	/*
 	 * pages: nr_inactive_anon, nr_active_anon, nr_inactive_file,
 	 * nr_active_file as printed under this zone's header: the node's
@@ -62,7 +62,7 @@ struct zi_zone {
 	 * the zone's own before.  Their sum over a node's zones is the
 	 * node's LRU either way.
 	 */
-	unsigned long lru[ZI_NR_LRU];
+	uint64_t lru[ZI_NR_LRU];
 	bool has_lru;			/* one of those lines was there */
 };
 

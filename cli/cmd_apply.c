@@ -26,6 +26,7 @@
  * new value (a proc sysctl write takes effect whole or not at all), and
  * the journal names both, so rollback can always finish the job.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -42,6 +43,7 @@
 
 #include "commands.h"
 #include "journal.h"
+#include "jsonw.h"
 #include "snapshot.h"
 #include "persist.h"
 #include "report.h"
@@ -248,11 +250,11 @@ struct diffs {
 };
 
 static void diff_add(struct diffs *d, FILE *f, const struct zi_zone *z,
-		     const char *field, long want, long got)
+		     const char *field, int64_t want, int64_t got)
 {
 	d->n++;
 	if (f)
-		fprintf(f, "  Node %d, zone %-8s %-12s predicted %ld, kernel %ld\n",
+		fprintf(f, "  Node %d, zone %-8s %-12s predicted %" PRId64 ", kernel %" PRId64 "\n",
 			z->node, z->name, field, want, got);
 	if (d->arr) {
 		cJSON *o = cJSON_CreateObject();
@@ -260,8 +262,8 @@ static void diff_add(struct diffs *d, FILE *f, const struct zi_zone *z,
 		cJSON_AddNumberToObject(o, "node", z->node);
 		cJSON_AddStringToObject(o, "zone", z->name);
 		cJSON_AddStringToObject(o, "field", field);
-		cJSON_AddItemToObject(o, "predicted", json_long((long)want));
-		cJSON_AddItemToObject(o, "kernel", json_long((long)got));
+		cJSON_AddItemToObject(o, "predicted", json_long((int64_t)want));
+		cJSON_AddItemToObject(o, "kernel", json_long((int64_t)got));
 		cJSON_AddItemToArray(d->arr, o);
 	}
 }
@@ -283,7 +285,7 @@ static void compare_zones(const struct snapshot *s2, const struct wm_predicted *
 		if (strcmp(diff[i].field, "zones") == 0) {
 			d->n++;
 			if (f)
-				fprintf(f, "  the kernel now has %ld zones, the prediction %ld\n",
+				fprintf(f, "  the kernel now has %" PRId64 " zones, the prediction %" PRId64 "\n",
 					diff[i].kernel, diff[i].predicted);
 			continue;
 		}
@@ -588,7 +590,7 @@ static int predict(struct apply *a)
 				ch.to.lrr[i] = c[k].val.v[i];
 			ch.to.nlrr = c[k].val.n;
 		} else {
-			*(long *)((char *)&ch.to + off[k]) = c[k].val.v[0];
+			*(int64_t *)((char *)&ch.to + off[k]) = c[k].val.v[0];
 		}
 	}
 	if (wm_change_apply(&a->s.prof, &a->s.sysctl, &ch, &a->sc_new, &rec, &d))
@@ -609,7 +611,7 @@ static int predict(struct apply *a)
 /* Refuse an instant direct-reclaim storm (see SAFE_MIN_SHARE_PCT). */
 static int safety_check(struct apply *a, const char *cmd)
 {
-	unsigned long sum_cur = 0, sum_new = 0, managed = 0, free_pages = 0;
+	uint64_t sum_cur = 0, sum_new = 0, managed = 0, free_pages = 0;
 	bool have_free = false;
 	size_t i;
 
@@ -630,20 +632,20 @@ static int safety_check(struct apply *a, const char *cmd)
 		return EXIT_OK;
 	if (sum_new * 100 > managed * SAFE_MIN_SHARE_PCT) {
 		if (a->force) {
-			warn(a, "the summed min watermarks (%lu pages) exceed %d%% of managed memory (%lu pages): written anyway (--force)",
+			warn(a, "the summed min watermarks (%" PRIu64 " pages) exceed %d%% of managed memory (%" PRIu64 " pages): written anyway (--force)",
 			     sum_new, SAFE_MIN_SHARE_PCT, managed);
 			return EXIT_OK;
 		}
-		return cli_err(EXIT_USAGE, cmd, "refused: the summed min watermarks would be %lu pages, over %d%% of the %lu managed pages (the machine would reclaim or OOM constantly); --force writes it anyway",
+		return cli_err(EXIT_USAGE, cmd, "refused: the summed min watermarks would be %" PRIu64 " pages, over %d%% of the %" PRIu64 " managed pages (the machine would reclaim or OOM constantly); --force writes it anyway",
 			       sum_new, SAFE_MIN_SHARE_PCT, managed);
 	}
 	if (have_free && sum_new > free_pages) {
 		if (a->force) {
-			warn(a, "the summed min watermarks (%lu pages) exceed the %lu pages free now: written anyway (--force)",
+			warn(a, "the summed min watermarks (%" PRIu64 " pages) exceed the %" PRIu64 " pages free now: written anyway (--force)",
 			     sum_new, free_pages);
 			return EXIT_OK;
 		}
-		return cli_err(EXIT_USAGE, cmd, "refused: the summed min watermarks would be %lu pages, above the %lu pages free now (every allocation would enter direct reclaim); --force writes it anyway",
+		return cli_err(EXIT_USAGE, cmd, "refused: the summed min watermarks would be %" PRIu64 " pages, above the %" PRIu64 " pages free now (every allocation would enter direct reclaim); --force writes it anyway",
 			       sum_new, free_pages);
 	}
 	return EXIT_OK;
@@ -669,15 +671,15 @@ static void collect_warnings(struct apply *a)
 	if (c[WM_KNOB_MFK].set && !a->refresh &&
 	    wm_boot_min_free_kbytes(&a->s.prof, &a->s.m, &a->sc_new, a->s.thp, &boot,
 				    &diag) == WM_OK) {
-		long v = c[WM_KNOB_MFK].val.v[0];
+		int64_t v = c[WM_KNOB_MFK].val.v[0];
 
 		if ((a->s.thp == WM_THP_MADVISE || a->s.thp == WM_THP_ALWAYS) &&
 		    boot.thp_kb > v)
-			warn(a, "THP is enabled: khugepaged raises min_free_kbytes back to %ld KiB at the next write to transparent_hugepage/enabled%s",
+			warn(a, "THP is enabled: khugepaged raises min_free_kbytes back to %" PRId64 " KiB at the next write to transparent_hugepage/enabled%s",
 			     boot.thp_kb, a->s.prof.kver.major > 5 || (a->s.prof.kver.major == 5 && a->s.prof.kver.minor >= 9) ?
 			     " or memory hotplug event" : "");
 		if (boot.sqrt_kb > v)
-			warn(a, "memory hotplug%s recomputes min_free_kbytes (about %ld KiB for this memory) and keeps a written value only when it is at least that",
+			warn(a, "memory hotplug%s recomputes min_free_kbytes (about %" PRId64 " KiB for this memory) and keeps a written value only when it is at least that",
 			     a->s.prof.thp_off_recompute && a->s.thp == WM_THP_NEVER ?
 			     " and THP mode changes" : "", boot.sqrt_kb);
 	}
@@ -689,7 +691,7 @@ static void collect_warnings(struct apply *a)
 		/* The same sysctls with the old wsf: do any gaps move? */
 		struct wm_sysctl alt = a->sc_new;
 		struct wm_predicted *w = calloc(a->s.m.nzones, sizeof(*w));
-		long floor = -1;
+		int64_t floor = -1;
 		bool moved = false;
 
 		alt.wsf = a->s.sysctl.wsf;
@@ -703,10 +705,10 @@ static void collect_warnings(struct apply *a)
 					floor = a->pred[i].wm.wsf_floor;
 			}
 			if (!moved && floor > 0)
-				warn(a, "watermark_scale_factor %ld changes no gap: every zone's gap is floored at a quarter of its min share; the smallest wsf that changes one is %ld",
+				warn(a, "watermark_scale_factor %" PRId64 " changes no gap: every zone's gap is floored at a quarter of its min share; the smallest wsf that changes one is %" PRId64 "",
 				     c[WM_KNOB_WSF].val.v[0], floor);
 			else if (!moved)
-				warn(a, "watermark_scale_factor %ld changes no gap on this machine",
+				warn(a, "watermark_scale_factor %" PRId64 " changes no gap on this machine",
 				     c[WM_KNOB_WSF].val.v[0]);
 		}
 		free(w);
@@ -728,17 +730,17 @@ static void print_prediction(const struct apply *a)
 	for (i = 0; i < a->s.m.nzones; i++) {
 		const struct zi_zone *z = zi_of(&a->s, i);
 		const struct wm_zone_wm *p = &a->pred[i].wm;
-		unsigned long b = a->pred[i].boost;
+		uint64_t b = a->pred[i].boost;
 		char name[32], f[4][40];
 
 		if (!z)
 			continue;
 		/* as zoneinfo prints them: a boost that stays included */
 		snprintf(name, sizeof(name), "%d/%s", z->node, z->name);
-		snprintf(f[0], sizeof(f[0]), "%lu -> %lu", z->min, p->min + b);
-		snprintf(f[1], sizeof(f[1]), "%lu -> %lu", z->low, p->low + b);
-		snprintf(f[2], sizeof(f[2]), "%lu -> %lu", z->high, p->high + b);
-		snprintf(f[3], sizeof(f[3]), "%lu -> %lu",
+		snprintf(f[0], sizeof(f[0]), "%" PRIu64 " -> %" PRIu64 "", z->min, p->min + b);
+		snprintf(f[1], sizeof(f[1]), "%" PRIu64 " -> %" PRIu64 "", z->low, p->low + b);
+		snprintf(f[2], sizeof(f[2]), "%" PRIu64 " -> %" PRIu64 "", z->high, p->high + b);
+		snprintf(f[3], sizeof(f[3]), "%" PRIu64 " -> %" PRIu64 "",
 			 z->flags & ZI_HAS_PROMO ? z->promo : a->cur[i].wm.promo, p->promo + b);
 		printf("  %-14s %-19s %-19s %-19s%s%s\n", name, f[0], f[1], f[2],
 		       promo ? " " : "", promo ? f[3] : "");
@@ -755,10 +757,10 @@ static void print_prediction(const struct apply *a)
 			continue;
 		printf("  %d/%s protection (", z->node, z->name);
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			printf("%s%ld", j ? ", " : "", z->protection[j]);
+			printf("%s%" PRId64 "", j ? ", " : "", z->protection[j]);
 		printf(") -> (");
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			printf("%s%ld", j ? ", " : "", a->pred[i].wm.protection[j]);
+			printf("%s%" PRId64 "", j ? ", " : "", a->pred[i].wm.protection[j]);
 		printf(")\n");
 	}
 }
@@ -779,7 +781,7 @@ static void report_moved(const struct apply *a, cJSON *doc)
 	for (i = 0; i < a->s.m.nzones; i++) {
 		const struct zi_zone *z = zi_of(&a->s, i);
 		const struct wm_zone_wm *p = &a->pred[i].wm;
-		unsigned long b;
+		uint64_t b;
 		char name[32];
 		bool m;
 
@@ -813,7 +815,7 @@ static cJSON *json_prediction(const struct apply *a)
 	for (i = 0; arr && a->modelled && i < a->s.m.nzones; i++) {
 		const struct zi_zone *z = zi_of(&a->s, i);
 		const struct wm_zone_wm *p = &a->pred[i].wm;
-		unsigned long b = a->pred[i].boost;
+		uint64_t b = a->pred[i].boost;
 		cJSON *o, *prot;
 
 		if (!z)
@@ -822,15 +824,15 @@ static cJSON *json_prediction(const struct apply *a)
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "node", z->node);
 		cJSON_AddStringToObject(o, "zone", z->name);
-		cJSON_AddItemToObject(o, "managed", json_long((long)a->s.zones[i].managed));
-		cJSON_AddItemToObject(o, "min", json_long((long)(p->min + b)));
-		cJSON_AddItemToObject(o, "low", json_long((long)(p->low + b)));
-		cJSON_AddItemToObject(o, "high", json_long((long)(p->high + b)));
+		cJSON_AddItemToObject(o, "managed", json_long((int64_t)a->s.zones[i].managed));
+		cJSON_AddItemToObject(o, "min", json_long((int64_t)(p->min + b)));
+		cJSON_AddItemToObject(o, "low", json_long((int64_t)(p->low + b)));
+		cJSON_AddItemToObject(o, "high", json_long((int64_t)(p->high + b)));
 		if (a->pred[i].promo_printed)
-			cJSON_AddItemToObject(o, "promo", json_long((long)(p->promo + b)));
+			cJSON_AddItemToObject(o, "promo", json_long((int64_t)(p->promo + b)));
 		else
 			cJSON_AddNullToObject(o, "promo");
-		cJSON_AddItemToObject(o, "boost", json_long((long)b));
+		cJSON_AddItemToObject(o, "boost", json_long((int64_t)b));
 		prot = cJSON_AddArrayToObject(o, "protection");
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
 			cJSON_AddItemToArray(prot, json_long(p->protection[j]));
@@ -865,7 +867,7 @@ static char *persist_header(const struct apply *a, bool rc_file)
 		fprintf(f, "\nWatermarks these values gave when written (pages, min/low/high):\n");
 		for (i = 0; i < a->s.m.nzones; i++)
 			if (zi_of(&a->s, i))
-				fprintf(f, "  Node %d, zone %-8s %lu / %lu / %lu\n",
+				fprintf(f, "  Node %d, zone %-8s %" PRIu64 " / %" PRIu64 " / %" PRIu64 "\n",
 					zi_of(&a->s, i)->node, zi_of(&a->s, i)->name,
 					a->pred[i].wm.min + a->pred[i].boost,
 					a->pred[i].wm.low + a->pred[i].boost,
@@ -1344,13 +1346,7 @@ out:
 		for (i = 0; i < a->nwarn; i++)
 			cJSON_AddItemToArray(warns, cJSON_CreateString(a->warn[i]));
 		cJSON_AddBoolToObject(a->doc, "ok", rc == EXIT_OK);
-		{
-			char *s = cJSON_Print(a->doc);
-
-			if (s)
-				printf("%s\n", s);
-			free(s);
-		}
+		jw_print(stdout, a->doc);	/* a write error: stdout_check() */
 	}
 	flush_warnings(a, cmd);
 	if (a->wrote)
@@ -1838,13 +1834,8 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	}
 out:
 	if (doc) {
-		char *s;
-
 		cJSON_AddBoolToObject(doc, "ok", rc == EXIT_OK);
-		s = cJSON_Print(doc);
-		if (s)
-			printf("%s\n", s);
-		free(s);
+		jw_print(stdout, doc);	/* a write error: stdout_check() */
 		cJSON_Delete(doc);
 	}
 	if (restored_any)

@@ -31,7 +31,8 @@ static void calc_usage(void)
 	      "  --extra-free-kbytes K       Android's extra_free_kbytes\n"
 	      "  --thp always|madvise|never|none\n"
 	      "                              THP mode at boot, for min_free_kbytes\n"
-	      "                              (default madvise; none: no THP support)\n"
+	      "                              (default madvise; none: no THP support,\n"
+	      "                              the only mode before 2.6.38)\n"
 	      "  --lowmem-reserve-ratio LIST ratios by zone index, e.g. \"256 256 32 0 0\"\n"
 	      "  --formula default|sqrt|both the kernel's high watermark, the 2018 RFC's\n"
 	      "                              sqrt-clamped one, or both (default default)\n"
@@ -52,7 +53,7 @@ static int parse_zone_arg(const char *arg, struct wm_zone *z, char *name,
 	const char *eq = strchr(arg, '='), *colon = strchr(arg, ':'), *nm = arg;
 	struct wm_diag d = { 0 };
 	uint64_t bytes;
-	long node = 0;
+	int64_t node = 0;
 
 	if (!eq)
 		return cli_usage("calc", "--zone '%s': expected [NODE:]NAME=SIZE", arg);
@@ -81,7 +82,7 @@ static int parse_zone_arg(const char *arg, struct wm_zone *z, char *name,
 	if (z->type == WM_ZONE_DEVICE && bytes)
 		return cli_usage("calc", "--zone '%s': a Device zone manages no pages", arg);
 	z->node = (int)node;
-	z->managed = (unsigned long)(bytes / page_size);
+	z->managed = (uint64_t)(bytes / page_size);
 	z->present = z->managed;
 	return EXIT_OK;
 }
@@ -160,7 +161,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	size_t ngiven = 0, nzones = 0, i;
 	enum wm_zone_type types[WM_MAX_ZONES];
 	int ntypes = 0, c, rc;
-	long page_size = 4096, pageblock = 0;
+	int64_t page_size = 4096, pageblock = 0;
 	struct wm_change ch = { 0 };
 	struct wm_sysctl s, base;
 	unsigned recomputes;
@@ -169,6 +170,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	struct wm_geometry geo;
 	struct wm_diag d = { 0 };
 	enum wm_thp thp = WM_THP_MADVISE;
+	bool thp_given = false;
 	unsigned cols = COL_DEFAULT;
 	struct explain ex;
 	struct wm_zone_wm *w;
@@ -188,6 +190,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 		case OPT_THP:
 			if ((rc = opts_thp("calc", optarg, &thp)))
 				return rc;
+			thp_given = true;
 			break;
 		case OPT_FORMULA:
 			if ((rc = opts_formula("calc", optarg, &cols)))
@@ -199,7 +202,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 			if (wm_parse_size(optarg, &b, &d) ||
 			    (b != 4096 && b != 16384 && b != 65536))
 				return cli_usage("calc", "--page-size: 4096, 16384 or 65536 (4K, 16K, 64K)");
-			page_size = (long)b;
+			page_size = (int64_t)b;
 			break;
 		}
 		case O_PAGEBLOCK:
@@ -234,7 +237,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 		if (wm_parse_size(mem, &bytes, &d))
 			return cli_usage("calc", "--mem: %s", d.msg);
 		given[0] = (struct wm_zone){ .type = WM_ZONE_NORMAL,
-					     .managed = (unsigned long)(bytes / (uint64_t)page_size) };
+					     .managed = (uint64_t)(bytes / (uint64_t)page_size) };
 		given[0].present = given[0].managed;
 		strcpy(names[0], "Normal");
 		ngiven = 1;
@@ -259,6 +262,14 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	} else {
 		wm_profile_default(&p);
 	}
+	if (!p.thp) {
+		/* mainline THP is 2.6.38: before it the sqrt rule alone */
+		if (thp_given && thp != WM_THP_UNSUPPORTED)
+			return cli_usage("calc", "--thp: kernel %u.%u.%u has no transparent "
+					 "hugepages (mainline 2.6.38+)", p.kver.major,
+					 p.kver.minor, p.kver.sub);
+		thp = WM_THP_UNSUPPORTED;
+	}
 	wm_sysctl_defaults(&p, ntypes, types, &s);
 	/*
 	 * The knobs go through the kernel's own checks, but calc models any
@@ -282,7 +293,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 
 		while (pageblock && (1L << order) < pageblock)
 			order++;
-		if (wm_geometry_settle((unsigned)page_size, 0, 0, order, (unsigned long)pageblock,
+		if (wm_geometry_settle((unsigned)page_size, 0, 0, order, (uint64_t)pageblock,
 				       &geo, &d))
 			return cli_diag("calc", WM_EINVAL, &d);
 	}

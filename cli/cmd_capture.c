@@ -6,6 +6,7 @@
  * The tree is built in a sibling directory and renamed into place, so an
  * error leaves no half-written capture behind.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -36,7 +37,8 @@ static void capture_usage(void)
 	fputs("Usage: wmark [--root DIR] capture DEST\n"
 	      "\n"
 	      "Write this machine's zoneinfo, vm sysctls, kernel release, THP mode,\n"
-	      "meminfo, vmstat and memory pressure into DEST, laid out like /, so that\n"
+	      "meminfo, vmstat and memory pressure into DEST, laid out like /, with its\n"
+	      "page size and pageblock order in DEST/wmark/geometry, so that\n"
 	      "`wmark --root DEST show` (or verify) reads it later or elsewhere.\n"
 	      "DEST must not exist or be empty.\n"
 	      "\n"
@@ -205,7 +207,7 @@ int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 	/* One consistent read of zoneinfo and the sysctls first. */
 	if ((rc = snapshot_read(ctx, &s)))
 		return rc;
-	if (snprintf(tmp, sizeof(tmp), "%s.partial-%ld", dest, (long)getpid()) >= (int)sizeof(tmp)) {
+	if (snprintf(tmp, sizeof(tmp), "%s.partial-%" PRId64 "", dest, (int64_t)getpid()) >= (int)sizeof(tmp)) {
 		snapshot_free(&s);
 		return cli_err(EXIT_USAGE, "capture", "%s: path too long", dest);
 	}
@@ -214,6 +216,23 @@ int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 		err = write_file(tmp, P_ZONEINFO, s.zoneinfo, s.zoneinfo_len);
 	for (i = 0; !err && i < sizeof(capture_files) / sizeof(capture_files[0]); i++)
 		err = copy_file(s.root, tmp, capture_files[i], &nfiles);
+	/*
+	 * The page size and pageblock order, as this machine has them
+	 * (getpagesize() live): MemTotal over the managed pages cannot tell
+	 * the page size where memory is ballooned or hot-plugged.  An
+	 * assumed page size, or a pageblock only derived from it, is not
+	 * recorded: nothing said it.
+	 */
+	if (!err && s.geo.page_size_from != WM_GEO_ASSUMED) {
+		char g[96];
+		int gl = snprintf(g, sizeof(g), "page_size %u\n", s.geo.page_size);
+
+		if (s.geo.pageblock_from != WM_GEO_DERIVED)
+			gl += snprintf(g + gl, sizeof(g) - (size_t)gl, "pageblock_order %u\n",
+				       s.geo.pageblock_order);
+		err = write_file(tmp, P_GEOMETRY, g, (size_t)gl);
+		nfiles++;
+	}
 	/* every per-size THP control: min_free_kbytes follows them on 6.11+ */
 	if (!err) {
 		struct thp_size sz[32];

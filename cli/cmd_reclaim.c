@@ -36,6 +36,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../calc/cgroup.h"
 #include "../calc/reclaim.h"
 #include "cli.h"
 #include "commands.h"
@@ -93,7 +94,7 @@ struct rc_opts {
 	enum wm_batch_mode batch;
 	uint64_t fixed;		/* fixed:SIZE, bytes */
 	int swappiness;		/* -2 none, -1 max, else 0..200 */
-	long node;		/* -1: a cgroup */
+	int64_t node;		/* -1: a cgroup */
 	double timeout;		/* seconds, 0 none */
 	bool dry_run;
 };
@@ -127,7 +128,7 @@ const struct option cmd_reclaim_opts[] = {
 static int parse_opts(int argc, char **argv, struct rc_opts *o)
 {
 	char *end;
-	long v;
+	int64_t v;
 	int c, rc;
 
 	memset(o, 0, sizeof(*o));
@@ -169,14 +170,14 @@ static int parse_opts(int argc, char **argv, struct rc_opts *o)
 				break;
 			}
 			errno = 0;
-			v = strtol(optarg, &end, 10);
+			v = strtoll(optarg, &end, 10);
 			if (errno || end == optarg || *end || v < 0 || v > 200)
 				return cli_usage(CMD, "--swappiness '%s': expected 0 to 200 or max", optarg);
 			o->swappiness = (int)v;
 			break;
 		case 'N':
 			errno = 0;
-			v = strtol(optarg, &end, 10);
+			v = strtoll(optarg, &end, 10);
 			if (errno || end == optarg || *end || v < 0 || v > 1 << 20)
 				return cli_usage(CMD, "--node '%s': expected a node number", optarg);
 			o->node = v;
@@ -292,7 +293,7 @@ static int resolve_target(const struct cli_ctx *ctx, const struct rc_opts *o,
 
 	memset(t, 0, sizeof(*t));
 	if (o->node >= 0) {
-		snprintf(t->shown, sizeof(t->shown), "/sys/devices/system/node/node%ld/reclaim", o->node);
+		snprintf(t->shown, sizeof(t->shown), "/sys/devices/system/node/node%" PRId64 "/reclaim", o->node);
 		root_path(ctx->root, t->shown + 1, t->file, sizeof(t->file));
 		if (stat(t->file, &st))
 			return cli_err(EXIT_SYSTEM, CMD, "%s: %s (kernel %s)", t->file, strerror(errno),
@@ -347,20 +348,11 @@ struct rc_stat {
 	uint64_t refault;	/* workingset_refault_anon + _file */
 };
 
-/* The value of "key N" lines (memory.stat, vmstat) in buf, by keyword. */
+/* The value of "key N" lines (memory.stat, vmstat, meminfo) in buf, by keyword. */
 static bool stat_key(const char *buf, const char *key, uint64_t *out)
 {
-	size_t kl = strlen(key);
-	const char *p = buf;
-
-	while (p && *p) {
-		if (strncmp(p, key, kl) == 0 && (p[kl] == ' ' || p[kl] == '\t'))
-			return sscanf(p + kl, "%" SCNu64, out) == 1;
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return false;
+	/* digits only: a negative or too long count is no value, never a wrapped one */
+	return wm_cg_stat_get(buf, strlen(buf), key, out);
 }
 
 /* Read the target's counters now; a file that is missing leaves its fields unknown. */
@@ -575,13 +567,17 @@ static int do_write(const struct rc_target *t, const struct rc_opts *o, uint64_t
 static void measure(struct rc_write *w, const struct rc_stat *a, const struct rc_stat *b,
 		    unsigned ps)
 {
-	w->got = a->have_steal && b->have_steal && b->steal >= a->steal
-			 ? (double)(b->steal - a->steal) : NAN;
+	uint64_t d;
+
+	/* wm_ctr_delta(): a counter that went backwards is no measurement */
+	w->got = a->have_steal && b->have_steal && wm_ctr_delta(a->steal, b->steal, &d)
+			 ? (double)d : NAN;
 	w->dcur = a->current >= 0 && b->current >= 0
 			  ? (double)(a->current - b->current) / ps : NAN;
 	w->anon = a->anon >= 0 && b->anon >= 0 ? (double)(a->anon - b->anon) / ps : NAN;
 	w->file = a->file >= 0 && b->file >= 0 ? (double)(a->file - b->file) / ps : NAN;
-	w->refault = a->have_refault && b->have_refault ? (double)(b->refault - a->refault) : NAN;
+	w->refault = a->have_refault && b->have_refault && wm_ctr_delta(a->refault, b->refault, &d)
+			     ? (double)d : NAN;
 	w->over = !isnan(w->got) ? w->got - w->asked : NAN;
 	w->rate = !isnan(w->got) && w->ns > 0 ? w->got / (w->ns / 1e9) : NAN;
 }
@@ -751,7 +747,7 @@ static void print_model_text(const struct rc_run *r)
 		break;
 	}
 	printf("\n  one write of %" PRIu64 " pages (%s MiB): %" PRIu64 " call%s, targets",
-	       r->model.request, fmt_mib(mib, sizeof(mib), (long)r->model.request, r->ps),
+	       r->model.request, fmt_mib(mib, sizeof(mib), (int64_t)r->model.request, r->ps),
 	       r->model.calls, r->model.calls == 1 ? "" : "s");
 	for (i = 0; i < r->model.nruns && i < 12; i++) {
 		if (r->model.runs[i].count > 1)
@@ -814,8 +810,8 @@ static void progress(const struct rc_run *r, double t0, double *last)
 		return;
 	*last = now;
 	fprintf(stderr, "wmark: reclaim: %s of %s MiB in %zu writes, %.1fs\n",
-		fmt_mib(a, sizeof(a), (long)or0(r->total.got), r->ps),
-		fmt_mib(b, sizeof(b), (long)r->request, r->ps), r->nw, (now - t0) / 1e9);
+		fmt_mib(a, sizeof(a), (int64_t)or0(r->total.got), r->ps),
+		fmt_mib(b, sizeof(b), (int64_t)r->request, r->ps), r->nw, (now - t0) / 1e9);
 }
 
 static int add_write(struct rc_run *r, const struct rc_write *w)
@@ -917,7 +913,7 @@ static void page_size_of(const struct cli_ctx *ctx, struct rc_run *r)
 {
 	struct snapshot s;
 	char path[4096];
-	long ps;
+	int64_t ps;
 
 	r->ps = 4096;
 	if (root_is_live(ctx->root)) {

@@ -11,6 +11,7 @@
  * (low) and stop (high) points before and after, what the change takes
  * from MemAvailable, and the `wmark apply` line.  It never writes.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -26,6 +27,7 @@
 #include "../calc/boost.h"
 #include "../calc/procfs.h"
 #include "../calc/recommend.h"
+#include "../calc/replay.h"
 #include "commands.h"
 #include "explain.h"
 #include "opts.h"
@@ -54,9 +56,9 @@ enum {
 struct rzone {
 	int node;
 	const char *zone;
-	long managed, usable, wsf_floor;
-	long gap_now, gap_after, low_now, low_after, high_now, high_after;
-	long extra, target_low, need_wsf;	/* extra_free_kbytes mode */
+	int64_t managed, usable, wsf_floor;
+	int64_t gap_now, gap_after, low_now, low_after, high_now, high_after;
+	int64_t extra, target_low, need_wsf;	/* extra_free_kbytes mode */
 };
 
 /* Which zone columns a mode shows: rcols(). */
@@ -89,13 +91,13 @@ static const struct fmt_field rfields[] = {
 struct rec {
 	const struct cli_ctx *ctx;
 	enum mode mode;
-	long extra_kb;
+	int64_t extra_kb;
 	uint64_t burst_bytes;
-	long sample_s, interval_ms;
+	int64_t sample_s, interval_ms;
 	const char *vm_before, *vm_after, *psi_before, *psi_after;
 	const char *record, *replay;	/* --record FILE (with --sample), --replay FILE */
 	double seconds;			/* --seconds, 0 unknown */
-	long vm_total, base_wsf;	/* -1 unset */
+	int64_t vm_total, base_wsf;	/* -1 unset */
 	struct wm_change given;		/* --min-free-kbytes, --wsf: today's values */
 
 	struct snapshot s;
@@ -116,13 +118,13 @@ struct rec {
 	struct wm_boost_obs *bobs;	/* readings x zones, --sample; else the snapshot's */
 	size_t nbobs;			/* readings in bobs */
 	struct wm_boost_evidence bev;
-	unsigned long *bpeak;		/* pages per zone: the largest boost seen */
+	uint64_t *bpeak;		/* pages per zone: the largest boost seen */
 	struct wm_rec_boost bdec;
 	bool bmeasured;			/* bev and bdec hold a result */
 	struct tp_counter fbc;		/* pageblock fallbacks, --sample on the live machine */
 	bool fbc_on;
 	char fbc_why[160];		/* why they are not counted, when !fbc_on */
-	long kept_from;			/* the answer before "keep" replaced it, -1 */
+	int64_t kept_from;			/* the answer before "keep" replaced it, -1 */
 	struct wm_reserve rv;
 	char *reasons[MAX_REASONS];
 	int nreasons;
@@ -199,7 +201,7 @@ static void warning(struct rec *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-static double mib(unsigned long pages, unsigned page_size)
+static double mib(uint64_t pages, unsigned page_size)
 {
 	return (double)pages * page_size / 1048576.0;
 }
@@ -212,7 +214,7 @@ static void boost_obs_of(const struct rec *r, const struct zi_info *zi, struct w
 	size_t i;
 
 	for (i = 0; i < r->s.m.nzones; i++) {
-		long k = r->s.zone_map[i];
+		int64_t k = r->s.zone_map[i];
 		const struct zi_zone *z = k >= 0 ? &zi->zones[k] : NULL;
 
 		memset(&obs[i], 0, sizeof(obs[i]));
@@ -224,7 +226,7 @@ static void boost_obs_of(const struct rec *r, const struct zi_info *zi, struct w
 		obs[i].low = z->low;
 		obs[i].high = z->high;
 		if (z->flags & ZI_HAS_BOOST)
-			obs[i].boost = (long)z->boost;
+			obs[i].boost = (int64_t)z->boost;
 	}
 }
 
@@ -346,7 +348,7 @@ static void sleep_until(double t)
 	if (d <= 0)
 		return;
 	ts.tv_sec = (time_t)d;
-	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+	ts.tv_nsec = (int64_t)((d - (double)ts.tv_sec) * 1e9);
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }
@@ -357,7 +359,7 @@ static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
 	size_t cap = (size_t)((double)r->sample_s / dt) + 2, i = 0;
 	struct wm_rec_sample *s = calloc(cap, sizeof(*s));
 	size_t nz = r->s.m.nzones ? r->s.m.nzones : 1;
-	long last_report = -1;
+	int64_t last_report = -1;
 	int rc;
 
 	free(r->bobs);
@@ -389,11 +391,11 @@ static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
 		r->nbobs = i;
 		if (s[i - 1].t >= (double)r->sample_s || i >= cap)
 			break;
-		if ((long)s[i - 1].t != last_report) {
+		if ((int64_t)s[i - 1].t != last_report) {
 			const struct wm_rec_sample *a = &s[0], *b = &s[i - 1];
 
-			last_report = (long)s[i - 1].t;
-			fprintf(stderr, "wmark: recommend: %ld/%ld s, allocstall +%llu, "
+			last_report = (int64_t)s[i - 1].t;
+			fprintf(stderr, "wmark: recommend: %" PRId64 "/%" PRId64 " s, allocstall +%llu, "
 				"pgscan_direct +%llu, pgsteal_kswapd +%llu\n",
 				last_report, r->sample_s,
 				(unsigned long long)(b->c[WM_REC_ALLOCSTALL] - a->c[WM_REC_ALLOCSTALL]),
@@ -420,21 +422,15 @@ static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
  */
 static int counters_forward(const struct rec *r, const struct wm_rec_sample *s)
 {
-	int k;
+	int k = wm_rec_backwards(&s[0], &s[1]);
 
-	for (k = 0; k < WM_REC_NCTR; k++) {
-		unsigned bit = 1u << k;
-
-		if (wm_rec_ctrs[k].level || !(s[0].have & bit) || !(s[1].have & bit) ||
-		    s[1].c[k] >= s[0].c[k])
-			continue;
+	if (k >= 0 && k < WM_REC_NCTR)
 		return cli_err(EXIT_USAGE, CMD, "%s: %s%s went backwards since %s (%llu -> %llu): "
 			       "swapped --vmstat-before/--vmstat-after, or two boots",
 			       r->vm_after, wm_rec_ctrs[k].key, wm_rec_ctrs[k].suffixes ? "_*" : "",
 			       r->vm_before,
 			       (unsigned long long)s[0].c[k], (unsigned long long)s[1].c[k]);
-	}
-	if (s[0].psi && s[1].psi && (s[1].psi_some < s[0].psi_some || s[1].psi_full < s[0].psi_full))
+	if (k == WM_REC_NCTR)
 		return cli_err(EXIT_USAGE, CMD, "%s: the memory pressure totals went backwards "
 			       "since %s: swapped --psi-before/--psi-after, or two boots",
 			       r->psi_after, r->psi_before);
@@ -476,7 +472,7 @@ static int sample_files(struct rec *r, struct wm_rec_sample *s)
 
 static const char *zname(const struct rec *r, size_t i)
 {
-	long k = r->s.zone_map[i];
+	int64_t k = r->s.zone_map[i];
 
 	return k >= 0 ? r->s.zi.zones[k].name : wm_zone_type_name(r->s.m.zones[i].type);
 }
@@ -512,7 +508,7 @@ static int run_extra(struct rec *r)
 {
 	struct wm_diag d = { 0 };
 	size_t i, k, n = r->s.m.nzones, tlen;
-	long *true_min;
+	int64_t *true_min;
 	size_t ntrue = 0;
 	const char *text;
 	char *lf = NULL;
@@ -532,7 +528,7 @@ static int run_extra(struct rec *r)
 	for (i = 0; i < r->s.zi.nzones; i++)
 		if (r->s.zi.zones[i].flags & ZI_HAS_MANAGED)
 			true_min[ntrue++] = (r->s.zi.zones[i].flags & ZI_HAS_MIN) ?
-					    (long)r->s.zi.zones[i].min : -1;
+					    (int64_t)r->s.zi.zones[i].min : -1;
 	text = r->s.zoneinfo;
 	tlen = r->s.zoneinfo_len;
 	if (memchr(text, '\r', tlen)) {
@@ -573,7 +569,7 @@ static int run_burst(struct rec *r)
 	uint64_t pages = (r->burst_bytes + r->s.m.page_size - 1) / r->s.m.page_size;
 	int rc;
 
-	if ((rc = wm_rec_for_gap(&r->in, r->usable, (unsigned long)pages, &r->ans, &d)))
+	if ((rc = wm_rec_for_gap(&r->in, r->usable, (uint64_t)pages, &r->ans, &d)))
 		return cli_diag(CMD, rc, &d);
 	return EXIT_OK;
 }
@@ -587,7 +583,7 @@ static int run_burst(struct rec *r)
  * A replay decides from them as --sample would have, against the zones
  * of the machine or root given (the capture of the same machine).
  */
-#define READINGS_MAGIC "# wmark recommend readings 1"
+#define READINGS_MAGIC WM_REPLAY_MAGIC
 
 static int record_write(const struct rec *r, const struct wm_rec_sample *s, size_t n)
 {
@@ -610,7 +606,7 @@ static int record_write(const struct rec *r, const struct wm_rec_sample *s, size
 		for (z = 0; z < nz; z++) {
 			const struct wm_boost_obs *o = &r->bobs[i * nz + z];
 
-			fprintf(f, " zone=%lu,%lu,%lu,%lu,%ld", o->free, o->min, o->low, o->high,
+			fprintf(f, " zone=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "", o->free, o->min, o->low, o->high,
 				o->boost);
 		}
 		fputc('\n', f);
@@ -623,75 +619,25 @@ static int record_write(const struct rec *r, const struct wm_rec_sample *s, size
 	return EXIT_OK;
 }
 
-/* A field "KEY=..." of a readings line: its counter, -1 for none. */
-static int counter_of(const char *key, size_t len)
+/*
+ * The first counter of b that went backwards since a, as a message, or
+ * EXIT_OK: a recording is one run of one boot, as the two vmstat files are.
+ */
+static int replay_forward(const struct rec *r, size_t lineno, const struct wm_rec_sample *a,
+			  const struct wm_rec_sample *b)
 {
-	int k;
+	int k = wm_rec_backwards(a, b);
 
-	for (k = 0; k < WM_REC_NCTR; k++)
-		if (strlen(wm_rec_ctrs[k].json) == len && !strncmp(wm_rec_ctrs[k].json, key, len))
-			return k;
-	return -1;
-}
-
-static int replay_line(const struct rec *r, char *line, size_t lineno, struct wm_rec_sample *smp,
-		       struct wm_boost_obs *obs)
-{
-	size_t nz = r->s.m.nzones, z = 0;
-	bool have_t = false;
-	char *f, *save = NULL;
-
-	memset(smp, 0, sizeof(*smp));
-	for (f = strtok_r(line, " \t\n", &save); f; f = strtok_r(NULL, " \t\n", &save)) {
-		char *eq = strchr(f, '='), *end;
-		unsigned long long a, b;
-		int k;
-
-		if (!eq)
-			return cli_err(EXIT_USAGE, CMD, "%s:%zu: '%s' is not KEY=VALUE", r->replay,
-				       lineno, f);
-		if (!strncmp(f, "t=", 2)) {
-			errno = 0;
-			smp->t = strtod(eq + 1, &end);
-			if (errno || end == eq + 1 || *end)
-				goto bad;
-			have_t = true;
-		} else if (!strncmp(f, "psi=", 4)) {
-			if (sscanf(eq + 1, "%llu,%llu", &a, &b) != 2)
-				goto bad;
-			smp->psi = true;
-			smp->psi_some = a;
-			smp->psi_full = b;
-		} else if (!strncmp(f, "zone=", 5)) {
-			struct wm_boost_obs o;
-			int used = 0;
-
-			if (z >= nz)
-				return cli_err(EXIT_USAGE, CMD, "%s:%zu: more zones than the %zu of %s",
-					       r->replay, lineno, nz, r->s.root);
-			if (sscanf(eq + 1, "%lu,%lu,%lu,%lu,%ld%n", &o.free, &o.min, &o.low,
-				   &o.high, &o.boost, &used) != 5 || eq[1 + used] != '\0')
-				goto bad;
-			obs[z++] = o;
-		} else if ((k = counter_of(f, (size_t)(eq - f))) >= 0) {
-			errno = 0;
-			smp->c[k] = strtoull(eq + 1, &end, 10);
-			if (errno || end == eq + 1 || *end || eq[1] == '-')
-				goto bad;
-			smp->have |= 1u << k;
-		}
-		/* other keys: from a later wmark, skipped */
-		continue;
-bad:
-		return cli_err(EXIT_USAGE, CMD, "%s:%zu: bad value in '%s'", r->replay, lineno, f);
-	}
-	if (!have_t)
-		return cli_err(EXIT_USAGE, CMD, "%s:%zu: no t= field", r->replay, lineno);
-	if (z != nz)
-		return cli_err(EXIT_USAGE, CMD, "%s:%zu: %zu zones, but %s has %zu: replay against "
-			       "the capture of the machine that recorded it", r->replay, lineno, z,
-			       r->s.root, nz);
-	return EXIT_OK;
+	if (k < 0)
+		return EXIT_OK;
+	if (k == WM_REC_NCTR)
+		return cli_err(EXIT_USAGE, CMD, "%s:%zu: the memory pressure totals (psi=) went "
+			       "backwards since the line before: not one recording of one boot",
+			       r->replay, lineno);
+	return cli_err(EXIT_USAGE, CMD, "%s:%zu: %s went backwards since the line before "
+		       "(%llu -> %llu): not one recording of one boot", r->replay, lineno,
+		       wm_rec_ctrs[k].json, (unsigned long long)a->c[k],
+		       (unsigned long long)b->c[k]);
 }
 
 static int replay_read(struct rec *r, struct wm_rec_sample **out, size_t *n)
@@ -700,6 +646,7 @@ static int replay_read(struct rec *r, struct wm_rec_sample **out, size_t *n)
 	struct wm_rec_sample *s = NULL;
 	char *line = NULL;
 	FILE *f = strcmp(r->replay, "-") ? fopen(r->replay, "r") : stdin;
+	struct wm_diag d = { 0 };
 	ssize_t len;
 	int rc = EXIT_OK;
 
@@ -710,9 +657,16 @@ static int replay_read(struct rec *r, struct wm_rec_sample **out, size_t *n)
 	while ((len = getline(&line, &linecap, f)) >= 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strncmp(line, READINGS_MAGIC, strlen(READINGS_MAGIC))) {
-				rc = cli_err(EXIT_USAGE, CMD, "%s:1: not a file of wmark recommend "
-					     "--record (no \"%s\" line)", r->replay, READINGS_MAGIC);
+			size_t hz = 0;
+
+			if (wm_replay_header(line, &hz, &d)) {
+				rc = cli_err(EXIT_USAGE, CMD, "%s:1: %s", r->replay, d.msg);
+				break;
+			}
+			if (hz != r->s.m.nzones) {
+				rc = cli_err(EXIT_USAGE, CMD, "%s:1: zones=%zu, but %s has %zu: replay "
+					     "against the capture of the machine that recorded it",
+					     r->replay, hz, r->s.root, r->s.m.nzones);
 				break;
 			}
 			continue;
@@ -739,13 +693,17 @@ static int replay_read(struct rec *r, struct wm_rec_sample **out, size_t *n)
 			r->bobs = nb;
 			cap = nc;
 		}
-		if ((rc = replay_line(r, line, lineno, &s[i], &r->bobs[i * nz])))
+		if (wm_replay_line(line, nz, &s[i], &r->bobs[i * nz], &d)) {
+			rc = cli_err(EXIT_USAGE, CMD, "%s:%zu: %s", r->replay, lineno, d.msg);
 			break;
+		}
 		if (i > 0 && !(s[i].t > s[i - 1].t)) {
 			rc = cli_err(EXIT_USAGE, CMD, "%s:%zu: t=%.3f is not later than the reading "
 				     "before", r->replay, lineno, s[i].t);
 			break;
 		}
+		if (i > 0 && (rc = replay_forward(r, lineno, &s[i - 1], &s[i])))
+			break;
 		i++;
 	}
 	if (rc == EXIT_OK && ferror(f))
@@ -793,10 +751,10 @@ static int measure_boost(struct rec *r, const struct wm_rec_sample *vm, struct w
 				 r->bpeak, &r->bev, d);
 }
 
-static unsigned long boost_allowed(const struct rec *r);
+static uint64_t boost_allowed(const struct rec *r);
 
 /* Pages: what the raised min took in the usable zones (wm_boost_headroom). */
-static unsigned long boost_headroom(const struct rec *r)
+static uint64_t boost_headroom(const struct rec *r)
 {
 	return wm_boost_headroom(&r->s.m, r->usable, r->bpeak,
 				 (r->now.have & WM_HAVE_BOOST) ? boost_allowed(r) : 0, &r->bev);
@@ -851,11 +809,11 @@ static void floor_reason(struct rec *r)
 	unsigned ps = r->s.m.page_size;
 
 	if (r->ans.floor_first > 1)
-		reason(r, "below wsf %ld no zone's gap moves: each is a quarter of its share of "
-		       "min_free_kbytes %ld (%.1f MiB in all at wsf 1)", r->ans.floor_first,
+		reason(r, "below wsf %" PRId64 " no zone's gap moves: each is a quarter of its share of "
+		       "min_free_kbytes %" PRId64 " (%.1f MiB in all at wsf 1)", r->ans.floor_first,
 		       r->now.min_free_kbytes, mib(r->ans.gap_floor, ps));
 	if (r->ans.floor_all > r->ans.floor_first)
-		reason(r, "from wsf %ld up every zone's gap follows wsf", r->ans.floor_all);
+		reason(r, "from wsf %" PRId64 " up every zone's gap follows wsf", r->ans.floor_all);
 }
 
 static void extra_reasons(struct rec *r)
@@ -863,27 +821,27 @@ static void extra_reasons(struct rec *r)
 	const struct wm_rec_script *sc = &r->script;
 	unsigned ps = r->s.m.page_size;
 	size_t i, n = r->s.m.nzones, worst = 0;
-	unsigned long total = r->s.m.vm_total_pages;
+	uint64_t total = r->s.m.vm_total_pages;
 
 	for (i = 0; i < n; i++)
 		total += r->s.m.vm_total_pages ? 0 : r->s.m.zones[i].managed;
-	reason(r, "extra_free_kbytes %ld is %ld pages; Android's patch adds "
+	reason(r, "extra_free_kbytes %" PRId64 " is %" PRId64 " pages; Android's patch adds "
 	       "pages * managed / vm_total_pages to each zone's low and high, with "
-	       "vm_total_pages %lu (%s)", r->extra_kb, r->extra_kb / (long)(ps / 1024),
+	       "vm_total_pages %" PRIu64 " (%s)", r->extra_kb, r->extra_kb / (int64_t)(ps / 1024),
 	       total, r->vm_total >= 0 ? "--vm-total-pages" :
 	       "the sum of managed pages; the kernel's own is dmesg's \"Total pages\"");
 	for (i = 0; i < n; i++)
 		if (r->efk[i].need_wsf > r->efk[worst].need_wsf)
 			worst = i;
 	if (r->ans.wanted >= 0)
-		reason(r, "every zone reaches its target low watermark from wsf %ld; %s is the "
-		       "one that needs it (target %lu pages, %lu at wsf %ld)", r->ans.wanted,
+		reason(r, "every zone reaches its target low watermark from wsf %" PRId64 "; %s is the "
+		       "one that needs it (target %" PRIu64 " pages, %" PRIu64 " at wsf %" PRId64 ")", r->ans.wanted,
 		       zname(r, worst), r->efk[worst].target_low, r->efk[worst].low_at,
 		       r->ans.wsf);
 	reason(r, "the high watermark moves by a whole gap more than the patch would move it "
 	       "(the patch adds its share once to low and high; wsf widens both steps)");
 	if (r->knob)
-		reason(r, "this kernel has extra_free_kbytes itself: writing %ld there gives the "
+		reason(r, "this kernel has extra_free_kbytes itself: writing %" PRId64 " there gives the "
 		       "targets exactly, and is what init/extra_free_kbytes.sh does here; the "
 		       "wsf above is the equivalent with extra_free_kbytes 0", r->extra_kb);
 	if (!r->script_ok) {
@@ -896,8 +854,8 @@ static void extra_reasons(struct rec *r)
 		       "the device");
 	if (r->knob)
 		return;
-	reason(r, "init/extra_free_kbytes.sh would write %ld: delta round(%ld * 10000 / %ld) = %ld "
-	       "on top of base wsf %ld, per zone by the script's two cases, the largest kept",
+	reason(r, "init/extra_free_kbytes.sh would write %" PRId64 ": delta round(%" PRId64 " * 10000 / %" PRId64 ") = %" PRId64 " "
+	       "on top of base wsf %" PRId64 ", per zone by the script's two cases, the largest kept",
 	       sc->result, sc->extra_pages, sc->vm_total, sc->delta, sc->base_wsf);
 	if (sc->nmin > sc->nzones)
 		reason(r, "its grep \"min\" found %zu numbers for %zu zones: the per-cpu "
@@ -910,18 +868,18 @@ static void extra_reasons(struct rec *r)
 		if (z->branch == '-')
 			continue;
 		if (z->div_zero)
-			reason(r, "zone %zu (managed %ld): case B divides by managed/10000 = 0 in bc, "
+			reason(r, "zone %zu (managed %" PRId64 "): case B divides by managed/10000 = 0 in bc, "
 			       "which fails, so the script leaves the zone out", i + 1, z->managed);
 		else if (z->min_true >= 0 && z->min_read != z->min_true)
-			reason(r, "zone %zu (managed %ld): read min %ld instead of %ld, so case %c "
-			       "gives %ld", i + 1, z->managed, z->min_read, z->min_true,
+			reason(r, "zone %zu (managed %" PRId64 "): read min %" PRId64 " instead of %" PRId64 ", so case %c "
+			       "gives %" PRId64 "", i + 1, z->managed, z->min_read, z->min_true,
 			       z->branch, z->result);
 	}
 	if (sc->misread && sc->result_true != sc->result)
-		reason(r, "with each zone's own min the script would have written %ld",
+		reason(r, "with each zone's own min the script would have written %" PRId64 "",
 		       sc->result_true);
 	if (sc->result != r->ans.wanted && r->ans.wanted >= 0) {
-		unsigned long short_pages = 0;
+		uint64_t short_pages = 0;
 		struct wm_zone_wm *w = calloc(n, sizeof(*w));
 		struct wm_sysctl s2 = r->now;
 
@@ -934,17 +892,17 @@ static void extra_reasons(struct rec *r)
 				    r->efk[i].target_low - w[i].low > short_pages)
 					short_pages = r->efk[i].target_low - w[i].low;
 			if (short_pages)
-				reason(r, "at the script's %ld a zone's low watermark falls %lu pages "
+				reason(r, "at the script's %" PRId64 " a zone's low watermark falls %" PRIu64 " pages "
 				       "(%.1f MiB) short of its target", sc->result, short_pages,
 				       mib(short_pages, ps));
 			else
-				reason(r, "the script's %ld reaches every target but is larger than "
+				reason(r, "the script's %" PRId64 " reaches every target but is larger than "
 				       "needed", sc->result);
 		}
 		free(w);
 	}
 	if (sc->result > r->s.prof.wsf_max || sc->result < 1)
-		reason(r, "the kernel refuses %ld (EINVAL; it accepts 1..%ld) and keeps the old "
+		reason(r, "the kernel refuses %" PRId64 " (EINVAL; it accepts 1..%" PRId64 ") and keeps the old "
 		       "value: the script does not clamp", sc->result, r->s.prof.wsf_max);
 }
 
@@ -954,7 +912,7 @@ static void burst_reasons(struct rec *r)
 	char zl[128];
 
 	zone_list(r, r->usable, zl, sizeof(zl));
-	reason(r, "a burst of %.1f MiB (%lu pages) must fit between kswapd's wake point (low) "
+	reason(r, "a burst of %.1f MiB (%" PRIu64 " pages) must fit between kswapd's wake point (low) "
 	       "and direct reclaim (min), summed over the zones a user-space allocation "
 	       "can use: %s", (double)r->burst_bytes / 1048576.0, r->ans.gap_needed, zl);
 	reason(r, "today those gaps hold %.1f MiB", mib(r->ans.gap_now, ps));
@@ -993,13 +951,13 @@ static void measure_reasons(struct rec *r)
 			       ms->nbursts, ms->worst.seconds, ms->worst.start,
 			       ms->worst.peak_alloc_rate * ps / 1048576.0,
 			       ms->worst.kswapd_rate * ps / 1048576.0,
-			       mib((unsigned long)dc->deficit, ps),
-			       mib((unsigned long)ms->worst.drawdown, ps));
+			       mib((uint64_t)dc->deficit, ps),
+			       mib((uint64_t)ms->worst.drawdown, ps));
 		else
 			reason(r, "two readings cannot time a burst: the deficit is taken as what "
 			       "direct reclaim had to find, pgsteal_direct = %.1f MiB (the sum over "
 			       "every burst in between, so an upper bound)",
-			       mib((unsigned long)dc->deficit, ps));
+			       mib((uint64_t)dc->deficit, ps));
 		if (dc->verdict == WM_REC_RAISE)
 			reason(r, "the gaps must hold today's %.1f MiB (used up before the first "
 			       "stall) plus that deficit: %.1f MiB", mib(r->ans.gap_now, ps),
@@ -1021,7 +979,7 @@ static void measure_reasons(struct rec *r)
 		       "reclaims from below the wake point (low) up to the stop point (high), "
 		       "%.1f MiB above it today, plus whatever is allocated meanwhile",
 		       (unsigned long long)ms->d[WM_REC_PAGEOUTRUN],
-		       mib((unsigned long)(ms->d[WM_REC_PGSTEAL_KSWAPD] / ms->d[WM_REC_PAGEOUTRUN]), ps),
+		       mib((uint64_t)(ms->d[WM_REC_PGSTEAL_KSWAPD] / ms->d[WM_REC_PAGEOUTRUN]), ps),
 		       mib(r->ans.gap_now, ps));
 	if (!dc->direct) {
 		if (dc->refault_pct < 0)
@@ -1039,17 +997,17 @@ static void measure_reasons(struct rec *r)
 			reason(r, "kswapd over-reclaims: aim the gaps at %.1f MiB (today's less the "
 			       "refault share, at least the %.1f MiB kswapd's wake point had to "
 			       "absorb)", mib(dc->need, ps),
-			       mib((unsigned long)ms->kswapd_deficit, ps));
+			       mib((uint64_t)ms->kswapd_deficit, ps));
 		else if (dc->verdict == WM_REC_LOWER)
 			reason(r, "kswapd over-reclaims: aim the gaps at %.1f MiB (today's less the "
 			       "refault share; two readings cannot tell what kswapd's wake point "
 			       "had to absorb: --sample can)", mib(dc->need, ps));
 		else if (dc->refault_pct >= WM_REC_REFAULT_PCT)
 			reason(r, "kswapd's wake point had to absorb %.1f MiB, no less than today's "
-			       "gaps: keep watermark_scale_factor %ld",
-			       mib((unsigned long)ms->kswapd_deficit, ps), r->now.wsf);
+			       "gaps: keep watermark_scale_factor %" PRId64 "",
+			       mib((uint64_t)ms->kswapd_deficit, ps), r->now.wsf);
 		else
-			reason(r, "nothing calls for a change: keep watermark_scale_factor %ld",
+			reason(r, "nothing calls for a change: keep watermark_scale_factor %" PRId64 "",
 			       r->now.wsf);
 	}
 	if (ms->psi)
@@ -1059,9 +1017,9 @@ static void measure_reasons(struct rec *r)
 }
 
 /* Pages: the most boost the factor lets the usable zones reach, summed. */
-static unsigned long boost_allowed(const struct rec *r)
+static uint64_t boost_allowed(const struct rec *r)
 {
-	unsigned long a = 0;
+	uint64_t a = 0;
 	size_t i;
 
 	for (i = 0; i < r->s.m.nzones; i++)
@@ -1087,12 +1045,12 @@ static void boost_reclaim_reason(struct rec *r, const struct wm_boost_evidence *
 		reason(r, "those %zu boost-only runs reclaimed %.1f MiB; %llu pages refaulted in "
 		       "their intervals and the one after each (at most what they evicted and "
 		       "was wanted back: other reclaim refaults too)", ev->kswapd_boost_runs,
-		       mib((unsigned long)ev->boost_reclaimed, ps),
+		       mib((uint64_t)ev->boost_reclaimed, ps),
 		       (unsigned long long)ev->boost_refaults);
 	else
 		reason(r, "those %zu boost-only runs reclaimed %.1f MiB (the readings carry no "
 		       "refault counter)", ev->kswapd_boost_runs,
-		       mib((unsigned long)ev->boost_reclaimed, ps));
+		       mib((uint64_t)ev->boost_reclaimed, ps));
 }
 
 static void boost_reasons(struct rec *r)
@@ -1101,7 +1059,7 @@ static void boost_reasons(struct rec *r)
 	const struct wm_rec_boost *b = &r->bdec;
 	unsigned ps = r->s.m.page_size;
 	bool once = r->mode != M_SAMPLE && r->mode != M_REPLAY;
-	unsigned long peak = b->headroom, allowed;
+	uint64_t peak = b->headroom, allowed;
 
 	if (!r->bmeasured)
 		return;
@@ -1119,7 +1077,7 @@ static void boost_reasons(struct rec *r)
 	allowed = boost_allowed(r);
 	if (ev->hidden)
 		reason(r, "this kernel prints no boost line (5.0-5.15): a boost was read as min, "
-		       "low and high risen together by whole pageblocks of %lu pages",
+		       "low and high risen together by whole pageblocks of %" PRIu64 " pages",
 		       r->s.m.pageblock_pages);
 	if (ev->odd_moves)
 		reason(r, "%zu zone readings moved min, low or high otherwise than a boost does "
@@ -1139,10 +1097,10 @@ static void boost_reasons(struct rec *r)
 	case WM_REC_BOOST_IDLE:
 		if (once)
 			reason(r, "zoneinfo, read once, shows no boost (--sample watches it over "
-			       "time): watermark_boost_factor %ld stays", r->now.boost_factor);
+			       "time): watermark_boost_factor %" PRId64 " stays", r->now.boost_factor);
 		else
 			reason(r, "no zone was boosted in %zu readings of zoneinfo: "
-			       "watermark_boost_factor %ld stays (it would allow up to %.1f MiB "
+			       "watermark_boost_factor %" PRId64 " stays (it would allow up to %.1f MiB "
 			       "in the usable zones)", ev->nsamples, r->now.boost_factor,
 			       mib(allowed, ps));
 		break;
@@ -1150,16 +1108,16 @@ static void boost_reasons(struct rec *r)
 		if (once)
 			reason(r, "zoneinfo, read once, shows a boost of %.1f MiB in the usable "
 			       "zones; two vmstat readings cannot tell whether allocations stalled "
-			       "during it (--sample can): watermark_boost_factor %ld stays",
+			       "during it (--sample can): watermark_boost_factor %" PRId64 " stays",
 			       mib(peak, ps), r->now.boost_factor);
 		else if (!ev->boosted && !ev->kswapd_boost_runs)
 			reason(r, "pageblocks fell back in %zu intervals, but no allocation stalled in "
 			       "one of them (nor did zoneinfo show a boost): watermark_boost_factor "
-			       "%ld stays (it allows %.1f MiB in the usable zones)",
+			       "%" PRId64 " stays (it allows %.1f MiB in the usable zones)",
 			       ev->fallback_intervals, r->now.boost_factor, mib(allowed, ps));
 		else
 			reason(r, "zones were boosted in %zu of %zu readings (at most %.1f MiB in "
-			       "the usable zones; watermark_boost_factor %ld allows %.1f MiB), "
+			       "the usable zones; watermark_boost_factor %" PRId64 " allows %.1f MiB), "
 			       "kswapd ran %zu times for a boost alone, and no allocation stalled "
 			       "during a boost: the factor stays (boosted kswapd passes reclaim "
 			       "clean page cache only, without swap or writeback)", ev->boosted,
@@ -1170,7 +1128,7 @@ static void boost_reasons(struct rec *r)
 	case WM_REC_BOOST_ZERO:
 		reason(r, "allocations stalled during boosts: %llu of %llu stalls came while a "
 		       "zone was boosted or pageblocks fell back (at most %.1f MiB in the usable zones; "
-		       "watermark_boost_factor %ld allows %.1f MiB); a boost raises min with "
+		       "watermark_boost_factor %" PRId64 " allows %.1f MiB); a boost raises min with "
 		       "low and high, so allocations stall that much sooner: set "
 		       "watermark_boost_factor 0",
 		       (unsigned long long)ev->stalls_boosted, (unsigned long long)ev->stalls,
@@ -1179,7 +1137,7 @@ static void boost_reasons(struct rec *r)
 			reason(r, "every stall came during a boost: without it the gaps need hold "
 			       "today's %.1f MiB plus what of the %.1f MiB deficit the boost does "
 			       "not explain: %.1f MiB", mib(r->ans.gap_now, ps),
-			       mib((unsigned long)r->dec.deficit, ps), mib(b->need, ps));
+			       mib((uint64_t)r->dec.deficit, ps), mib(b->need, ps));
 		if (ev->kswapd_boost_runs)
 			reason(r, "kswapd also ran %zu times for a boost alone, reclaiming clean "
 			       "page cache while free memory was above the unboosted low",
@@ -1194,7 +1152,7 @@ static void boost_reasons(struct rec *r)
 /* The 2018 RFC's sqrt-clamped low->high step at today's wsf. */
 static void sqrt_reason(struct rec *r)
 {
-	unsigned long g = 0, gs = 0;
+	uint64_t g = 0, gs = 0;
 	size_t i;
 
 	for (i = 0; i < r->s.m.nzones; i++) {
@@ -1235,7 +1193,7 @@ static size_t build_rows(const struct rec *r, struct rzone *rows)
 	size_t i, k = 0;
 
 	for (i = 0; i < r->s.m.nzones; i++) {
-		long zi = r->s.zone_map[i];
+		int64_t zi = r->s.zone_map[i];
 		const struct zi_zone *z = zi >= 0 ? &r->s.zi.zones[zi] : NULL;
 		const struct wm_predicted *a = &r->after[i];
 		struct rzone *o = &rows[k];
@@ -1244,17 +1202,17 @@ static size_t build_rows(const struct rec *r, struct rzone *rows)
 			continue;
 		o->node = z->node;
 		o->zone = z->name;
-		o->managed = (long)r->s.m.zones[i].managed;
+		o->managed = (int64_t)r->s.m.zones[i].managed;
 		o->usable = r->usable[i];
 		o->wsf_floor = r->s.m.zones[i].managed ? a->wm.wsf_floor : RV_NONE;
-		o->gap_now = (long)(z->low - z->min);
-		o->gap_after = (long)a->wm.gap;
-		o->low_now = (long)z->low;
-		o->low_after = (long)(a->wm.low + a->boost);
-		o->high_now = (long)z->high;
-		o->high_after = (long)(a->wm.high + a->boost);
-		o->extra = r->efk ? (long)r->efk[i].extra : RV_NONE;
-		o->target_low = r->efk ? (long)r->efk[i].target_low : RV_NONE;
+		o->gap_now = (int64_t)(z->low - z->min);
+		o->gap_after = (int64_t)a->wm.gap;
+		o->low_now = (int64_t)z->low;
+		o->low_after = (int64_t)(a->wm.low + a->boost);
+		o->high_now = (int64_t)z->high;
+		o->high_after = (int64_t)(a->wm.high + a->boost);
+		o->extra = r->efk ? (int64_t)r->efk[i].extra : RV_NONE;
+		o->target_low = r->efk ? (int64_t)r->efk[i].target_low : RV_NONE;
 		o->need_wsf = r->efk ? r->efk[i].need_wsf : RV_NONE;
 		k++;
 	}
@@ -1270,9 +1228,9 @@ static const char *verdict(const struct rec *r)
 static void apply_line(const struct rec *r, char *buf, size_t n)
 {
 	if (r->mode == M_EXTRA && r->knob)
-		snprintf(buf, n, "wmark apply --extra-free-kbytes %ld", r->extra_kb);
+		snprintf(buf, n, "wmark apply --extra-free-kbytes %" PRId64 "", r->extra_kb);
 	else
-		snprintf(buf, n, "wmark apply --wsf %ld%s", r->ans.wsf,
+		snprintf(buf, n, "wmark apply --wsf %" PRId64 "%s", r->ans.wsf,
 			 boost_zero(r) ? " --boost-factor 0" : "");
 }
 
@@ -1371,7 +1329,7 @@ static cJSON *json_boost(const struct rec *r)
 		else
 			cJSON_AddNullToObject(o, "fallbacks_why_not");
 	}
-	cJSON_AddNumberToObject(o, "gap_needed_pages", (double)r->bdec.need);
+	cJSON_AddItemToObject(o, "gap_needed_pages", json_counter(r->bdec.need));
 	return o;
 }
 
@@ -1454,7 +1412,7 @@ static int print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 	o = cJSON_AddObjectToObject(doc, "gaps");
 	cJSON_AddNumberToObject(o, "pages_now", (double)r->ans.gap_now);
 	cJSON_AddNumberToObject(o, "pages_after", (double)r->ans.gap_after);
-	cJSON_AddNumberToObject(o, "pages_needed", (double)r->ans.gap_needed);
+	cJSON_AddItemToObject(o, "pages_needed", json_counter(r->ans.gap_needed));
 	cJSON_AddNumberToObject(o, "pages_at_wsf_1", (double)r->ans.gap_floor);
 	cJSON_AddStringToObject(o, "zones", r->mode == M_EXTRA ? "all" : "usable");
 	zs = cJSON_AddArrayToObject(doc, "zones");
@@ -1481,7 +1439,7 @@ static int print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 	if (r->mode == M_BURST) {
 		o = cJSON_AddObjectToObject(doc, "burst");
 		cJSON_AddItemToObject(o, "bytes", json_counter(r->burst_bytes));
-		cJSON_AddNumberToObject(o, "pages", (double)r->ans.gap_needed);
+		cJSON_AddItemToObject(o, "pages", json_counter(r->ans.gap_needed));
 	}
 	if (r->measured)
 		cJSON_AddItemToObject(doc, "measurements", json_measure(r));
@@ -1501,16 +1459,16 @@ static void print_text(struct rec *r, const struct rzone *rows, size_t nrows)
 	int j;
 
 	if (r->mode == M_EXTRA && r->knob)
-		printf("Recommendation: extra_free_kbytes %ld (this kernel has the knob); "
-		       "watermark_scale_factor %ld is the equivalent\n", r->extra_kb, r->ans.wsf);
+		printf("Recommendation: extra_free_kbytes %" PRId64 " (this kernel has the knob); "
+		       "watermark_scale_factor %" PRId64 " is the equivalent\n", r->extra_kb, r->ans.wsf);
 	else
-		printf("Recommendation: watermark_scale_factor %ld%s (%s; today %ld; the kernel "
-		       "accepts 1..%ld)\n", r->ans.wsf,
+		printf("Recommendation: watermark_scale_factor %" PRId64 "%s (%s; today %" PRId64 "; the kernel "
+		       "accepts 1..%" PRId64 ")\n", r->ans.wsf,
 		       boost_zero(r) ? " and watermark_boost_factor 0" : "", verdict(r),
 		       r->now.wsf, r->s.prof.wsf_max);
 	for (j = 0; j < r->nwarnings; j++)
 		printf("Warning: %s\n", r->warnings[j]);
-	printf("Kernel %s rules, min_free_kbytes %ld.\n",
+	printf("Kernel %s rules, min_free_kbytes %" PRId64 ".\n",
 	       r->s.osrelease[0] ? r->s.osrelease : "(default)", r->now.min_free_kbytes);
 	fputs("\nWhy:\n", stdout);
 	for (j = 0; j < r->nreasons; j++)
@@ -1588,7 +1546,7 @@ static int parse_args(struct rec *r, int argc, char **argv)
 {
 	struct wm_diag d = { 0 };
 	int c, rc, modes = 0;
-	long secs;
+	int64_t secs;
 
 	optind = 0;
 	opterr = 0;
@@ -1644,7 +1602,7 @@ static int parse_args(struct rec *r, int argc, char **argv)
 			r->seconds = (double)secs;
 			break;
 		case O_VM_TOTAL:
-			if (wm_parse_long(optarg, 1, 2147483647L * 1024L, &r->vm_total, &d))
+			if (wm_parse_long(optarg, 1, (int64_t)2147483647 * 1024, &r->vm_total, &d))
 				return cli_usage(CMD, "--vm-total-pages: %s", d.msg);
 			break;
 		case O_BASE_WSF:
@@ -1688,7 +1646,7 @@ static int parse_args(struct rec *r, int argc, char **argv)
 	if (r->base_wsf >= 0 && r->mode != M_EXTRA)
 		return cli_usage(CMD, "--base-wsf goes with --extra-free-kbytes");
 	if (r->mode == M_SAMPLE && r->sample_s * 1000 / r->interval_ms >= MAX_SAMPLES)
-		return cli_usage(CMD, "--sample %ld at --interval %ld takes %d readings or more: "
+		return cli_usage(CMD, "--sample %" PRId64 " at --interval %" PRId64 " takes %d readings or more: "
 				 "sample less or less often", r->sample_s, r->interval_ms, MAX_SAMPLES);
 	if (r->seconds > 0 && r->mode != M_VMSTAT)
 		return cli_usage(CMD, "--seconds goes with --vmstat-before/--vmstat-after");
@@ -1744,7 +1702,7 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	r.knob = (r.s.sysctl.have & WM_HAVE_EXTRA) != 0;
 	if (r.vm_total >= 0)
-		r.s.m.vm_total_pages = (unsigned long)r.vm_total;
+		r.s.m.vm_total_pages = (uint64_t)r.vm_total;
 	r.in.prof = &r.s.prof;
 	r.in.m = &r.s.m;
 	r.in.now = &r.now;
@@ -1815,18 +1773,18 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 		break;
 	}
 	if (r.kept_from >= 0)
-		reason(&r, "wsf %ld would do, but every wsf from %ld to %ld gives the same gaps: "
-		       "keep %ld", r.kept_from, r.kept_from, r.now.wsf, r.now.wsf);
+		reason(&r, "wsf %" PRId64 " would do, but every wsf from %" PRId64 " to %" PRId64 " gives the same gaps: "
+		       "keep %" PRId64 "", r.kept_from, r.kept_from, r.now.wsf, r.now.wsf);
 	floor_reason(&r);
 	if (r.ans.capped) {
 		if (r.ans.wanted > 0)
-			warning(&r, "the target needs wsf %ld, beyond this kernel's maximum %ld: "
-				"capped at %ld, which holds %.1f MiB of the %.1f MiB needed",
+			warning(&r, "the target needs wsf %" PRId64 ", beyond this kernel's maximum %" PRId64 ": "
+				"capped at %" PRId64 ", which holds %.1f MiB of the %.1f MiB needed",
 				r.ans.wanted, r.s.prof.wsf_max, r.ans.wsf,
 				mib(r.ans.gap_after, r.s.m.page_size),
 				mib(r.ans.gap_needed, r.s.m.page_size));
 		else
-			warning(&r, "no wsf up to %d reaches the target: capped at %ld",
+			warning(&r, "no wsf up to %d reaches the target: capped at %" PRId64 "",
 				WM_REC_WSF_CEILING, r.ans.wsf);
 	}
 

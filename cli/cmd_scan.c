@@ -50,20 +50,20 @@ struct target {
 	bool have_line;			/* free and high_sum are known */
 	/* a cgroup's memory.min, memory.low (pages, ZI_MAX_PAGES for "max") and usage */
 	bool have_prot;			/* memory.min or memory.low is there */
-	unsigned long min, low, usage;
+	uint64_t min, low, usage;
 	enum reclaim_from from;
 	bool target_assumed;		/* global: no zoneinfo node for the target's lists */
 };
 
 struct scan_opts {
 	bool anon, file, free, high, swappiness, swap, memcg, scanned, rotated, cost;
-	unsigned long lru[WM_NR_LRU], free_v, high_v;
-	unsigned long hist_s[2], hist_r[2], cost_v[2];
-	long swappiness_v;
+	uint64_t lru[WM_NR_LRU], free_v, high_v;
+	uint64_t hist_s[2], hist_r[2], cost_v[2];
+	int64_t swappiness_v;
 	uint64_t swap_bytes;
 	bool offline;
 	const char *cgroup;
-	long node;
+	int64_t node;
 	bool all;
 	enum wm_scan_rule rule;
 	bool rule_given;
@@ -107,31 +107,31 @@ static void scan_usage(void)
 	      "  -h, --help               this help\n", stdout);
 }
 
-static int parse_pair(const char *opt, const char *arg, unsigned long out[2])
+static int parse_pair(const char *opt, const char *arg, uint64_t out[2])
 {
 	char a[64], *comma;
 	struct wm_diag d = { 0 };
-	long v[2];
+	int64_t v[2];
 
 	if (strlen(arg) >= sizeof(a) || !(comma = strchr(strcpy(a, arg), ',')))
 		return cli_usage("scan", "%s: expected two numbers A,B, not '%s'", opt, arg);
 	*comma = '\0';
-	if (wm_parse_long(a, 0, (long)(ZI_MAX_PAGES), &v[0], &d) ||
-	    wm_parse_long(comma + 1, 0, (long)(ZI_MAX_PAGES), &v[1], &d))
+	if (wm_parse_long(a, 0, (int64_t)(ZI_MAX_PAGES), &v[0], &d) ||
+	    wm_parse_long(comma + 1, 0, (int64_t)(ZI_MAX_PAGES), &v[1], &d))
 		return cli_usage("scan", "%s: expected two page counts A,B, not '%s'", opt, arg);
-	out[0] = (unsigned long)v[0];
-	out[1] = (unsigned long)v[1];
+	out[0] = (uint64_t)v[0];
+	out[1] = (uint64_t)v[1];
 	return EXIT_OK;
 }
 
-static int parse_pages(const char *opt, const char *arg, unsigned long *out)
+static int parse_pages(const char *opt, const char *arg, uint64_t *out)
 {
 	struct wm_diag d = { 0 };
-	long v;
+	int64_t v;
 
-	if (wm_parse_long(arg, 0, (long)(ZI_MAX_PAGES), &v, &d))
+	if (wm_parse_long(arg, 0, (int64_t)(ZI_MAX_PAGES), &v, &d))
 		return cli_usage("scan", "%s: expected a page count, not '%s'", opt, arg);
-	*out = (unsigned long)v;
+	*out = (uint64_t)v;
 	return EXIT_OK;
 }
 
@@ -162,7 +162,7 @@ static int read_kv(const char *root, const char *rel, struct pf_kv *kv, bool mem
 }
 
 /* A one-number file under the root into *v; 1 if absent or "max". */
-static int read_num(const char *root, const char *rel, long *v)
+static int read_num(const char *root, const char *rel, int64_t *v)
 {
 	struct wm_diag d = { 0 };
 	char path[4096], *buf;
@@ -225,7 +225,7 @@ static bool mglru_on(const char *root)
 
 	if (root_path(root, P_LRU_GEN, path, sizeof(path)) == 0 &&
 	    read_path(path, READ_MAX, &buf, &len) == 0) {
-		on = strtoul(buf, NULL, 0) != 0;
+		on = strtoull(buf, NULL, 0) != 0;
 		free(buf);
 	}
 	return on;
@@ -274,7 +274,7 @@ static const char *why_base(enum wm_scan_rule rule, const struct wm_scan_out *o,
 		return "usage <= memory.low: skipped until the pass that disregards it "
 		       "(--low-reclaim)";
 	case WM_WHY_FRACTION:
-		snprintf(b, n, "anon:file %lu:%lu of %lu%s%s", o->fraction[0], o->fraction[1],
+		snprintf(b, n, "anon:file %" PRIu64 ":%" PRIu64 " of %" PRIu64 "%s%s", o->fraction[0], o->fraction[1],
 			 o->denominator, o->forced ? "; small lists forced to 32" : "",
 			 o->tiny_guarded ? "; file + free <= Σ high, but inactive anon is "
 					   "low or too small" : "");
@@ -288,29 +288,29 @@ static const char *bal_short(enum wm_scan_balance b)
 	return wm_scan_balance_name(b) + 5;	/* "SCAN_" */
 }
 
-static double mib(long pages, unsigned ps)
+static double mib(int64_t pages, unsigned ps)
 {
 	return (double)pages * ps / (1024.0 * 1024.0);
 }
 
-static void pages_or_max(unsigned long v, char *b, size_t n)
+static void pages_or_max(uint64_t v, char *b, size_t n)
 {
 	if (v >= ZI_MAX_PAGES)
 		snprintf(b, n, "max");
 	else
-		snprintf(b, n, "%lu", v);
+		snprintf(b, n, "%" PRIu64, v);
 }
 
 static void print_head(const struct target *t, const char *kernel, enum wm_scan_rule def)
 {
 	const struct wm_scan_in *in = &t->in;
 
-	printf("%s: inactive_anon %lu, active_anon %lu, inactive_file %lu, active_file %lu pages\n",
+	printf("%s: inactive_anon %" PRIu64 ", active_anon %" PRIu64 ", inactive_file %" PRIu64 ", active_file %" PRIu64 " pages\n",
 	       t->name, in->lru[0], in->lru[1], in->lru[2], in->lru[3]);
 	if (!in->memcg && t->have_line) {
-		long m = wm_anon_only_margin(in->node_file, in->free, in->high_sum);
+		int64_t m = wm_anon_only_margin(in->node_file, in->free, in->high_sum);
 
-		printf("  free %lu, Σ high %lu: file + free is %.1f MiB %s the anon-only line%s\n",
+		printf("  free %" PRIu64 ", Σ high %" PRIu64 ": file + free is %.1f MiB %s the anon-only line%s\n",
 		       in->free, in->high_sum, mib(m < 0 ? -m : m, in->page_size),
 		       m > 0 ? "above" : "at or below",
 		       m > 0 ? "" : " (global reclaim scans anon only)");
@@ -344,9 +344,9 @@ static void print_head(const struct target *t, const char *kernel, enum wm_scan_
  * a batch, shrink_lruvec()): a list asked N scans up to N + ceil(N / 32)
  * x (F - 1) for folios of up to F pages.
  */
-static unsigned long folio_bound(unsigned long n, uint64_t folio)
+static uint64_t folio_bound(uint64_t n, uint64_t folio)
 {
-	return n ? n + (unsigned long)(((uint64_t)n + 31) / 32 * (folio - 1)) : 0;
+	return n ? n + (n + 31) / 32 * (folio - 1) : 0;
 }
 
 static void print_folio_note(uint64_t folio, bool rows)
@@ -391,12 +391,12 @@ static void text_one(const struct target *t, enum wm_scan_rule rule, uint64_t fo
 
 		wm_scan_count(rule, &t->in, p, &o, &d);
 		if (folio > 1)
-			snprintf(up, sizeof(up), " (up to %lu,%lu,%lu,%lu)",
-				 folio_bound(o.nr[0], folio), folio_bound(o.nr[1], folio),
-				 folio_bound(o.nr[2], folio), folio_bound(o.nr[3], folio));
-		printf("%4d %13lu %13lu %13lu %13lu  %-10s %s%s\n", p, o.nr[0], o.nr[1], o.nr[2],
-		       o.nr[3], wm_scan_balance_name(o.balance), why_text(rule, &o, b, sizeof(b)),
-		       up);
+			snprintf(up, sizeof(up), " (up to %" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")",
+				 (uint64_t)folio_bound(o.nr[0], folio), (uint64_t)folio_bound(o.nr[1], folio),
+				 (uint64_t)folio_bound(o.nr[2], folio), (uint64_t)folio_bound(o.nr[3], folio));
+		printf("%4d %13" PRIu64 " %13" PRIu64 " %13" PRIu64 " %13" PRIu64 "  %-10s %s%s\n", p,
+		       o.nr[0], o.nr[1], o.nr[2], o.nr[3], wm_scan_balance_name(o.balance),
+		       why_text(rule, &o, b, sizeof(b)), up);
 	}
 }
 
@@ -412,7 +412,7 @@ static void text_all(const struct target *t)
 			int len;
 
 			wm_scan_count((enum wm_scan_rule)r, &t->in, p, &o, &d);
-			len = snprintf(cell[p][r], sizeof(cell[p][r]), "%lu,%lu,%lu,%lu %s", o.nr[0],
+			len = snprintf(cell[p][r], sizeof(cell[p][r]), "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 " %s", o.nr[0],
 				       o.nr[1], o.nr[2], o.nr[3], bal_short(o.balance));
 			if (len > w)
 				w = len;
@@ -460,7 +460,7 @@ static cJSON *json_target(const struct target *t, const struct scan_opts *o, int
 	cJSON_AddNumberToObject(obj, "inactive_file", (double)in->lru[2]);
 	cJSON_AddNumberToObject(obj, "active_file", (double)in->lru[3]);
 	if (!in->memcg && t->have_line) {
-		long m = wm_anon_only_margin(in->node_file, in->free, in->high_sum);
+		int64_t m = wm_anon_only_margin(in->node_file, in->free, in->high_sum);
 
 		cJSON_AddNumberToObject(obj, "free", (double)in->free);
 		cJSON_AddNumberToObject(obj, "high_sum", (double)in->high_sum);
@@ -547,7 +547,7 @@ static int node_targets(const struct snapshot *s, const struct scan_opts *o, str
 	}
 	if (n == 0) {
 		free(t);
-		return cli_usage("scan", "--node %ld: zoneinfo has no such node", o->node);
+		return cli_usage("scan", "--node %" PRId64 ": zoneinfo has no such node", o->node);
 	}
 	*out = t;
 	*nout = n;
@@ -556,7 +556,7 @@ static int node_targets(const struct snapshot *s, const struct scan_opts *o, str
 
 /* The four LRU lists of DIR/memory.stat (bytes) into lru[] in pages. */
 static int stat_lists(const char *root, const char *dir, unsigned page_size,
-		      unsigned long lru[WM_NR_LRU])
+		      uint64_t lru[WM_NR_LRU])
 {
 	static const char *const keys[WM_NR_LRU] = {
 		"inactive_anon", "active_anon", "inactive_file", "active_file",
@@ -580,7 +580,7 @@ static int stat_lists(const char *root, const char *dir, unsigned page_size,
 			pf_kv_free(&kv);
 			return cli_err(EXIT_USAGE, "scan", "%s: no '%s' line", path, keys[l]);
 		}
-		lru[l] = (unsigned long)(v / page_size);
+		lru[l] = (uint64_t)(v / page_size);
 	}
 	pf_kv_free(&kv);
 	return EXIT_OK;
@@ -591,12 +591,12 @@ static int stat_lists(const char *root, const char *dir, unsigned page_size,
  * 1 if absent, exit 2 naming the file if it is no number.
  */
 static int cg_pages(const char *root, const char *dir, const char *name, unsigned page_size,
-		    unsigned long *pages)
+		    uint64_t *pages)
 {
 	struct wm_diag d = { 0 };
 	char rel[4096], path[4096], *buf;
 	size_t len;
-	long v;
+	int64_t v;
 	int err;
 
 	if (snprintf(rel, sizeof(rel), "%s/%s", dir, name) >= (int)sizeof(rel) ||
@@ -609,7 +609,7 @@ static int cg_pages(const char *root, const char *dir, const char *name, unsigne
 		return read_error("scan", path, READ_MAX, err);
 	if (len >= 3 && strncmp(buf, "max", 3) == 0) {
 		free(buf);
-		*pages = (unsigned long)ZI_MAX_PAGES;
+		*pages = ZI_MAX_PAGES;
 		return EXIT_OK;
 	}
 	err = pf_parse_long(buf, len, &v, &d);
@@ -617,9 +617,9 @@ static int cg_pages(const char *root, const char *dir, const char *name, unsigne
 	if (err || v < 0)
 		return cli_err(EXIT_USAGE, "scan", "%s:1: %s", path,
 			       err && d.msg[0] ? d.msg : "expected a byte count or max");
-	*pages = (unsigned long)((uint64_t)v / page_size);
+	*pages = (uint64_t)v / page_size;
 	if (*pages > ZI_MAX_PAGES)
-		*pages = (unsigned long)ZI_MAX_PAGES;
+		*pages = ZI_MAX_PAGES;
 	return EXIT_OK;
 }
 
@@ -632,7 +632,7 @@ static int cg_pages(const char *root, const char *dir, const char *name, unsigne
 static int cgroup_target(const char *root, const char *cg, const struct scan_opts *o,
 			 unsigned page_size, struct target *t)
 {
-	unsigned long pg;
+	uint64_t pg;
 	int rc, have;
 
 	while (*cg == '/')
@@ -756,14 +756,14 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	struct target *t = NULL;
 	size_t nt = 0, i;
 	unsigned page_size = 4096;
-	unsigned long pair[2];
+	uint64_t pair[2];
 	char path[4096], kernel[128] = "";
 	struct wm_diag d = { 0 };
 	struct wm_kver kv;
 	enum wm_scan_rule def = WM_RULE_CURRENT;
 	int c, rc, lo, hi;
 	uint64_t folio = 1;
-	long v;
+	int64_t v;
 
 	optind = 0;
 	opterr = 0;
@@ -945,7 +945,7 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	/* swappiness and swap: the options, else the root's, else 60 and some */
 	{
 		bool sw_known = true, swap_known = true, swap = true;
-		long swappiness = 60;
+		int64_t swappiness = 60;
 
 		char cgsw[4096] = "";
 
@@ -994,7 +994,7 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 				rc = read_num(ctx->root, rel, &v);
 				if (rc != EXIT_OK && rc != 1)
 					goto out;
-				if (rc == EXIT_OK && v < (long)page_size)
+				if (rc == EXIT_OK && v < (int64_t)page_size)
 					swap = false;
 			}
 		}

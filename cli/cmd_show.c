@@ -32,7 +32,7 @@ static void show_usage(void)
 
 /* A node's sums of its zones' page counts. */
 struct node_row {
-	long managed, free, min, low, high;
+	int64_t managed, free, min, low, high;
 };
 
 #define N(name) \
@@ -46,11 +46,11 @@ static const struct fmt_field node_fields[] = {
 #define NNODE_FIELDS (sizeof(node_fields) / sizeof(node_fields[0]))
 
 /* Add a zone's count to a node's sum; a zone without the value adds 0. */
-static void node_add(long *sum, long v)
+static void node_add(int64_t *sum, int64_t v)
 {
 	/* zi_parse() bounds every count and the machine's total, so no wrap */
 	if (v > 0)
-		*sum = (long)((unsigned long)*sum + (unsigned long)v);
+		*sum = (int64_t)((uint64_t)*sum + (uint64_t)v);
 }
 
 /*
@@ -129,7 +129,7 @@ static struct wm_zone_wm *show_model(const struct snapshot *s)
 		return NULL;
 	}
 	/* every zone printed, in the model's order (4.12+): no second array */
-	for (i = 0; i < s->m.nzones && s->zone_map[i] == (long)i; i++)
+	for (i = 0; i < s->m.nzones && s->zone_map[i] == (int64_t)i; i++)
 		;
 	if (i == s->m.nzones && s->zi.nzones == s->m.nzones)
 		return all;
@@ -151,16 +151,16 @@ static struct wm_zone_wm *show_model(const struct snapshot *s)
  * high less the printed boost (5.16+); 5.0-5.15 print no boost, and
  * their high is taken as printed (raw unless boosted at that moment).
  */
-static long boost_ceiling(const struct snapshot *s, const struct zi_zone *z)
+static int64_t boost_ceiling(const struct snapshot *s, const struct zi_zone *z)
 {
-	unsigned long high;
+	uint64_t high;
 
 	if (!(z->flags & ZI_HAS_HIGH) || !(z->flags & ZI_HAS_MANAGED))
 		return RV_NONE;
 	high = z->high;
 	if ((z->flags & ZI_HAS_BOOST) && z->boost <= high)
 		high -= z->boost;
-	return (long)wm_boost_max(&s->prof, z->managed, high, s->sysctl.boost_factor,
+	return (int64_t)wm_boost_max(&s->prof, z->managed, high, s->sysctl.boost_factor,
 				  s->m.pageblock_pages);
 }
 
@@ -206,7 +206,7 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 			rows[i].wsf_floor = w[i].wsf_floor;
 			/* from the gap the kernel printed */
 			if (rows[i].gap != RV_NONE)
-				rows[i].wsf_effective = (long)((((uint64_t)rows[i].gap + 1) * 10000 - 1) /
+				rows[i].wsf_effective = (int64_t)((((uint64_t)rows[i].gap + 1) * 10000 - 1) /
 							       (uint64_t)rows[i].managed);
 		}
 		promo |= (s.zi.zones[i].flags & ZI_HAS_PROMO) != 0;

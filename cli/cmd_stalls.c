@@ -21,6 +21,7 @@
  * Both printers read the same two tables: kinds[] (which delays) and
  * fields[] (what is shown of each), so a new column is one row.
  */
+#include <inttypes.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +41,7 @@
 #include "commands.h"
 #include "explain.h"
 #include "fmt.h"
+#include "jsonw.h"
 #include "snapshot.h"
 #include "taskstats.h"
 
@@ -285,10 +287,10 @@ static void make_view(const struct task *e, struct view *w)
 struct window {
 	bool on;
 	double seconds;		/* as measured */
-	unsigned long exits;	/* exit records received */
-	unsigned long overruns;	/* ENOBUFS: the kernel dropped records */
-	long lost;		/* exits the counters saw but no record told, or -1 */
-	unsigned long queried;	/* live-task queries answered */
+	uint64_t exits;	/* exit records received */
+	uint64_t overruns;	/* ENOBUFS: the kernel dropped records */
+	int64_t lost;		/* exits the counters saw but no record told, or -1 */
+	uint64_t queried;	/* live-task queries answered */
 	unsigned scans;
 };
 
@@ -312,11 +314,11 @@ static void print_text(const struct report *r)
 	int k;
 
 	if (r->win.on) {
-		printf("window %.2fs: %lu exit records, %lu overruns", r->win.seconds,
+		printf("window %.2fs: %" PRIu64 " exit records, %" PRIu64 " overruns", r->win.seconds,
 		       r->win.exits, r->win.overruns);
 		if (r->win.lost >= 0)
-			printf(", %ld lost (estimate)", r->win.lost);
-		printf(", %lu live queries in %u scans\n", r->win.queried,
+			printf(", %" PRId64 " lost (estimate)", r->win.lost);
+		printf(", %" PRIu64 " live queries in %u scans\n", r->win.queried,
 		       r->win.scans);
 	}
 	printf("%-8s %-8s %-16s %-6s %-10s", "PID", "TGID", "COMM", "STATE",
@@ -384,7 +386,6 @@ static cJSON *json_task(const struct task *e)
 static int print_json(const struct report *r)
 {
 	cJSON *doc, *arr, *wo;
-	char *s;
 	size_t i;
 
 	doc = explain_json_head(&(struct explain_head){ .source = "live" });
@@ -415,12 +416,8 @@ static int print_json(const struct report *r)
 	arr = cJSON_AddArrayToObject(doc, "tasks");
 	for (i = 0; i < r->nrows; i++)
 		cJSON_AddItemToArray(arr, json_task(r->rows[i]));
-	s = cJSON_Print(doc);
+	jw_print(stdout, doc);	/* a write error shows at close_stdout() */
 	cJSON_Delete(doc);
-	if (!s)
-		return cli_err(EXIT_SYSTEM, "stalls", "out of memory");
-	puts(s);
-	free(s);
 	return EXIT_OK;
 }
 
@@ -616,7 +613,7 @@ static int scan_live(struct ts_sock *q, struct tasks *t, bool at_start,
 		while ((d = readdir(td))) {
 			struct ts_stats s;
 			char *end;
-			unsigned long tid = strtoul(d->d_name, &end, 10);
+			uint64_t tid = strtoull(d->d_name, &end, 10);
 
 			if (d->d_name[0] < '1' || d->d_name[0] > '9' || *end)
 				continue;
@@ -650,7 +647,7 @@ struct opts {
 	size_t nids;
 	bool all;
 	double duration, interval;
-	long top;
+	int64_t top;
 	int rcvbuf;
 	bool enable;
 };
@@ -678,7 +675,7 @@ static int run_all(const struct opts *o, struct ts_sock *q, struct tasks *t,
 		   struct report *r)
 {
 	struct exits x = { t, r, TS_OK };
-	unsigned long undecodable = 0;
+	uint64_t undecodable = 0;
 	struct ts_sock *l = NULL;
 	struct ts_error err = { 0 };
 	char mask[256];
@@ -754,7 +751,7 @@ static int run_all(const struct opts *o, struct ts_sock *q, struct tasks *t,
 
 		/* Zombies not yet reaped still count as alive: a low estimate. */
 		r->win.lost = expect > (long long)r->win.exits ?
-			      (long)(expect - (long long)r->win.exits) : 0;
+			      (int64_t)(expect - (long long)r->win.exits) : 0;
 	}
 	ts_close(l);
 	if (rc != TS_OK)
@@ -844,7 +841,7 @@ static int parse_seconds(const char *opt, const char *s, double *out)
 static int add_id(struct opts *o, const char *opt, const char *s, bool tgid)
 {
 	struct wm_diag d = { 0 };
-	long v;
+	int64_t v;
 	void *p;
 
 	if (wm_parse_long(s, 1, 4194304, &v, &d) != WM_OK)

@@ -3,6 +3,7 @@
  * cmd_verify.c - `wmark verify`: the model's judgement (calc/verify.c) of
  * what the kernel printed, as text or JSON.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
@@ -49,7 +50,7 @@ static void verify_usage(void)
 
 /* A zone's four watermarks as zoneinfo prints them (boost included). */
 struct wm4 {
-	long min, low, high, promo;
+	int64_t min, low, high, promo;
 };
 
 #define V(name) \
@@ -66,29 +67,29 @@ static const struct fmt_field wm4_fields[] = { V(min), V(low), V(high), V(promo)
 static struct wm4 wm4_model(const struct wm_verify *a, size_t i)
 {
 	const struct wm_zone_wm *w = &a->w[i];
-	long b = a->boost[i];
+	int64_t b = a->boost[i];
 
-	return (struct wm4){ (long)w->min + b, (long)w->low + b, (long)w->high + b,
-			     a->pr[i].has_promo ? (long)w->promo + b : RV_NONE };
+	return (struct wm4){ (int64_t)w->min + b, (int64_t)w->low + b, (int64_t)w->high + b,
+			     a->pr[i].has_promo ? (int64_t)w->promo + b : RV_NONE };
 }
 
 /* What the kernel printed for zone i. */
 static struct wm4 wm4_printed(const struct wm_verify *a, size_t i)
 {
 	const struct wm_printed *pr = &a->pr[i];
-	long b = a->boost[i];
+	int64_t b = a->boost[i];
 
-	return (struct wm4){ (long)pr->min + b, (long)pr->low + b, (long)pr->high + b,
-			     pr->has_promo ? (long)pr->promo + b : RV_NONE };
+	return (struct wm4){ (int64_t)pr->min + b, (int64_t)pr->low + b, (int64_t)pr->high + b,
+			     pr->has_promo ? (int64_t)pr->promo + b : RV_NONE };
 }
 
-static void print_list(const long *v, int n)
+static void print_list(const int64_t *v, int n)
 {
 	int j;
 
 	putchar('(');
 	for (j = 0; j < n; j++)
-		printf("%s%ld", j ? ", " : "", v[j]);
+		printf("%s%" PRId64 "", j ? ", " : "", v[j]);
 	putchar(')');
 }
 
@@ -102,13 +103,13 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 	size_t i, n = a->nzones;
 	int j;
 
-	printf("Kernel %s rules; min_free_kbytes %ld", kernel, a->sc.min_free_kbytes);
+	printf("Kernel %s rules; min_free_kbytes %" PRId64 "", kernel, a->sc.min_free_kbytes);
 	if (a->prof.wsf)
-		printf(", watermark_scale_factor %ld", a->sc.wsf);
+		printf(", watermark_scale_factor %" PRId64 "", a->sc.wsf);
 	if (a->prot_known) {
 		fputs(", lowmem_reserve_ratio", stdout);
 		for (j = 0; j < a->sc.nlrr; j++)
-			printf(" %ld", a->sc.lrr[j]);
+			printf(" %" PRId64 "", a->sc.lrr[j]);
 	}
 	putchar('\n');
 	for (j = 0; j < a->nnotes; j++)
@@ -134,7 +135,7 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 				struct fmt_val vg = fmt_value(&wm4_fields[k], &g);
 
 				if (vg.ok && ve.n != vg.n)
-					printf("    %-10s kernel %ld, model %ld (%+ld)\n",
+					printf("    %-10s kernel %" PRId64 ", model %" PRId64 " (%+" PRId64 ")\n",
 					       wm4_fields[k].header, vg.n, ve.n, vg.n - ve.n);
 			}
 		}
@@ -151,13 +152,13 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 		puts("verdict: exact: every printed number matches the model");
 		break;
 	case WM_VERDICT_STALE:
-		printf("verdict: stale: the kernel computed these from managed counts %ld pages away\n"
+		printf("verdict: stale: the kernel computed these from managed counts %" PRId64 " pages away\n"
 		       "from today's:", a->moved);
 		for (i = 0; i < n; i++) {
-			unsigned long then = a->then[i];
+			uint64_t then = a->then[i];
 
 			if (then != s->m.zones[i].managed)
-				printf(" %d/%s %lu then, %lu now;", s->m.zones[i].node, zname(s, i),
+				printf(" %d/%s %" PRIu64 " then, %" PRIu64 " now;", s->m.zones[i].node, zname(s, i),
 				       then, s->m.zones[i].managed);
 		}
 		puts("\n  with those, every printed number matches exactly.  Writing any watermark\n"
@@ -227,7 +228,7 @@ static int report_jw(const struct snapshot *s, const struct wm_verify *a, const 
 	jw_arr_open(w, "zones");
 	for (i = 0; i < a->nzones; i++) {
 		const struct wm_zone_wm *zw = &a->w[i];
-		long k = s->zone_map[i];
+		int64_t k = s->zone_map[i];
 		struct wm4 e = wm4_model(a, i);
 		struct zrow r;
 
@@ -247,14 +248,14 @@ static int report_jw(const struct snapshot *s, const struct wm_verify *a, const 
 		jw_close(w);
 		jw_bool(w, "match", !a->bad_wm[i] && !a->bad_prot[i]);
 		if (a->verdict == WM_VERDICT_STALE)
-			jw_long(w, "managed_then", (long)a->then[i]);
+			jw_long(w, "managed_then", (int64_t)a->then[i]);
 		jw_close(w);
 	}
 	jw_close(w);
 	jw_bool(w, "match", a->verdict == WM_VERDICT_EXACT);
 	jw_str(w, "verdict", wm_verdict_name(a->verdict));
 	if (a->verdict == WM_VERDICT_STALE)
-		jw_long(w, "managed_moved_pages", (long)a->moved);
+		jw_long(w, "managed_moved_pages", (int64_t)a->moved);
 	jw_arr_open(w, "notes");
 	for (j = 0; j < a->nnotes; j++)
 		jw_str(w, NULL, a->notes[j].text);
@@ -324,7 +325,7 @@ static void verify_prom(const struct snapshot *s, const struct wm_verify *a)
 			struct fmt_val v = fmt_value(&wm4_fields[k], &e);
 
 			if (s->zone_map[i] >= 0 && v.ok)
-				printf("wmark_verify_%s{node=\"%d\",zone=\"%s\"} %ld\n",
+				printf("wmark_verify_%s{node=\"%d\",zone=\"%s\"} %" PRId64 "\n",
 				       wm4_fields[k].prom, s->m.zones[i].node,
 				       s->zi.zones[s->zone_map[i]].name, v.n);
 		}
@@ -334,8 +335,8 @@ static void verify_prom(const struct snapshot *s, const struct wm_verify *a)
 		printf("# HELP wmark_verify_managed_moved_pages Managed pages moved since the kernel "
 		       "last computed its watermarks.\n"
 		       "# TYPE wmark_verify_managed_moved_pages gauge\n"
-		       "wmark_verify_managed_moved_pages %ld\n",
-		       a->verdict == WM_VERDICT_STALE ? (long)a->moved : 0L);
+		       "wmark_verify_managed_moved_pages %" PRId64 "\n",
+		       a->verdict == WM_VERDICT_STALE ? (int64_t)a->moved : 0L);
 }
 
 /*
@@ -457,7 +458,7 @@ static int verify_list(const struct cli_ctx *ctx, const struct wm_verify_opts *o
 	size_t cap = 0;
 	ssize_t len;
 	int rc = EXIT_OK;
-	unsigned long lineno = 0;
+	uint64_t lineno = 0;
 
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		struct cli_ctx c = *ctx;
@@ -468,7 +469,7 @@ static int verify_list(const struct cli_ctx *ctx, const struct wm_verify_opts *o
 		if (!len)
 			continue;
 		if (strlen(line) != (size_t)len) {
-			rc = worse(rc, cli_err(EXIT_USAGE, "verify", "%s:%lu: a NUL byte in a root path",
+			rc = worse(rc, cli_err(EXIT_USAGE, "verify", "%s:%" PRIu64 ": a NUL byte in a root path",
 					       name, lineno));
 			continue;
 		}

@@ -10,6 +10,7 @@
  * protection arrays, and so does merely reading it; watermark_boost_factor
  * recomputes nothing.
  */
+#include <inttypes.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -25,8 +26,8 @@
 
 /* A zone of the table: now as zoneinfo printed it, after as the model predicts. */
 struct wrow {
-	long min_now, low_now, high_now;
-	long min, low, high, high_sqrt;
+	int64_t min_now, low_now, high_now;
+	int64_t min, low, high, high_sqrt;
 	double gap_now_mib, gap_mib;
 };
 
@@ -61,7 +62,7 @@ static const struct fmt_field wfields[] = {
 
 #define NWFIELDS (sizeof(wfields) / sizeof(wfields[0]))
 
-static double mib(long pages, unsigned page_size)
+static double mib(int64_t pages, unsigned page_size)
 {
 	return (double)pages * page_size / (1024.0 * 1024.0);
 }
@@ -73,7 +74,7 @@ static double mib(long pages, unsigned page_size)
  */
 static void anon_only_lines(const struct snapshot *s, const struct wm_predicted *after, cJSON *doc)
 {
-	unsigned long *high = calloc(s->zi.nzones ? s->zi.nzones : 1, sizeof(*high));
+	uint64_t *high = calloc(s->zi.nzones ? s->zi.nzones : 1, sizeof(*high));
 	cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "anon_only") : NULL;
 	struct wm_scan_in now, then;
 	size_t i;
@@ -87,7 +88,7 @@ static void anon_only_lines(const struct snapshot *s, const struct wm_predicted 
 		if (after[i].shown && s->zone_map[i] >= 0)
 			high[s->zone_map[i]] = after[i].wm.high + after[i].boost;
 	for (node = 0; node < s->zi.nnodes; node++) {
-		long mn, ma;
+		int64_t mn, ma;
 
 		if (!wm_scan_node(&s->zi, node, NULL, &now) || !wm_scan_node(&s->zi, node, high, &then))
 			continue;
@@ -134,12 +135,12 @@ static void whatif_usage(void)
 }
 
 /* The most boost sysctls sc let a zone reach from raw high, or RV_NONE. */
-static long boost_ceiling(const struct snapshot *s, const struct wm_sysctl *sc,
-			  unsigned long managed, unsigned long high)
+static int64_t boost_ceiling(const struct snapshot *s, const struct wm_sysctl *sc,
+			  uint64_t managed, uint64_t high)
 {
 	if (!s->prof.boost || !(sc->have & WM_HAVE_BOOST))
 		return RV_NONE;
-	return (long)wm_boost_max(&s->prof, managed, high, sc->boost_factor,
+	return (int64_t)wm_boost_max(&s->prof, managed, high, sc->boost_factor,
 				  s->m.pageblock_pages);
 }
 
@@ -152,14 +153,14 @@ static long boost_ceiling(const struct snapshot *s, const struct wm_sysctl *sc,
 static void boost_line(const struct snapshot *s, const struct wm_sysctl *sc,
 		       const struct wm_predicted *after)
 {
-	unsigned long now = 0, then = 0, boosted = 0;
+	uint64_t now = 0, then = 0, boosted = 0;
 	size_t i;
 
 	if (!s->prof.boost || !(s->sysctl.have & WM_HAVE_BOOST) || !(sc->have & WM_HAVE_BOOST))
 		return;
 	for (i = 0; i < s->m.nzones; i++) {
 		const struct zi_zone *z;
-		unsigned long high;
+		uint64_t high;
 
 		if (!after[i].shown)
 			continue;
@@ -169,13 +170,13 @@ static void boost_line(const struct snapshot *s, const struct wm_sysctl *sc,
 			high -= z->boost;
 			boosted += z->boost;
 		}
-		now += (unsigned long)boost_ceiling(s, &s->sysctl, s->m.zones[i].managed, high);
-		then += (unsigned long)boost_ceiling(s, sc, s->m.zones[i].managed, after[i].wm.high);
+		now += (uint64_t)boost_ceiling(s, &s->sysctl, s->m.zones[i].managed, high);
+		then += (uint64_t)boost_ceiling(s, sc, s->m.zones[i].managed, after[i].wm.high);
 	}
-	printf("Watermark boost: at most %.1f MiB over the zones now (watermark_boost_factor %ld), "
-	       "%.1f MiB after (%ld); boosted now: %.1f MiB\n", mib((long)now, s->m.page_size),
-	       s->sysctl.boost_factor, mib((long)then, s->m.page_size), sc->boost_factor,
-	       mib((long)boosted, s->m.page_size));
+	printf("Watermark boost: at most %.1f MiB over the zones now (watermark_boost_factor %" PRId64 "), "
+	       "%.1f MiB after (%" PRId64 "); boosted now: %.1f MiB\n", mib((int64_t)now, s->m.page_size),
+	       s->sysctl.boost_factor, mib((int64_t)then, s->m.page_size), sc->boost_factor,
+	       mib((int64_t)boosted, s->m.page_size));
 }
 
 const struct option cmd_whatif_opts[] = {
@@ -260,13 +261,13 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 			zrow_from_model(&row, s.m.zones[i].node, s.zi.zones[s.zone_map[i]].name,
 					&s.m.zones[i], &after[i].wm, &s.prof);
 			/* a recompute resets boost; otherwise it stays */
-			row.min = (long)(after[i].wm.min + after[i].boost);
-			row.low = (long)(after[i].wm.low + after[i].boost);
-			row.high = (long)(after[i].wm.high + after[i].boost);
+			row.min = (int64_t)(after[i].wm.min + after[i].boost);
+			row.low = (int64_t)(after[i].wm.low + after[i].boost);
+			row.high = (int64_t)(after[i].wm.high + after[i].boost);
 			/* as zoneinfo will print it: promo only where it is printed */
 			row.promo = after[i].promo_printed
-					    ? (long)(after[i].wm.promo + after[i].boost) : RV_NONE;
-			row.boost = (long)after[i].boost;
+					    ? (int64_t)(after[i].wm.promo + after[i].boost) : RV_NONE;
+			row.boost = (int64_t)after[i].boost;
 			row.boost_max = boost_ceiling(&s, &sc, s.m.zones[i].managed, after[i].wm.high);
 			row.nprot = s.zi.zones[s.zone_map[i]].nprotection;
 			arr = report_json_zones(&row, 1, cols | COL_PROMO | COL_BOOST |
@@ -289,8 +290,8 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 
-	printf("Kernel %s rules.  Today: min_free_kbytes %ld, watermark_scale_factor %ld; "
-	       "after: %ld, %ld\n", s.osrelease[0] ? s.osrelease : "(default)",
+	printf("Kernel %s rules.  Today: min_free_kbytes %" PRId64 ", watermark_scale_factor %" PRId64 "; "
+	       "after: %" PRId64 ", %" PRId64 "\n", s.osrelease[0] ? s.osrelease : "(default)",
 	       s.sysctl.min_free_kbytes, s.sysctl.wsf, sc.min_free_kbytes, sc.wsf);
 	if (!recompute)
 		puts("This change recomputes no watermark: they stay as they are.");
@@ -300,19 +301,19 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		const struct zi_zone *z;
 		const struct wm_predicted *a = &after[i];
-		long b;
+		int64_t b;
 		struct wrow r;
 
 		if (!a->shown)
 			continue;
 		z = &s.zi.zones[s.zone_map[i]];
-		b = (long)a->boost;
+		b = (int64_t)a->boost;
 		r = (struct wrow){
-			.min_now = (long)z->min, .low_now = (long)z->low, .high_now = (long)z->high,
-			.min = (long)a->wm.min + b, .low = (long)a->wm.low + b,
-			.high = (long)a->wm.high + b, .high_sqrt = (long)a->wm.high_sqrt + b,
-			.gap_now_mib = mib((long)(z->low - z->min), s.m.page_size),
-			.gap_mib = mib((long)(a->wm.low - a->wm.min), s.m.page_size),
+			.min_now = (int64_t)z->min, .low_now = (int64_t)z->low, .high_now = (int64_t)z->high,
+			.min = (int64_t)a->wm.min + b, .low = (int64_t)a->wm.low + b,
+			.high = (int64_t)a->wm.high + b, .high_sqrt = (int64_t)a->wm.high_sqrt + b,
+			.gap_now_mib = mib((int64_t)(z->low - z->min), s.m.page_size),
+			.gap_mib = mib((int64_t)(a->wm.low - a->wm.min), s.m.page_size),
 		};
 		printf("%-4d %-8s", z->node, z->name);
 		fmt_text_cells(stdout, wfields, NWFIELDS, NULL, cols, 0, &r);

@@ -4,6 +4,7 @@
  * saying where the numbers come from, then the zone table; and the JSON
  * header and reserve block that other commands share.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,25 +30,25 @@ const char *explain_kernel(const struct explain *ex, char *buf, size_t n)
 const char *explain_mfk(const struct wm_mfk *mfk, const struct wm_machine *m,
 			char *buf, size_t n)
 {
-	unsigned long kbpp = (m->page_size ? m->page_size : 4096) / 1024;
+	uint64_t kbpp = (m->page_size ? m->page_size : 4096) / 1024;
 
 	switch (mfk->rule) {
 	case WM_MFK_USER:
-		snprintf(buf, n, "%ld KiB, as set", mfk->value);
+		snprintf(buf, n, "%" PRId64 " KiB, as set", mfk->value);
 		break;
 	case WM_MFK_THP:
-		snprintf(buf, n, "%ld KiB: THP's recommendation, %lu-page pageblocks x %d zones x 11"
-			 "%s (the boot sqrt rule gives %ld)",
+		snprintf(buf, n, "%" PRId64 " KiB: THP's recommendation, %" PRIu64 "-page pageblocks x %d zones x 11"
+			 "%s (the boot sqrt rule gives %" PRId64 ")",
 			 mfk->value, m->pageblock_pages, mfk->thp_zones,
 			 mfk->thp_kb < mfk->thp_uncapped_kb ? ", capped at 5% of lowmem" : "",
 			 mfk->sqrt_kb);
 		break;
 	case WM_MFK_SQRT_RERUN:
-		snprintf(buf, n, "%ld KiB: the sqrt rule re-run when THP is off (5.16+), "
-			 "after the first pass gave %ld", mfk->value, mfk->sqrt_kb);
+		snprintf(buf, n, "%" PRId64 " KiB: the sqrt rule re-run when THP is off (5.16+), "
+			 "after the first pass gave %" PRId64 "", mfk->value, mfk->sqrt_kb);
 		break;
 	case WM_MFK_SQRT:
-		snprintf(buf, n, "%ld KiB: the boot sqrt rule, isqrt(%lu KiB x 16) = %ld%s%s",
+		snprintf(buf, n, "%" PRId64 " KiB: the boot sqrt rule, isqrt(%" PRIu64 " KiB x 16) = %" PRId64 "%s%s",
 			 mfk->value, mfk->lowmem_pages * kbpp, mfk->sqrt_raw_kb,
 			 mfk->sqrt_raw_kb != mfk->value ? ", clamped" : "",
 			 mfk->thp_kb >= 0 ? " (THP's recommendation is not larger)" : "");
@@ -117,7 +118,7 @@ cJSON *explain_json_head(const struct explain_head *h)
 	return doc;
 }
 
-static double reserve_mib(unsigned long pages, unsigned page_size)
+static double reserve_mib(uint64_t pages, unsigned page_size)
 {
 	return (double)pages * page_size / 1048576.0;
 }
@@ -125,13 +126,13 @@ static double reserve_mib(unsigned long pages, unsigned page_size)
 void explain_text_reserve(FILE *f, const struct wm_reserve *rv, unsigned page_size,
 			  unsigned parts)
 {
-	long kbpp = (long)(page_size / 1024);
+	int64_t kbpp = (int64_t)(page_size / 1024);
 
 	fprintf(f, "Reserved (totalreserve_pages): %.1f MiB now, %.1f MiB after (%+.1f MiB)\n",
 		reserve_mib(rv->total_now, page_size), reserve_mib(rv->total_after, page_size),
 		((double)rv->total_after - (double)rv->total_now) * page_size / 1048576.0);
 	if (rv->have_meminfo)
-		fprintf(f, "MemAvailable: %ld MiB now, %ld MiB after (%+ld MiB)\n",
+		fprintf(f, "MemAvailable: %" PRId64 " MiB now, %" PRId64 " MiB after (%+" PRId64 " MiB)\n",
 			rv->avail_now * kbpp / 1024, rv->avail_after * kbpp / 1024,
 			(rv->avail_after - rv->avail_now) * kbpp / 1024);
 	else
@@ -185,18 +186,18 @@ static void text_header(FILE *f, const struct explain *ex)
 	if (ex->mfk_known)
 		fprintf(f, "min_free_kbytes %s\n", explain_mfk(&ex->mfk, ex->machine, buf, sizeof(buf)));
 	else
-		fprintf(f, "min_free_kbytes %ld KiB\n", s->min_free_kbytes);
+		fprintf(f, "min_free_kbytes %" PRId64 " KiB\n", s->min_free_kbytes);
 	if (p->wsf)
-		fprintf(f, "watermark_scale_factor %ld (the kernel accepts 1..%ld)", s->wsf, p->wsf_max);
+		fprintf(f, "watermark_scale_factor %" PRId64 " (the kernel accepts 1..%" PRId64 ")", s->wsf, p->wsf_max);
 	else
 		fputs("no watermark_scale_factor before 4.6: low = min + share/4, high = min + share/2", f);
 	if (s->have & WM_HAVE_BOOST)
-		fprintf(f, ", watermark_boost_factor %ld", s->boost_factor);
+		fprintf(f, ", watermark_boost_factor %" PRId64 "", s->boost_factor);
 	if (s->have & WM_HAVE_EXTRA)
-		fprintf(f, ", extra_free_kbytes %ld", s->extra_free_kbytes);
+		fprintf(f, ", extra_free_kbytes %" PRId64 "", s->extra_free_kbytes);
 	fputs("\nlowmem_reserve_ratio", f);
 	for (i = 0; i < s->nlrr; i++)
-		fprintf(f, " %ld", s->lrr[i]);
+		fprintf(f, " %" PRId64 "", s->lrr[i]);
 	fputs("\n\n", f);
 }
 
@@ -240,7 +241,7 @@ static void text_footer(FILE *f, const struct explain *ex, const struct zrow *ro
 		if (strlen(rows[i].zone) > 32) {	/* not a kernel name: printf */
 			fprintf(f, "%-4d %-8s (", rows[i].node, rows[i].zone);
 			for (j = 0; j < rows[i].nprot; j++)
-				fprintf(f, "%s%ld", j ? ", " : "", rows[i].protection[j]);
+				fprintf(f, "%s%" PRId64 "", j ? ", " : "", rows[i].protection[j]);
 			fputs(")\n", f);
 			continue;
 		}
@@ -259,7 +260,7 @@ static void text_footer(FILE *f, const struct explain *ex, const struct zrow *ro
 	}
 	if (!p->wsf || !ex->wm || !(ex->sysctl->have & WM_HAVE_WSF))
 		return;
-	fprintf(f, "\nwatermark_scale_factor %ld, zone by zone:\n", ex->sysctl->wsf);
+	fprintf(f, "\nwatermark_scale_factor %" PRId64 ", zone by zone:\n", ex->sysctl->wsf);
 	for (i = 0; i < n; i++) {
 		const struct wm_zone_wm *w = &ex->wm[i];
 
@@ -274,25 +275,25 @@ static void text_footer(FILE *f, const struct explain *ex, const struct zrow *ro
 			fprintf(f, "%-4d %-8s empty\n", rows[i].node, rows[i].zone);
 		} else if (ex->sysctl->wsf < w->wsf_floor) {
 			fprintf(f, "%-4d %-8s no effect: the gap stays a quarter of the zone's share of "
-				"min_free_kbytes; wsf starts to matter at %ld%s\n",
+				"min_free_kbytes; wsf starts to matter at %" PRId64 "%s\n",
 				rows[i].node, rows[i].zone, w->wsf_floor,
 				w->wsf_floor > p->wsf_max ? ", above the kernel's maximum" : "");
-		} else if (w->gap < (1ul << 36) && strlen(rows[i].zone) <= 32) {
+		} else if (w->gap < ((uint64_t)1 << 36) && strlen(rows[i].zone) <= 32) {
 			/* "%-4d %-8s sets the gap: %lu pages (%.1f MiB); below %ld ..." */
 			char line[160 + 24 * 3];
 			size_t k = zone_lead(line, &rows[i]);
 
 			k = lit(line, k, "sets the gap: ");
-			k += fmt_long(line + k, (long)w->gap);
+			k += fmt_long(line + k, (int64_t)w->gap);
 			k = lit(line, k, " pages (");
-			fmt_mib(line + k, 32, (long)w->gap, m->page_size);
+			fmt_mib(line + k, 32, (int64_t)w->gap, m->page_size);
 			k += strlen(line + k);
 			k = lit(line, k, " MiB); below ");
 			k += fmt_long(line + k, w->wsf_floor);
 			k = lit(line, k, " it would have no effect\n");
 			fwrite_unlocked(line, 1, k, f);
 		} else {
-			fprintf(f, "%-4d %-8s sets the gap: %lu pages (%.1f MiB); below %ld it would have no effect\n",
+			fprintf(f, "%-4d %-8s sets the gap: %" PRIu64 " pages (%.1f MiB); below %" PRId64 " it would have no effect\n",
 				rows[i].node, rows[i].zone, w->gap,
 				(double)w->gap * m->page_size / 1048576.0, w->wsf_floor);
 		}

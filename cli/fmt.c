@@ -3,6 +3,8 @@
  * fmt.c - the field descriptor's readers: a value, its text cell and its
  * JSON form, each decided by the unit alone, and the JSON number helpers.
  */
+#include <inttypes.h>
+#include <limits.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -27,7 +29,7 @@ char *fmt_digits_before(char *end, long long v)
 	return end;
 }
 
-size_t fmt_long(char *buf, long v)
+size_t fmt_long(char *buf, int64_t v)
 {
 	char tmp[24], *e = tmp + sizeof(tmp), *p = fmt_digits_before(e, v);
 
@@ -72,7 +74,7 @@ bool fmt_shown(const struct fmt_field *f, unsigned cols, unsigned mib_ps)
 }
 
 /* Whether v, the long of an offset field f, is a value ("-" when not). */
-static inline bool long_ok(const struct fmt_field *f, long v)
+static inline bool long_ok(const struct fmt_field *f, int64_t v)
 {
 	return v != RV_NONE && !(f->unit == FMT_WSF && v < 0);
 }
@@ -83,12 +85,21 @@ struct fmt_val fmt_value(const struct fmt_field *f, const void *row)
 
 	if (f->get) {
 		v.ok = f->get(row, &v.x);
-		/* a counter's double may not fit a long: convert only integer units */
-		if (v.ok && f->unit <= FMT_BOOL)
-			v.n = (long)v.x;
+		/*
+		 * a counter's double may not fit an int64_t: convert only
+		 * integer units, and only a value the type holds (-INT64_MIN
+		 * is 2^63, exact as a double); outside it there is no value,
+		 * never a conversion whose result is undefined
+		 */
+		if (v.ok && f->unit <= FMT_BOOL) {
+			if (v.x >= (double)INT64_MIN && v.x < -(double)INT64_MIN)
+				v.n = (int64_t)v.x;
+			else
+				v.ok = false;
+		}
 		return v;
 	}
-	v.n = *(const long *)((const char *)row + f->off);
+	v.n = *(const int64_t *)((const char *)row + f->off);
 	v.x = (double)v.n;
 	v.ok = long_ok(f, v.n);
 	return v;
@@ -128,7 +139,7 @@ size_t fmt_cell(char *buf, size_t n, const struct fmt_field *f, const void *row,
 	case FMT_WSF:
 		if (n >= 24)
 			return fmt_long(buf, v.n);
-		snprintf(buf, n, "%ld", v.n);
+		snprintf(buf, n, "%" PRId64 "", v.n);
 		break;
 	case FMT_BOOL:
 		snprintf(buf, n, "%s", v.n ? "yes" : "no");
@@ -150,9 +161,9 @@ size_t fmt_cell(char *buf, size_t n, const struct fmt_field *f, const void *row,
 }
 
 /* The digits of v as "%ld" prints them. */
-static int long_len(long v)
+static int long_len(int64_t v)
 {
-	unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+	uint64_t u = v < 0 ? 0ul - (uint64_t)v : (uint64_t)v;
 	int k = v < 0 ? 2 : 1;
 
 	while (u >= 10) {
@@ -169,7 +180,7 @@ static bool long_unit(const struct fmt_field *f)
 }
 
 /* The length of fmt_cell()'s text for the value v of such a field. */
-static int long_cell_len(const struct fmt_field *f, long v, unsigned mib_ps)
+static int long_cell_len(const struct fmt_field *f, int64_t v, unsigned mib_ps)
 {
 	char buf[32];
 
@@ -189,13 +200,13 @@ static int long_cell_len(const struct fmt_field *f, long v, unsigned mib_ps)
 static int long_column_len(const struct fmt_field *f, const char *rows, size_t stride,
 			   size_t n, unsigned mib_ps)
 {
-	long hi = 0, lo = 0, v;
+	int64_t hi = 0, lo = 0, v;
 	bool any = false, none = false;
 	int len, w;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		v = *(const long *)(const void *)(rows + i * stride + f->off);
+		v = *(const int64_t *)(const void *)(rows + i * stride + f->off);
 		if (!long_ok(f, v)) {
 			none = true;
 			continue;
@@ -273,7 +284,7 @@ void fmt_text_header(FILE *f, const struct fmt_field *fs, size_t nf, const int *
  * a copy would put, without the copy (the cells of a table of thousands
  * of zones).
  */
-static char *put_long_cell(char *p, size_t lead, int w, const struct fmt_field *f, long v)
+static char *put_long_cell(char *p, size_t lead, int w, const struct fmt_field *f, int64_t v)
 {
 	bool ok = long_ok(f, v);
 	int len = ok ? long_len(v) : 1;
@@ -318,7 +329,7 @@ void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *w
 		}
 		if (long_unit(&fs[k]) && !(fs[k].unit == FMT_PAGES && mib_ps)) {
 			p = put_long_cell(p, fmt_sep_len(&fs[k]), w, &fs[k],
-					  *(const long *)(const void *)((const char *)row + fs[k].off));
+					  *(const int64_t *)(const void *)((const char *)row + fs[k].off));
 			continue;
 		}
 		len = fmt_cell(cell, sizeof(cell), &fs[k], row, mib_ps);
@@ -394,15 +405,15 @@ void fmt_json_fields(cJSON *o, const struct fmt_field *fs, size_t nf, unsigned c
 			fmt_json_value(o, fs[k].json, fs[k].unit, fmt_value(&fs[k], row));
 }
 
-cJSON *json_long(long v)
+cJSON *json_long(int64_t v)
 {
 	char b[24];
 
-	/* a double holds every integer below 2^53; past that, the digits */
+	/* a double holds every integer below 2^53; past that, a string of the digits */
 	if ((long long)v > -(1LL << 53) && (long long)v < (1LL << 53))
 		return cJSON_CreateNumber((double)v);
-	snprintf(b, sizeof(b), "%ld", v);
-	return cJSON_CreateRaw(b);
+	snprintf(b, sizeof(b), "%" PRId64 "", v);
+	return cJSON_CreateString(b);
 }
 
 cJSON *json_counter(uint64_t v)
@@ -415,7 +426,7 @@ cJSON *json_counter(uint64_t v)
 	return cJSON_CreateString(b);
 }
 
-void json_add_long(cJSON *o, const char *key, long v)
+void json_add_long(cJSON *o, const char *key, int64_t v)
 {
 	if (v == RV_NONE)
 		cJSON_AddNullToObject(o, key);
@@ -423,7 +434,7 @@ void json_add_long(cJSON *o, const char *key, long v)
 		cJSON_AddItemToObject(o, key, json_long(v));
 }
 
-const char *fmt_mib(char *buf, size_t n, long pages, unsigned page_size)
+const char *fmt_mib(char *buf, size_t n, int64_t pages, unsigned page_size)
 {
 	if (pages == RV_NONE) {
 		snprintf(buf, n, "-");
@@ -439,7 +450,7 @@ const char *fmt_mib(char *buf, size_t n, long pages, unsigned page_size)
 
 		if (r > (1u << 19) || (r == (1u << 19) && (q & 1)))
 			q++;
-		k = fmt_long(buf, (long)(q / 10));
+		k = fmt_long(buf, (int64_t)(q / 10));
 		buf[k] = '.';
 		buf[k + 1] = (char)('0' + q % 10);
 		buf[k + 2] = 0;

@@ -35,7 +35,7 @@ enum fmt_unit {
 /* A field's value in one row. */
 struct fmt_val {
 	bool ok;	/* false: none (text "-", JSON null, no Prometheus sample) */
-	long n;		/* FMT_PAGES, FMT_WSF, FMT_BOOL */
+	int64_t n;		/* FMT_PAGES, FMT_WSF, FMT_BOOL */
 	double x;	/* FMT_COUNT, FMT_NS, FMT_SHARE, FMT_MIB */
 };
 
@@ -114,16 +114,16 @@ void fmt_json_fields(cJSON *o, const struct fmt_field *fs, size_t nf, unsigned c
  * A page count or other integer as a JSON number, exact: below 2^53 a
  * double, past it the digits themselves.
  */
-cJSON *json_long(long v);
+cJSON *json_long(int64_t v);
 
 /* A raw 64-bit counter (vmstat): a number below 2^53, else a string (STYLE.md). */
 cJSON *json_counter(uint64_t v);
 
 /* Add a number (exact, json_long), or null when v == RV_NONE. */
-void json_add_long(cJSON *o, const char *key, long v);
+void json_add_long(cJSON *o, const char *key, int64_t v);
 
 /* v's digits as "%ld" prints them into buf (24 bytes); return their length. */
-size_t fmt_long(char *buf, long v);
+size_t fmt_long(char *buf, int64_t v);
 
 /*
  * v's digits and sign written right to left, the last just before end
@@ -135,6 +135,6 @@ char *fmt_digits_before(char *end, long long v);
 void fmt_put_padded(FILE *f, const char *s, int width, bool left);
 
 /* pages -> MiB with one decimal, into buf ("-" for RV_NONE). */
-const char *fmt_mib(char *buf, size_t n, long pages, unsigned page_size);
+const char *fmt_mib(char *buf, size_t n, int64_t pages, unsigned page_size);
 
 #endif /* WMARK_FMT_H */

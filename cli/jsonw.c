@@ -209,9 +209,17 @@ static bool same_double(double a, double b)
 	return fabs(a - b) <= m * DBL_EPSILON;
 }
 
+/*
+ * The one rule for a JSON number, whatever the command: an integer below
+ * 2^53 is its digits (never exponent notation, which readers take for a
+ * float); an integer of 2^53 or more, up to 2^64, a string of its digits
+ * (past 2^53 a JSON number cannot tell it from its neighbours: wmark(1),
+ * JSON OUTPUT); anything else as cJSON prints it, "%1.15g" when that
+ * reads back, else "%1.17g".  NaN and infinities are null.
+ */
 static void put_double(struct jw *w, double v)
 {
-	char b[32];
+	char b[40];
 	double back;
 	int n;
 
@@ -219,12 +227,16 @@ static void put_double(struct jw *w, double v)
 		put(w, "null", 4);
 		return;
 	}
-	/* an integer below 10^15: "%1.15g" prints its digits (and -0 as "-0") */
-	if (v == floor(v) && fabs(v) < 1e15 && !(v == 0 && signbit(v))) {
+	if (v == floor(v) && fabs(v) < 9007199254740992.0 && !(v == 0 && signbit(v))) {
 		char *e = b + sizeof(b);
 		char *s = fmt_digits_before(e, (long long)v);
 
 		put(w, s, (size_t)(e - s));
+		return;
+	}
+	if (v == floor(v) && fabs(v) >= 9007199254740992.0 && fabs(v) < 18446744073709551616.0) {
+		n = snprintf(b, sizeof(b), "\"%.0f\"", v);
+		put(w, b, (size_t)n);
 		return;
 	}
 	n = snprintf(b, sizeof(b), "%1.15g", v);
@@ -239,22 +251,23 @@ void jw_double(struct jw *w, const char *key, double v)
 	put_double(w, v);
 }
 
-void jw_long(struct jw *w, const char *key, long v)
+void jw_long(struct jw *w, const char *key, int64_t v)
 {
 	char b[24], *e = b + sizeof(b), *s;
 
 	lead(w, key);
-	/* as json_long(): a double below 2^53, the digits themselves past it */
-	if ((long long)v > -(1LL << 53) && (long long)v < (1LL << 53) &&
-	    (v < 0 ? -(long long)v : (long long)v) >= 1000000000000000LL) {
-		put_double(w, (double)v);
+	/* put_double()'s rule, from the integer itself: a string past 2^53 */
+	s = fmt_digits_before(e, (long long)v);
+	if ((long long)v > -(1LL << 53) && (long long)v < (1LL << 53)) {
+		put(w, s, (size_t)(e - s));
 		return;
 	}
-	s = fmt_digits_before(e, (long long)v);
+	putch(w, '"');
 	put(w, s, (size_t)(e - s));
+	putch(w, '"');
 }
 
-void jw_long_or_null(struct jw *w, const char *key, long v)
+void jw_long_or_null(struct jw *w, const char *key, int64_t v)
 {
 	if (v == RV_NONE)
 		jw_null(w, key);
@@ -359,4 +372,13 @@ int jw_finish(struct jw *w)
 	putch(w, '\n');
 	jw_flush(w);
 	return w->err ? -1 : 0;
+}
+
+int jw_print(FILE *f, const cJSON *doc)
+{
+	static struct jw w;	/* 64 KiB: not on the stack */
+
+	jw_init(&w, f);
+	jw_cjson(&w, NULL, doc);
+	return jw_finish(&w);
 }

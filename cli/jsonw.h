@@ -35,7 +35,7 @@ struct jw {
 	FILE *f;
 	int depth;			/* open objects and arrays */
 	bool array[JW_MAX_DEPTH];	/* level d is an array, not an object */
-	unsigned long count[JW_MAX_DEPTH];	/* values written at level d */
+	uint64_t count[JW_MAX_DEPTH];	/* values written at level d */
 	bool err;			/* a write failed or nesting overflowed */
 	bool compact;			/* cJSON_PrintUnformatted()'s layout */
 	size_t len;
@@ -57,11 +57,17 @@ void jw_close(struct jw *w);
 void jw_null(struct jw *w, const char *key);
 void jw_bool(struct jw *w, const char *key, bool v);
 void jw_str(struct jw *w, const char *key, const char *s);
+/*
+ * A number, by the one rule of every JSON document wmark prints: an
+ * integer below 2^53 as its digits, an integer of 2^53 up to 2^64 as a
+ * string of its digits, other values as cJSON prints them, NaN and
+ * infinities as null.
+ */
 void jw_double(struct jw *w, const char *key, double v);
-/* An integer exactly: below 2^53 as cJSON prints the double, past it the digits. */
-void jw_long(struct jw *w, const char *key, long v);
+/* An integer exactly: jw_double's rule, from the integer (no double in between). */
+void jw_long(struct jw *w, const char *key, int64_t v);
 /* jw_long, or null when v == RV_NONE. */
-void jw_long_or_null(struct jw *w, const char *key, long v);
+void jw_long_or_null(struct jw *w, const char *key, int64_t v);
 /* Digits or other JSON text as it is (cJSON_CreateRaw). */
 void jw_raw(struct jw *w, const char *key, const char *text);
 
@@ -80,5 +86,12 @@ void jw_fmt_fields(struct jw *w, const struct fmt_field *fs, size_t nf, unsigned
  * it.  Return 0, or -1 when a write failed or the nesting was too deep.
  */
 int jw_finish(struct jw *w);
+
+/*
+ * Print the cJSON document doc to f as cJSON_Print() lays it out, its
+ * numbers by jw_double's rule, and a newline.  Return 0, or -1 when a
+ * write failed.  Every cJSON document on standard output goes here.
+ */
+int jw_print(FILE *f, const cJSON *doc);
 
 #endif /* WMARK_JSONW_H */

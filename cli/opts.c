@@ -62,7 +62,7 @@ int opts_knob(const char *cmd, int c, const char *arg, struct wm_change *ch)
 		if (one[i].code != c)
 			continue;
 		if (wm_parse_long(arg, INT_MIN, INT_MAX,
-				  (long *)((char *)&ch->to + one[i].off), &d))
+				  (int64_t *)((char *)&ch->to + one[i].off), &d))
 			return cli_usage(cmd, "%s: %s", knob_option[one[i].k], d.msg);
 		ch->set |= wm_knob_have(one[i].k);
 		ch->to.have |= wm_knob_have(one[i].k);

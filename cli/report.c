@@ -3,6 +3,7 @@
  * report.c - the zone field table and its three printers (text, JSON,
  * Prometheus), through the shared readers of fmt.c.
  */
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,9 +66,9 @@ const char *zrow_state(const struct zi_zone *z)
 	return "above high";
 }
 
-static long opt(const struct zi_zone *z, unsigned flag, unsigned long v)
+static int64_t opt(const struct zi_zone *z, unsigned flag, uint64_t v)
 {
-	return (z->flags & flag) ? (long)v : RV_NONE;
+	return (z->flags & flag) ? (int64_t)v : RV_NONE;
 }
 
 void zrow_from_zoneinfo(struct zrow *r, const struct zi_zone *z)
@@ -101,26 +102,26 @@ void zrow_from_model(struct zrow *r, int node, const char *zone,
 		     const struct wm_zone *z, const struct wm_zone_wm *w,
 		     const struct wm_profile *p)
 {
-	long boost = p->boost ? (long)z->boost : 0;
+	int64_t boost = p->boost ? (int64_t)z->boost : 0;
 	int i;
 
 	memset(r, 0, sizeof(*r));
 	r->node = node;
 	r->zone = zone;
-	r->managed = (long)z->managed;
-	r->present = (long)z->present;
+	r->managed = (int64_t)z->managed;
+	r->present = (int64_t)z->present;
 	r->spanned = RV_NONE;
 	r->free = RV_NONE;
 	r->boost = boost;
 	r->boost_max = RV_NONE;
 	/* zoneinfo prints _watermark[] + watermark_boost (5.0+). */
-	r->min = (long)w->min + boost;
-	r->low = (long)w->low + boost;
-	r->high = (long)w->high + boost;
-	r->promo = p->promo ? (long)w->promo + boost : RV_NONE;
-	r->gap = (long)w->gap;
-	r->high_sqrt = (long)w->high_sqrt + boost;
-	r->gap_sqrt = (long)w->gap_sqrt;
+	r->min = (int64_t)w->min + boost;
+	r->low = (int64_t)w->low + boost;
+	r->high = (int64_t)w->high + boost;
+	r->promo = p->promo ? (int64_t)w->promo + boost : RV_NONE;
+	r->gap = (int64_t)w->gap;
+	r->high_sqrt = (int64_t)w->high_sqrt + boost;
+	r->gap_sqrt = (int64_t)w->gap_sqrt;
 	r->wsf_floor = w->wsf_floor;
 	r->wsf_effective = w->wsf_effective;
 	r->nprot = WM_MAX_ZONES;
@@ -255,7 +256,7 @@ void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
 			if (!v.ok)
 				continue;
 			if (plen + zlen > sizeof(line) - 96) {	/* never for kernel names */
-				fprintf(f, "wmark_zone_%s{node=\"%d\",zone=\"%s\"} %ld\n",
+				fprintf(f, "wmark_zone_%s{node=\"%d\",zone=\"%s\"} %" PRId64 "\n",
 					fd->prom, rows[i].node, rows[i].zone, v.n);
 				continue;
 			}
@@ -304,9 +305,9 @@ void report_prom_sysctl(FILE *f, const struct wm_sysctl *s)
 		if (!(s->have & one[i].have))
 			continue;
 		fprintf(f, "# HELP wmark_sysctl_%s The sysctl %s the watermarks are computed from.\n"
-			"# TYPE wmark_sysctl_%s gauge\nwmark_sysctl_%s %ld\n", one[i].name,
+			"# TYPE wmark_sysctl_%s gauge\nwmark_sysctl_%s %" PRId64 "\n", one[i].name,
 			one[i].help, one[i].name, one[i].name,
-			*(const long *)(const void *)((const char *)s + one[i].off));
+			*(const int64_t *)(const void *)((const char *)s + one[i].off));
 	}
 }
 
@@ -333,12 +334,8 @@ cJSON *report_json_sysctl(const struct wm_sysctl *s)
 
 int report_json_print(cJSON *doc)
 {
-	char *text = cJSON_Print(doc);
-
+	/* a write error shows at close_stdout() */
+	jw_print(stdout, doc);
 	cJSON_Delete(doc);
-	if (!text)
-		return cli_err(EXIT_SYSTEM, "json", "out of memory");
-	puts(text);
-	free(text);
 	return EXIT_OK;
 }

@@ -24,14 +24,14 @@
 struct zrow {
 	int node;
 	const char *zone;
-	long managed, present, spanned, free;
-	long min, low, high, promo, boost;
-	long boost_max;		/* the most boost watermark_boost_factor allows */
-	long gap;		/* min->low */
-	long high_sqrt, gap_sqrt;
-	long wsf_floor;		/* smallest wsf that changes the gap */
-	long wsf_effective;	/* the largest wsf whose term is <= the gap */
-	long protection[WM_MAX_ZONES];
+	int64_t managed, present, spanned, free;
+	int64_t min, low, high, promo, boost;
+	int64_t boost_max;		/* the most boost watermark_boost_factor allows */
+	int64_t gap;		/* min->low */
+	int64_t high_sqrt, gap_sqrt;
+	int64_t wsf_floor;		/* smallest wsf that changes the gap */
+	int64_t wsf_effective;	/* the largest wsf whose term is <= the gap */
+	int64_t protection[WM_MAX_ZONES];
 	int nprot;
 	const char *state;	/* where free stands against the watermarks */
 };

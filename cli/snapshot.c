@@ -10,6 +10,7 @@
  * sysctls, and everything is read again while the zones' sizes and
  * watermarks moved in between.
  */
+#include <inttypes.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -268,7 +269,7 @@ static int bad_value(const struct snapshot *s, const char *rel, const struct wm_
  * absent file leaves the bit clear.  The value must be one the running
  * kernel accepts (the one range rule of calc/change.c).
  */
-static int read_knob(struct snapshot *s, const char *rel, enum wm_knob k, long *out)
+static int read_knob(struct snapshot *s, const char *rel, enum wm_knob k, int64_t *out)
 {
 	struct wm_diag d = { 0 };
 	char *buf;
@@ -383,11 +384,11 @@ int snapshot_thp_sizes(const char *root, struct thp_size *out, int max)
 	if (root_path(root, P_THP_DIR, path, sizeof(path)) || !(d = opendir(path)))
 		return 0;
 	while ((e = readdir(d)) && n < max) {
-		unsigned long kb;
+		uint64_t kb;
 		char k;
 
 		/* hugepages-<N>kB, nothing after */
-		if (sscanf(e->d_name, "hugepages-%lukB%c", &kb, &k) != 1 || !kb)
+		if (sscanf(e->d_name, "hugepages-%" SCNu64 "kB%c", &kb, &k) != 1 || !kb)
 			continue;
 		out[n].kb = kb;
 		snprintf(out[n].rel, sizeof(out[n].rel), "%s/%s/enabled", P_THP_DIR, e->d_name);
@@ -411,7 +412,7 @@ static enum wm_thp_size thp_size_word(const char *w)
 
 static int thp_size_desc(const void *a, const void *b)
 {
-	unsigned long x = ((const struct thp_size *)a)->kb, y = ((const struct thp_size *)b)->kb;
+	uint64_t x = ((const struct thp_size *)a)->kb, y = ((const struct thp_size *)b)->kb;
 
 	return x < y ? 1 : x > y ? -1 : 0;
 }
@@ -496,7 +497,7 @@ static int load_zoneinfo(const char *root, char **text, size_t *len, bool *mappe
 {
 	char path[4096];
 	struct stat st;
-	long pg = sysconf(_SC_PAGESIZE);
+	int64_t pg = sysconf(_SC_PAGESIZE);
 	void *p;
 	int fd, err;
 
@@ -575,7 +576,7 @@ uint64_t snapshot_pmd_bytes(const char *root)
 {
 	char *buf;
 	size_t len;
-	long pmd;
+	int64_t pmd;
 	bool ok;
 
 	if (read_rooted(root, P_PMD_SIZE, &buf, &len))
@@ -596,7 +597,7 @@ uint64_t snapshot_pmd_bytes(const char *root)
  * read pagetypeinfo.  Fill *order and *pb, or leave *pb 0.
  */
 static void live_pageblock(const struct snapshot *s, unsigned page_size,
-			   unsigned *order, unsigned long *pb)
+			   unsigned *order, uint64_t *pb)
 {
 #if defined(__x86_64__) || defined(__aarch64__)
 	struct stat st;
@@ -633,14 +634,16 @@ static int read_geometry(struct snapshot *s)
 {
 	struct wm_diag d = { 0 };
 	unsigned page_size = 0, order = 0;
-	unsigned long pb = 0;
+	uint64_t pb = 0;
+	int rec_order = -1;
+	bool pb_recorded = false;
 	uint64_t managed = 0, memtotal = 0;
 	char *buf = NULL;
 	size_t len, i;
 	int rc;
 
 	if (s->live) {
-		long ps = sysconf(_SC_PAGESIZE);
+		int64_t ps = sysconf(_SC_PAGESIZE);
 
 		page_size = ps > 0 ? (unsigned)ps : 0;
 		live_pageblock(s, page_size, &order, &pb);
@@ -655,6 +658,16 @@ static int read_geometry(struct snapshot *s)
 			managed += s->layout.zones[i].managed;
 		if ((rc = read_memtotal(s, &memtotal)))
 			return rc;
+		/* what capture recorded beats MemTotal, which cannot always tell */
+		if ((rc = read_optional(s, P_GEOMETRY, &buf, &len)))
+			return rc;
+		if (buf) {
+			rc = wm_parse_geometry(buf, len, &page_size, &rec_order, &d);
+			free(buf);
+			buf = NULL;
+			if (rc)
+				return parse_error(s, P_GEOMETRY, &d);
+		}
 	}
 	if ((rc = read_optional(s, P_PAGETYPEINFO, &buf, &len)))
 		return rc;
@@ -666,8 +679,18 @@ static int read_geometry(struct snapshot *s)
 		if (rc)
 			pb = 0;
 	}
+	if (!pb && rec_order >= 0) {
+		order = (unsigned)rec_order;
+		pb = 1ul << order;
+		pb_recorded = true;
+	}
 	if (wm_geometry_settle(page_size, memtotal, managed, order, pb, &s->geo, &d))
-		return parse_error(s, pb ? P_PAGETYPEINFO : P_MEMINFO, &d);
+		return parse_error(s, pb_recorded ? P_GEOMETRY : pb ? P_PAGETYPEINFO : P_MEMINFO,
+				   &d);
+	if (!s->live && page_size)
+		s->geo.page_size_from = WM_GEO_CAPTURE;
+	if (pb_recorded)
+		s->geo.pageblock_from = WM_GEO_CAPTURE;
 	return EXIT_OK;
 }
 

@@ -34,6 +34,8 @@
 #define P_BUDDYINFO "proc/buddyinfo"
 #define P_PMD_SIZE "sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
 #define P_HUGETLB_DIR "sys/kernel/mm/hugepages"
+/* wmark's own file in a capture: the page size and pageblock order (wm_parse_geometry) */
+#define P_GEOMETRY "wmark/geometry"
 
 /*
  * Join root and a relative path into out (size n).  Return 0, or -1 if
@@ -96,7 +98,7 @@ struct snapshot {
 	enum wm_thp thp;		/* WM_THP_UNSUPPORTED if no THP file */
 	struct wm_layout layout;	/* the model's zones (owns zones and zone_map) */
 	struct wm_zone *zones;		/* layout.zones: every configured zone */
-	long *zone_map;			/* layout.printed: index in zi.zones, -1 if not printed */
+	int64_t *zone_map;			/* layout.printed: index in zi.zones, -1 if not printed */
 	struct wm_geometry geo;		/* page size and pageblock, and where they came from */
 	struct wm_machine m;
 	bool used_present;		/* no managed lines: present used instead */
@@ -158,7 +160,7 @@ void snapshot_reserve(const struct snapshot *s, const struct wm_predicted *after
 
 /* A per-size THP control: its size and its enabled file under the root. */
 struct thp_size {
-	unsigned long kb;
+	uint64_t kb;
 	char rel[320];	/* P_THP_DIR, a directory name (<= 255), "/enabled" */
 };
 

@@ -71,7 +71,7 @@ int sc_path(const char *root, enum wm_knob k, char *out, size_t n)
  */
 enum { F_WRITE, F_READBACK, F_CRASH, F_STOP, F_NKINDS };
 
-static long fault_at(int kind)
+static int64_t fault_at(int kind)
 {
 	static const char *const kinds[F_NKINDS] = {
 		"write:", "readback:", "crash:", "stop:"
@@ -81,14 +81,14 @@ static long fault_at(int kind)
 
 	for (p = s; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
 		if (strncmp(p, kinds[kind], l) == 0)
-			return strtol(p + l, NULL, 10);
+			return strtoll(p + l, NULL, 10);
 	return 0;
 }
 
 static bool fault_hits(int kind)
 {
-	static long count[F_NKINDS];
-	long at = fault_at(kind);
+	static int64_t count[F_NKINDS];
+	int64_t at = fault_at(kind);
 
 	return ++count[kind] == at && at > 0;
 }

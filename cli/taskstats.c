@@ -117,7 +117,7 @@ int ts_next_exit(struct ts_sock *ts, int timeout_ms, struct ts_record *out,
 }
 
 int ts_drain_exits(struct ts_sock *ts, int timeout_ms, ts_exit_cb *cb, void *arg,
-		   unsigned long *overruns, unsigned long *undecodable, struct ts_error *err)
+		   uint64_t *overruns, uint64_t *undecodable, struct ts_error *err)
 {
 	return fail(err, TS_ENOTBUILT, 0, NULL, "taskstats");
 }
@@ -150,7 +150,7 @@ struct ts_sock {
 	/* exit records received, not yet handed out */
 	struct ts_record q[TS_QUEUE];
 	int qhead, qlen;
-	unsigned long qdropped, undecodable;
+	uint64_t qdropped, undecodable;
 };
 
 static long long now_ms(void)
@@ -439,7 +439,7 @@ int ts_next_exit(struct ts_sock *ts, int timeout_ms, struct ts_record *out,
 
 /* One exit record datagram, as the kernel sent it: decode it for cb. */
 static int decode_exit(const struct ts_sock *ts, const char *buf, size_t len,
-		       ts_exit_cb *cb, void *arg, unsigned long *undecodable)
+		       ts_exit_cb *cb, void *arg, uint64_t *undecodable)
 {
 	const struct nlmsghdr *nlh = (const void *)buf;
 	struct ts_record rec;
@@ -466,7 +466,7 @@ static int decode_exit(const struct ts_sock *ts, const char *buf, size_t len,
 }
 
 int ts_drain_exits(struct ts_sock *ts, int timeout_ms, ts_exit_cb *cb, void *arg,
-		   unsigned long *overruns, unsigned long *undecodable, struct ts_error *err)
+		   uint64_t *overruns, uint64_t *undecodable, struct ts_error *err)
 {
 	struct pollfd pfd = { .fd = nl_socket_get_fd(ts->sk), .events = POLLIN };
 	static char bufs[TS_DRAIN_MAX][TS_DGRAM];

@@ -93,7 +93,7 @@ int ts_next_exit(struct ts_sock *ts, int timeout_ms, struct ts_record *out,
  */
 typedef void ts_exit_cb(const struct ts_record *rec, void *arg);
 int ts_drain_exits(struct ts_sock *ts, int timeout_ms, ts_exit_cb *cb, void *arg,
-		   unsigned long *overruns, unsigned long *undecodable, struct ts_error *err);
+		   uint64_t *overruns, uint64_t *undecodable, struct ts_error *err);
 
 /* A short English text for a TS_E* code. */
 const char *ts_strerror(int code);

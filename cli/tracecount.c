@@ -2,6 +2,7 @@
 /*
  * tracecount.c - tracepoint hits counted with perf_event_open(2).
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -16,7 +17,7 @@
 static const char *const tracefs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
 /* The tracepoint's id from the first tracefs that has it; -1 and why if none. */
-static long event_id(const char *event, char *why, size_t whylen)
+static int64_t event_id(const char *event, char *why, size_t whylen)
 {
 	char path[256], buf[32];
 	int saved = ENOENT;
@@ -24,7 +25,7 @@ static long event_id(const char *event, char *why, size_t whylen)
 
 	for (i = 0; i < sizeof(tracefs) / sizeof(tracefs[0]); i++) {
 		ssize_t n;
-		long id;
+		int64_t id;
 		char *end;
 		int fd;
 
@@ -41,7 +42,7 @@ static long event_id(const char *event, char *why, size_t whylen)
 			break;
 		buf[n] = '\0';
 		errno = 0;
-		id = strtol(buf, &end, 10);
+		id = strtoll(buf, &end, 10);
 		if (errno || end == buf || id < 0) {
 			snprintf(why, whylen, "%s: not a tracepoint id", path);
 			return -1;
@@ -55,7 +56,7 @@ static long event_id(const char *event, char *why, size_t whylen)
 
 int tp_counter_open(struct tp_counter *c, const char *event, char *why, size_t whylen)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF), cpu, id;
+	int64_t ncpu = sysconf(_SC_NPROCESSORS_CONF), cpu, id;
 	struct perf_event_attr attr;
 	int err = 0, skipped = ENODEV;
 
@@ -75,7 +76,7 @@ int tp_counter_open(struct tp_counter *c, const char *event, char *why, size_t w
 	attr.size = sizeof(attr);
 	attr.config = (uint64_t)id;
 	for (cpu = 0; cpu < ncpu; cpu++) {
-		long fd = syscall(SYS_perf_event_open, &attr, -1, (int)cpu, -1,
+		int64_t fd = syscall(SYS_perf_event_open, &attr, -1, (int)cpu, -1,
 				  PERF_FLAG_FD_CLOEXEC);
 
 		if (fd >= 0) {
@@ -90,7 +91,7 @@ int tp_counter_open(struct tp_counter *c, const char *event, char *why, size_t w
 		break;
 	}
 	if (err || !c->nfd) {
-		snprintf(why, whylen, "perf_event_open(%s, every task on CPU %ld): %s%s", event,
+		snprintf(why, whylen, "perf_event_open(%s, every task on CPU %" PRId64 "): %s%s", event,
 			 cpu < ncpu ? cpu : 0, strerror(err ? err : skipped),
 			 err == EACCES || err == EPERM ?
 			 " (counting every task takes CAP_PERFMON or root)" : "");

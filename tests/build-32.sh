@@ -67,11 +67,14 @@ int main(void)
 	struct wm_inferred inf;
 	struct wm_profile p;
 	struct wm_kver k;
-	unsigned long out[5];
+	uint64_t out[5];
 	uint64_t r = 0;
 	int i, j;
 
 	expect("sizeof(long)", sizeof(long), 4);
+	/* page counts are 64-bit on every build */
+	expect("sizeof(managed)", sizeof(z[0].managed), 8);
+	expect("sizeof(min_free_kbytes)", sizeof(s.min_free_kbytes), 8);
 	/* (2^64 - 1)^2 / 2^32 = 2^96 - 2^33 rest 1 */
 	expect("mul_div", wm_mul_div(UINT64_MAX, UINT64_MAX, (uint64_t)1 << 32, &r),
 	       0xfffffffe00000000ull);
@@ -86,6 +89,25 @@ int main(void)
 	for (i = 0; i < 5; i++)
 		z[i] = (struct wm_zone){ .idx = i, .type = t[i], .managed = managed[i],
 					 .present = managed[i] };
+	{
+		/*
+		 * 2^32 pages of 4 KiB (16 TiB), one Normal zone: isqrt(2^34
+		 * KiB * 16) = 2^19, clamped to 262144 (5.7+); a 32-bit count
+		 * wrapped to 0 and gave 128
+		 */
+		struct wm_zone big = { .idx = 0, .type = WM_ZONE_NORMAL,
+				       .managed = (uint64_t)1 << 32, .present = (uint64_t)1 << 32 };
+		struct wm_machine mb = { .zones = &big, .nzones = 1, .page_size = 4096,
+					 .pageblock_pages = 512 };
+		struct wm_mfk mfk;
+
+		if (wm_boot_min_free_kbytes(&p, &mb, &s, WM_THP_UNSUPPORTED, &mfk, NULL)) {
+			puts("check32: wm_boot_min_free_kbytes failed");
+			return 1;
+		}
+		expect("16 TiB lowmem pages", mfk.lowmem_pages, (uint64_t)1 << 32);
+		expect("16 TiB min_free_kbytes", (unsigned long long)mfk.value, 262144);
+	}
 	if (wm_setup_wmarks(&p, &m, &s, w, NULL) || wm_protection(&p, &m, &s, w, NULL)) {
 		puts("check32: wm_setup_wmarks or wm_protection failed");
 		return 1;

@@ -9,7 +9,7 @@
 # sum where cmocka prints one per group; no plan at all is a suite that
 # stopped early).
 #
-# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|example|static|package|kernel|script:PATH]...
+# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|example|static|pair32|package|kernel|script:PATH]...
 # (script:PATH runs one TAP script as a suite; WMARK_TEST_LOGS=DIR puts the
 # logs there instead of build/test-logs)
 cd "$(dirname "$0")/.." || exit 2
@@ -185,6 +185,10 @@ suite_build32() {
 	run_suite "build-32:calc" tests/build-32.sh
 }
 
+suite_pair32() {
+	run_suite "pair32:armv7-amd64" tests/pair32.sh
+}
+
 suite_example() {
 	run_suite "example:verify-zoneinfo" tests/example.sh build/examples/verify-zoneinfo
 }
@@ -205,8 +209,8 @@ suite_kernel() {
 [ $# -eq 0 ] && set -- all
 for s in "$@"; do
 	case $s in
-	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_build32; suite_example; suite_static; suite_package; suite_kernel ;;
-	unit|golden|sh|fuzz|man|kernel|build32|example|static|package) "suite_$s" ;;
+	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_build32; suite_example; suite_static; suite_pair32; suite_package; suite_kernel ;;
+	unit|golden|sh|fuzz|man|kernel|build32|example|static|pair32|package) "suite_$s" ;;
 	script:?*) if [ -x "${s#script:}" ]; then run_suite "$s" "${s#script:}"
 		   else run_suite "$s" bash "${s#script:}"; fi ;;
 	*) echo "tests/run.sh: unknown suite '$s'" >&2; exit 2 ;;

@@ -33,7 +33,8 @@ corpus=$src/../shared/corpus
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wmark-fuzz.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/seeds/zoneinfo" "$tmp/seeds/procfs" "$tmp/seeds/vmstat_pair" \
-	"$tmp/seeds/conf_big" "$bindir/artifacts"
+	"$tmp/seeds/conf_big" "$tmp/seeds/replay" "$tmp/seeds/memstat" \
+	"$tmp/seeds/cgroup_value" "$bindir/artifacts"
 
 nseed=0
 # seed TARGET NAME SELECTOR FILE: copy FILE, prefixed with the parser
@@ -116,6 +117,63 @@ fi
 	>"$tmp/seeds/conf_big/two"
 { printf '\004\000'; printf -- '-vm/lowmem_reserve_ratio=256 256 32 0 0\n; x\n\n  # y\nbad line\n'; } \
 	>"$tmp/seeds/conf_big/mixed"
+
+# recommend --replay's readings (fuzz_replay.c): a recording of two
+# zones, one that goes backwards, one header per capture's zone count;
+# memory.stat and the one-value cgroup files (fuzz_memstat.c,
+# fuzz_cgroup_value.c).
+r=$tmp/seeds/replay
+printf '# wmark recommend readings 1 zones=2\nt=0.000000 pgalloc=100 allocstall=0 pgsteal_direct=0 psi=0,0 zone=3840,30,37,44,0 zone=772855,6065,7581,9097,-1\nt=0.200000 pgalloc=900 allocstall=5 pgsteal_direct=800 psi=10,4 zone=3000,30,37,44,0 zone=700000,6065,7581,9097,-1\n' >"$r/two"
+printf '# wmark recommend readings 1 zones=1\nt=0 pgalloc=5 zone=1,2,3,4,0\nt=1 pgalloc=3 zone=1,2,3,4,512\nt=2 pgalloc=18446744073709551615 zone=1,2,3,4,-1\n' >"$r/back"
+for f in "$src"/data/machines/*/proc/zoneinfo; do
+	[ -f "$f" ] || continue
+	printf '# wmark recommend readings 1 zones=%s\nt=0 workingset_refault=1 nr_free_pages_lowest=9\n' \
+		"$(grep -c '^Node' "$f")" >"$r/zones-$(basename "$(dirname "$(dirname "$f")")")"
+done
+printf 'anon 104857600\nfile 209715200\nactive_anon 0\ninactive_anon 104857600\nactive_file 1\ninactive_file 209715199\npgsteal_direct 1000\npgsteal_proactive 7\nworkingset_refault_anon 5\nworkingset_refault_file 7\n' \
+	>"$tmp/seeds/memstat/stat"
+printf 'MemTotal:       4000000 kB\nMemFree:        1000000 kB\n' >"$tmp/seeds/memstat/meminfo"
+printf 'anon -5\nfile 99999999999999999999\npgsteal_direct\t12\n' >"$tmp/seeds/memstat/odd"
+printf 'max\n' >"$tmp/seeds/cgroup_value/max"
+printf '314572800\n' >"$tmp/seeds/cgroup_value/current"
+printf '18446744073709551615' >"$tmp/seeds/cgroup_value/top"
+printf 'garbage\n' >"$tmp/seeds/cgroup_value/garbage"
+cat >"$tmp/replay.dict" <<'EOF'
+"# wmark recommend readings 1"
+" zones="
+"t="
+"psi="
+"zone="
+"pgalloc="
+"allocstall="
+"pgsteal_direct="
+"pgsteal_kswapd="
+"workingset_refault="
+"nr_free_pages_lowest="
+",-1"
+"18446744073709551615"
+"\x0a"
+EOF
+cat >"$tmp/memstat.dict" <<'EOF'
+"anon "
+"file "
+"pgsteal_direct "
+"pgsteal_proactive "
+"workingset_refault_anon "
+"workingset_refault_file "
+"inactive_anon "
+"active_file "
+"MemTotal: "
+" kB"
+"18446744073709551616"
+"\x0a"
+EOF
+cat >"$tmp/cgroup_value.dict" <<'EOF'
+"max"
+"\x0a"
+"18446744073709551615"
+"18446744073709551616"
+EOF
 
 # Keywords the parsers look for, so mutations reach past the first byte.
 cat >"$tmp/zoneinfo.dict" <<'EOF'

@@ -186,4 +186,69 @@ check $? "5.10 readings of a real guest: the boosted readings and the peak wmark
 grep -q "^runs ok " "$T/count"
 check $? "5.10 readings of a real guest: kswapd's boost-only runs, what they reclaimed and the refaults after them as counted from the file ($(grep '^runs' "$T/count"))"
 
+# 5. A recording is one run of one boot: an event counter lower than on
+# the line before, a header whose zones= is not the zones of the lines,
+# or a boost below -1 (the one mark for "not printed") is refused naming
+# the file and line, as the two-file mode refuses counters that went
+# backwards.
+run --root "$vm" recommend --sample 1 --interval 200 --record "$T/base.txt"
+sed '3s/pgalloc=[0-9]*/pgalloc=5/' "$T/base.txt" >"$T/r_back.txt"
+run --root "$vm" -j recommend --replay "$T/r_back.txt"
+[ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && grep -q "r_back.txt:3: pgalloc went backwards" "$T/err"
+check $? "replay: a counter lower than on the line before is exit 2 naming file:line ($(head -c 200 "$T/err"))"
+sed '3s/allocstall=0/allocstall=18446744073709551615/' "$T/base.txt" >"$T/r_huge.txt"
+run --root "$vm" -j recommend --replay "$T/r_huge.txt"
+[ "$rc" -eq 2 ] && grep -q "r_huge.txt:4: allocstall went backwards" "$T/err"
+check $? "replay: a counter that jumps to 2^64 - 1 and back is refused where it goes back ($(head -c 200 "$T/err"))"
+sed '2s/psi=0,0/psi=7,7/' "$T/base.txt" >"$T/r_psi.txt"
+run --root "$vm" -j recommend --replay "$T/r_psi.txt"
+[ "$rc" -eq 2 ] && grep -q "r_psi.txt:3: .*memory pressure.* went backwards" "$T/err"
+check $? "replay: PSI totals that go backwards are refused naming file:line ($(head -c 200 "$T/err"))"
+sed '1s/zones=5/zones=3/' "$T/base.txt" >"$T/r_z3.txt"
+run --root "$vm" recommend --replay "$T/r_z3.txt"
+[ "$rc" -eq 2 ] && grep -q "r_z3.txt:1: .*zones=3" "$T/err"
+check $? "replay: a zones= header other than the capture's zones is exit 2 naming file:1 ($(head -c 200 "$T/err"))"
+sed '1s/ zones=5//' "$T/base.txt" >"$T/r_z0.txt"
+run --root "$vm" recommend --replay "$T/r_z0.txt"
+[ "$rc" -eq 2 ] && grep -q "r_z0.txt:1: " "$T/err"
+check $? "replay: a header without zones= is exit 2 naming file:1 ($(head -c 200 "$T/err"))"
+sed '3s/zone=3840,30,37,44,0/zone=3840,30,37,44,-5/' "$T/base.txt" >"$T/r_b5.txt"
+run --root "$vm" recommend --replay "$T/r_b5.txt"
+[ "$rc" -eq 2 ] && grep -q "r_b5.txt:3: " "$T/err"
+check $? "replay: a boost of -5 (only -1 means not printed) is exit 2 naming file:line ($(head -c 200 "$T/err"))"
+sed '3s/zone=3840,30,37,44,0/zone=3840,30,37,44,-1/' "$T/base.txt" >"$T/r_b1.txt"
+run --root "$vm" recommend --replay "$T/r_b1.txt"
+[ "$rc" -eq 0 ]
+check $? "replay: a boost of -1 (not printed) is still read"
+
+# 6. JSON page counts of 2^53 or more are digit strings: a pgsteal_direct
+# that grows by 2^60 per interval, with stalls (the burst's deficit).
+py - "$T/base.txt" "$T/r_big.txt" <<'EOF'
+import re, sys
+L = open(sys.argv[1]).read().splitlines(); out = [L[0]]
+for i, l in enumerate(L[1:]):
+    l = re.sub(r'allocstall=\d+', 'allocstall=%d' % (i * 5), l)
+    l = re.sub(r'pgsteal_direct=\d+', 'pgsteal_direct=%d' % (i * 2**60), l)
+    out.append(l)
+open(sys.argv[2], 'w').write("\n".join(out) + "\n")
+EOF
+run --root "$vm" -j recommend --replay "$T/r_big.txt"
+py - "$T/out" <<'EOF' >"$T/chk" 2>&1
+import json, sys
+def walk(v, path):
+    if isinstance(v, dict):
+        for k, x in v.items(): walk(x, path + "." + k)
+    elif isinstance(v, list):
+        for i, x in enumerate(v): walk(x, "%s[%d]" % (path, i))
+    elif isinstance(v, float) and v == int(v) and abs(v) >= 2**53:
+        print("inexact", path, v)
+    elif isinstance(v, int) and abs(v) >= 2**53:
+        print("unquoted", path, v)
+d = json.loads(open(sys.argv[1]).read())
+walk(d, "")
+assert d["gaps"]["pages_needed"] == d["boost"]["gap_needed_pages"] == "5764607523034239096", d["gaps"]
+EOF
+[ "$rc" -le 1 ] && [ -s "$T/out" ] && [ ! -s "$T/chk" ]
+check $? "replay: pages_needed and gap_needed_pages at 2^53 or more are digit strings ($(head -c 300 "$T/chk"))"
+
 echo "1..$n"

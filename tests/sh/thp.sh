@@ -45,4 +45,23 @@ warns 6.12.117+deb13-amd64 madvise never never no
 warns 6.12.117+deb13-amd64 madvise inherit never yes
 warns 6.1.0-57-amd64 never always always no
 warns 6.1.0-57-amd64 madvise never never yes
+# Mainline THP is 2.6.38: before it, hugepage_init() does not exist and
+# min_free_kbytes is the sqrt rule alone.  8 GiB: int_sqrt(8388608 * 16)
+# = 11585 KiB; from 2.6.38, THP's pageblock rule gives 22528 KiB.
+mfk() {	# KERNEL: calc --mem 8G's min_free_kbytes
+	"$W" --kernel "$1" -j calc --mem 8G | py -c 'import json,sys; print(json.load(sys.stdin)["sysctl"]["min_free_kbytes"])' 2>/dev/null
+}
+for k in 2.6.0 2.6.16 2.6.32 2.6.37; do
+	got=$(mfk "$k")
+	[ "$got" = 11585 ] && ok "--kernel $k calc --mem 8G: the sqrt rule, no THP before 2.6.38 (11585)" ||
+		nok "--kernel $k calc --mem 8G: the sqrt rule, no THP before 2.6.38 (got $got, want 11585)"
+done
+got=$(mfk 2.6.38)
+[ "$got" = 22528 ] && ok "--kernel 2.6.38 calc --mem 8G: THP's recommendation (22528)" ||
+	nok "--kernel 2.6.38 calc --mem 8G: THP's recommendation (got $got, want 22528)"
+out=$("$W" --kernel 2.6.32 calc --mem 8G --thp always 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] && case $out in *2.6.38*) true ;; *) false ;; esac &&
+	ok "--kernel 2.6.32 calc --thp always: exit 2 naming 2.6.38 ($out)" ||
+	nok "--kernel 2.6.32 calc --thp always: exit 2 naming 2.6.38 (rc $rc: $out)"
 echo "1..$n"

@@ -761,9 +761,55 @@ static void test_the_verdict_follows_the_measurement_unless_it_lowers(void **sta
 	assert_int_equal(wm_rec_final_verdict(false, WM_REC_KEEP, &down, 10), WM_REC_LOWER);
 }
 
+static void test_a_counter_delta_going_backwards_is_refused_not_wrapped(void **state)
+{
+	uint64_t d = 99;
+
+	(void)state;
+	assert_true(wm_ctr_delta(5, 7, &d));
+	assert_int_equal(d, 2);
+	assert_true(wm_ctr_delta(UINT64_MAX, UINT64_MAX, &d));
+	assert_int_equal(d, 0);
+	assert_true(wm_ctr_delta(0, UINT64_MAX, &d));
+	assert_true(d == UINT64_MAX);
+	/* 3 then 1: not 2^64 - 2 */
+	assert_false(wm_ctr_delta(3, 1, &d));
+	assert_int_equal(d, 0);
+}
+
+static void test_samples_whose_counters_go_backwards_are_refused(void **state)
+{
+	struct wm_rec_sample s[3];
+	struct wm_rec_measure m;
+	struct wm_diag d = { 0 };
+	int i;
+
+	(void)state;
+	memset(s, 0, sizeof(s));
+	for (i = 0; i < 3; i++) {
+		s[i].t = i;
+		s[i].have = (1u << WM_REC_PGALLOC) | (1u << WM_REC_NR_FREE);
+		s[i].c[WM_REC_PGALLOC] = 1000u * (unsigned)(i + 1);
+		s[i].c[WM_REC_NR_FREE] = 500u - (unsigned)i;	/* a level may fall */
+	}
+	assert_int_equal(wm_rec_backwards(&s[0], &s[1]), -1);
+	assert_int_equal(wm_rec_analyze(s, 3, &m, &d), WM_OK);
+	s[2].c[WM_REC_PGALLOC] = 5;
+	assert_int_equal(wm_rec_backwards(&s[1], &s[2]), WM_REC_PGALLOC);
+	assert_int_equal(wm_rec_analyze(s, 3, &m, &d), WM_ERANGE);
+	assert_string_equal(d.key, "pgalloc");
+	s[2].c[WM_REC_PGALLOC] = 3000;
+	s[1].psi = s[2].psi = true;
+	s[1].psi_some = 10;
+	s[2].psi_some = 9;
+	assert_int_equal(wm_rec_backwards(&s[1], &s[2]), WM_REC_NCTR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_counter_delta_going_backwards_is_refused_not_wrapped),
+		cmocka_unit_test(test_samples_whose_counters_go_backwards_are_refused),
 		cmocka_unit_test(test_a_measured_keep_is_todays_wsf_with_todays_gaps),
 		cmocka_unit_test(test_lowering_below_the_floor_keeps_todays_wsf),
 		cmocka_unit_test(test_the_verdict_follows_the_measurement_unless_it_lowers),
