@@ -25,9 +25,11 @@
 
 #include "../calc/procfs.h"
 #include "../calc/recommend.h"
+#include "../calc/replay.h"
 #include "../calc/tune.h"
 #include "commands.h"
 #include "journal.h"
+#include "jsonw.h"
 #include "snapshot.h"
 #include "txn.h"
 
@@ -41,6 +43,7 @@ enum {
 	O_KEEP,
 	O_STATE,
 	O_PROM_FILE,
+	O_REPLAY,
 };
 
 const struct option cmd_tune_opts[] = {
@@ -51,6 +54,7 @@ const struct option cmd_tune_opts[] = {
 	{ "keep", no_argument, NULL, O_KEEP },
 	{ "state", required_argument, NULL, O_STATE },
 	{ "prom-file", required_argument, NULL, O_PROM_FILE },
+	{ "replay", required_argument, NULL, O_REPLAY },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -59,7 +63,7 @@ const struct option cmd_tune_opts[] = {
 struct tune {
 	const struct cli_ctx *ctx;
 	double interval, duration;	/* seconds; duration 0: until a signal */
-	const char *max_reserve_arg, *state_opt, *prom_file;
+	const char *max_reserve_arg, *state_opt, *prom_file, *replay;
 	bool dry_run, keep, no_boost;
 	char command[512];
 	struct snapshot s;
@@ -71,8 +75,18 @@ struct tune {
 	struct txn txn;
 	bool txn_open;
 	bool wsf_foreign, boost_foreign;
+	/* --replay */
+	FILE *rf;
+	char *rline;
+	size_t rcap, rlineno;
+	struct wm_boost_obs *robs;
+	struct wm_rec_sample rprev;
+	bool rhave_prev;
+	double rt0, rnext;
 	/* summary */
 	size_t periods;
+	size_t last_change;		/* the period of the last change, 0 none */
+	enum wm_tune_why last_why;	/* the last period's reason */
 	uint64_t stalls;
 	double t0;
 };
@@ -106,6 +120,10 @@ static void tune_usage(void)
 	      "  --state FILE           the journal (default ROOT/var/lib/wmark/state.json)\n"
 	      "  --prom-file FILE       rewrite FILE each period for node_exporter's\n"
 	      "                         textfile collector\n"
+	      "  --replay FILE          run the law over the readings of 'wmark recommend\n"
+	      "                         --sample N --record FILE' (with --root the capture\n"
+	      "                         of that machine), one period each --interval of\n"
+	      "                         their time; writes nothing\n"
 	      "  -n, --dry-run          decide and print, write nothing\n"
 	      "  -h, --help             this help\n"
 	      "\n"
@@ -169,6 +187,9 @@ static int parse_args(struct tune *t, int argc, char **argv)
 		case O_PROM_FILE:
 			t->prom_file = optarg;
 			break;
+		case O_REPLAY:
+			t->replay = optarg;
+			break;
 		case 'n':
 			t->dry_run = true;
 			break;
@@ -183,6 +204,11 @@ static int parse_args(struct tune *t, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+	if (t->replay && (t->keep || t->state_opt || t->prom_file || t->duration > 0))
+		return cli_usage(CMD, "--replay writes nothing: --keep, --state, --prom-file and "
+				 "--duration do not go with it");
+	if (t->replay)
+		t->dry_run = true;
 	return EXIT_OK;
 }
 
@@ -312,6 +338,99 @@ static int read_zones(struct tune *t, bool *have_file)
 	return EXIT_OK;
 }
 
+/* ---- --replay: the readings of recommend --record ---------------------- */
+
+static int replay_open(struct tune *t)
+{
+	struct wm_diag d = { 0 };
+	size_t nz = 0;
+	ssize_t len;
+
+	t->rf = strcmp(t->replay, "-") ? fopen(t->replay, "r") : stdin;
+	if (!t->rf)
+		return cli_err(EXIT_USAGE, CMD, "%s: %s", t->replay, strerror(errno));
+	t->robs = calloc(t->s.m.nzones ? t->s.m.nzones : 1, sizeof(*t->robs));
+	if (!t->robs)
+		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
+	len = getline(&t->rline, &t->rcap, t->rf);
+	t->rlineno = 1;
+	if (len < 0)
+		return cli_err(EXIT_USAGE, CMD, "%s: empty: not a file of wmark recommend --record",
+			       t->replay);
+	if (wm_replay_header(t->rline, &nz, &d))
+		return cli_err(EXIT_USAGE, CMD, "%s:1: %s", t->replay, d.msg);
+	if (nz != t->s.m.nzones)
+		return cli_err(EXIT_USAGE, CMD, "%s:1: zones=%zu, but %s has %zu: replay against "
+			       "the capture of the machine that recorded it", t->replay, nz,
+			       t->s.root, t->s.m.nzones);
+	return EXIT_OK;
+}
+
+/*
+ * The next period's sample: the first reading at or after the period's
+ * end (counters are totals, so the reading there is the period's sum), a
+ * zone boosted when any reading of the period showed a boost.  *done at
+ * the end of the file.  Readings out of time order or counters that go
+ * backwards are exit 2 naming the line, as recommend --replay says them.
+ */
+static int replay_next(struct tune *t, struct wm_tune_sample *smp, bool *done)
+{
+	size_t nz = t->s.m.nzones, z;
+	struct wm_diag d = { 0 };
+	struct wm_rec_sample cur;
+	ssize_t len;
+
+	*done = false;
+	for (z = 0; z < nz; z++)
+		t->zones[z].boosted = false;
+	while ((len = getline(&t->rline, &t->rcap, t->rf)) >= 0) {
+		int k;
+
+		t->rlineno++;
+		if (t->rline[0] == '#' || t->rline[strspn(t->rline, " \t\n")] == '\0')
+			continue;
+		if (wm_replay_line(t->rline, nz, &cur, t->robs, &d))
+			return cli_err(EXIT_USAGE, CMD, "%s:%zu: %s", t->replay, t->rlineno, d.msg);
+		if (t->rhave_prev && !(cur.t > t->rprev.t))
+			return cli_err(EXIT_USAGE, CMD, "%s:%zu: t=%.3f is not later than the reading "
+				       "before", t->replay, t->rlineno, cur.t);
+		if (t->rhave_prev && (k = wm_rec_backwards(&t->rprev, &cur)) >= 0)
+			return cli_err(EXIT_USAGE, CMD, "%s:%zu: %s went backwards since the line "
+				       "before: not one recording of one boot", t->replay, t->rlineno,
+				       k == WM_REC_NCTR ? "psi=" : wm_rec_ctrs[k].json);
+		for (z = 0; z < nz; z++)
+			if (t->robs[z].boost > 0)
+				t->zones[z].boosted = true;
+		if (!t->rhave_prev)
+			t->rt0 = cur.t;
+		t->rprev = cur;
+		t->rhave_prev = true;
+		if (t->periods == 0 && !t->st.started) {
+			t->rnext = cur.t + t->interval;
+			break;
+		}
+		if (cur.t + 1e-9 >= t->rnext) {
+			while (t->rnext <= cur.t + 1e-9)
+				t->rnext += t->interval;
+			break;
+		}
+	}
+	if (ferror(t->rf))
+		return cli_err(EXIT_SYSTEM, CMD, "%s: %s", t->replay, strerror(errno));
+	if (len < 0) {
+		*done = true;
+		return EXIT_OK;
+	}
+	smp->vm = cur;
+	smp->vm.t = cur.t - t->rt0;
+	for (z = 0; z < nz; z++) {
+		t->zones[z].free = t->robs[z].free;
+		t->zones[z].file = 0;
+	}
+	smp->have_file = false;
+	return EXIT_OK;
+}
+
 static double mono_now(void)
 {
 	struct timespec ts;
@@ -356,11 +475,14 @@ static void clock_str(char *buf, size_t n)
 
 static void print_text(const struct tune *t, const struct wm_tune_decision *d, bool wrote)
 {
-	char clk[16];
+	char clk[24];
 
 	if (d->action == WM_TUNE_HOLD)
 		return;
-	clock_str(clk, sizeof(clk));
+	if (t->replay)
+		snprintf(clk, sizeof(clk), "t+%.1fs", d->t);
+	else
+		clock_str(clk, sizeof(clk));
 	printf("%s  stalls %llu (%.1f/s) direct %.1f MiB kswapd %.1f MiB", clk,
 	       (unsigned long long)d->stalls, d->dt > 0 ? (double)d->stalls / d->dt : 0.0,
 	       mib(t, d->steal_direct), mib(t, d->steal_kswapd));
@@ -375,40 +497,65 @@ static void print_text(const struct tune *t, const struct wm_tune_decision *d, b
 	printf("  gap %.1f -> %.1f MiB  reserve %.1f -> %.1f MiB  lmkd line %.1f -> %.1f MiB  %s%s\n",
 	       mib(t, d->gap_old), mib(t, d->gap_new), mib(t, d->reserve_old), mib(t, d->reserve_new),
 	       mib(t, d->lmk_old), mib(t, d->lmk_new), wm_tune_why_text(d->why),
-	       wrote ? "" : t->dry_run ? " (dry run: not written)" : " (not written)");
+	       wrote ? "" : t->replay ? " (replay)" : t->dry_run ? " (dry run: not written)" :
+	       " (not written)");
 	fflush(stdout);
 }
 
-static void print_json(const struct tune *t, const struct wm_tune_decision *d, bool wrote)
+/* One period as one JSON object on one line, through the writer's number rule. */
+static int print_json(const struct tune *t, const struct wm_tune_decision *d, bool wrote)
 {
-	printf("{\"t\":%.3f,\"action\":\"%s\",\"why\":\"%s\",\"written\":%s,"
-	       "\"evidence\":{\"seconds\":%.3f,\"allocstall\":%llu,\"pgscan_direct\":%llu,"
-	       "\"pgsteal_direct\":%llu,\"pgsteal_kswapd\":%llu,\"refaults\":%llu,"
-	       "\"compact_stall\":%llu,\"boosted\":%s,\"free_pages\":%llu",
-	       d->t, wm_tune_action_name(d->action), wm_tune_why_name(d->why),
-	       wrote ? "true" : "false", d->dt, (unsigned long long)d->stalls,
-	       (unsigned long long)d->scan_direct, (unsigned long long)d->steal_direct,
-	       (unsigned long long)d->steal_kswapd, (unsigned long long)d->refaults,
-	       (unsigned long long)d->compact_stalls, d->boosted ? "true" : "false",
-	       (unsigned long long)d->free);
-	if (d->psi)
-		printf(",\"psi_some_us\":%llu,\"psi_full_us\":%llu",
-		       (unsigned long long)d->psi_some_us, (unsigned long long)d->psi_full_us);
-	printf("},\"wsf\":{\"old\":%ld,\"new\":%ld}", d->wsf_old, d->wsf_new);
-	if (d->boost_old >= 0)
-		printf(",\"boost_factor\":{\"old\":%ld,\"new\":%ld}", d->boost_old, d->boost_new);
-	printf(",\"pages\":{\"gap_old\":%llu,\"gap_new\":%llu,\"gap_target\":%llu,"
-	       "\"min\":%llu,\"low_old\":%llu,\"low_new\":%llu,\"high_old\":%llu,\"high_new\":%llu,"
-	       "\"reserve_old\":%llu,\"reserve_new\":%llu,\"peak_old\":%llu,\"peak_new\":%llu,"
-	       "\"lmk_old\":%llu,\"lmk_new\":%llu}}\n",
-	       (unsigned long long)d->gap_old, (unsigned long long)d->gap_new,
-	       (unsigned long long)d->gap_target, (unsigned long long)d->min_sum,
-	       (unsigned long long)d->low_old, (unsigned long long)d->low_new,
-	       (unsigned long long)d->high_old, (unsigned long long)d->high_new,
-	       (unsigned long long)d->reserve_old, (unsigned long long)d->reserve_new,
-	       (unsigned long long)d->peak_old, (unsigned long long)d->peak_new,
-	       (unsigned long long)d->lmk_old, (unsigned long long)d->lmk_new);
-	fflush(stdout);
+	struct jw w;
+
+	jw_init_compact(&w, stdout);
+	jw_obj_open(&w, NULL);
+	jw_double(&w, "t", d->t);
+	jw_str(&w, "action", wm_tune_action_name(d->action));
+	jw_str(&w, "why", wm_tune_why_name(d->why));
+	jw_bool(&w, "written", wrote);
+	jw_obj_open(&w, "evidence");
+	jw_double(&w, "seconds", d->dt);
+	jw_u64(&w, "allocstall", d->stalls);
+	jw_u64(&w, "pgscan_direct", d->scan_direct);
+	jw_u64(&w, "pgsteal_direct", d->steal_direct);
+	jw_u64(&w, "pgsteal_kswapd", d->steal_kswapd);
+	jw_u64(&w, "refaults", d->refaults);
+	jw_u64(&w, "compact_stall", d->compact_stalls);
+	jw_bool(&w, "boosted", d->boosted);
+	jw_u64(&w, "free_pages", d->free);
+	if (d->psi) {
+		jw_u64(&w, "psi_some_us", d->psi_some_us);
+		jw_u64(&w, "psi_full_us", d->psi_full_us);
+	}
+	jw_close(&w);
+	jw_obj_open(&w, "wsf");
+	jw_long(&w, "old", d->wsf_old);
+	jw_long(&w, "new", d->wsf_new);
+	jw_close(&w);
+	if (d->boost_old >= 0) {
+		jw_obj_open(&w, "boost_factor");
+		jw_long(&w, "old", d->boost_old);
+		jw_long(&w, "new", d->boost_new);
+		jw_close(&w);
+	}
+	jw_obj_open(&w, "pages");
+	jw_u64(&w, "gap_old", d->gap_old);
+	jw_u64(&w, "gap_new", d->gap_new);
+	jw_u64(&w, "gap_target", d->gap_target);
+	jw_u64(&w, "min", d->min_sum);
+	jw_u64(&w, "low_old", d->low_old);
+	jw_u64(&w, "low_new", d->low_new);
+	jw_u64(&w, "high_old", d->high_old);
+	jw_u64(&w, "high_new", d->high_new);
+	jw_u64(&w, "reserve_old", d->reserve_old);
+	jw_u64(&w, "reserve_new", d->reserve_new);
+	jw_u64(&w, "peak_old", d->peak_old);
+	jw_u64(&w, "peak_new", d->peak_new);
+	jw_u64(&w, "lmk_old", d->lmk_old);
+	jw_u64(&w, "lmk_new", d->lmk_new);
+	jw_close(&w);
+	jw_close(&w);
+	return jw_finish(&w);
 }
 
 /* node_exporter's textfile: written whole to FILE.tmp, renamed over FILE. */
@@ -515,6 +662,12 @@ static int apply_decision(struct tune *t, struct wm_tune_decision *d, bool *wrot
 	return EXIT_OK;
 }
 
+/* Settled: no change over the last third of the run (and some periods at all). */
+static bool settled(const struct tune *t)
+{
+	return t->periods >= 3 && (t->periods - t->last_change) * 3 >= t->periods;
+}
+
 static void summary(const struct tune *t, int rc, bool restored)
 {
 	char line[256];
@@ -524,22 +677,49 @@ static void summary(const struct tune *t, int rc, bool restored)
 	if (t->st.boost >= 0 && !t->no_boost)
 		snprintf(line + off, sizeof(line) - (size_t)off, " --boost-factor %ld", t->st.boost);
 	if (t->ctx->format == FMT_JSON) {
-		printf("{\"summary\":{\"periods\":%zu,\"seconds\":%.3f,\"stalls\":%llu,\"writes\":%u,"
-		       "\"wsf\":%ld", t->periods, mono_now() - t->t0, (unsigned long long)t->stalls,
-		       t->st.writes, t->st.wsf);
+		struct jw w;
+		char apply[300];
+
+		snprintf(apply, sizeof(apply), "%s --persist /etc/sysctl.d/90-wmark.conf", line);
+		jw_init_compact(&w, stdout);
+		jw_obj_open(&w, NULL);
+		jw_obj_open(&w, "summary");
+		jw_u64(&w, "periods", t->periods);
+		jw_double(&w, "seconds", t->replay ? t->rprev.t - t->rt0 : mono_now() - t->t0);
+		jw_u64(&w, "stalls", t->stalls);
+		jw_u64(&w, "writes", t->st.writes);
+		jw_long(&w, "wsf", t->st.wsf);
 		if (t->st.boost >= 0)
-			printf(",\"boost_factor\":%ld", t->st.boost);
-		printf(",\"max_reserve_pages\":%llu,\"dry_run\":%s,\"restored\":%s,\"apply\":\"%s "
-		       "--persist /etc/sysctl.d/90-wmark.conf\",\"ok\":%s}}\n",
-		       (unsigned long long)t->p.max_reserve, t->dry_run ? "true" : "false",
-		       restored ? "true" : "false", line, rc == EXIT_OK ? "true" : "false");
+			jw_long(&w, "boost_factor", t->st.boost);
+		jw_u64(&w, "max_reserve_pages", t->p.max_reserve);
+		jw_u64(&w, "last_change_period", t->last_change);
+		jw_bool(&w, "settled", settled(t));
+		jw_str(&w, "last_why", wm_tune_why_name(t->last_why));
+		jw_bool(&w, "dry_run", t->dry_run);
+		jw_bool(&w, "restored", restored);
+		jw_str(&w, "apply", apply);
+		jw_bool(&w, "ok", rc == EXIT_OK);
+		jw_close(&w);
+		jw_close(&w);
+		jw_finish(&w);
 		return;
 	}
-	printf("tune: %zu periods, %llu stalls, %u change%s; converged on wsf %ld", t->periods,
+	printf("tune: %zu periods, %llu stalls, %u change%s; ended at wsf %ld", t->periods,
 	       (unsigned long long)t->stalls, t->st.writes, t->st.writes == 1 ? "" : "s", t->st.wsf);
 	if (t->st.boost >= 0)
 		printf(", boost %ld", t->st.boost);
+	if (settled(t))
+		printf(", settled (no change in the last %zu periods)", t->periods - t->last_change);
+	else
+		printf(", still moving (last change %zu of %zu periods)", t->last_change, t->periods);
+	if (t->last_why == WM_TUNE_AT_BOUND)
+		printf(", held by --max-reserve (%.1f MiB)", mib(t, t->p.max_reserve));
+	else if (t->last_why == WM_TUNE_AT_TOP)
+		printf(", held by the kernel's largest wsf");
+	else if (t->last_why == WM_TUNE_NO_CACHE)
+		printf(", held by the file cache");
 	printf("\n%s\nto keep it: %s --persist /etc/sysctl.d/90-wmark.conf\n",
+	       t->replay ? "replay: nothing was written" :
 	       t->dry_run ? "dry run: nothing was written" :
 	       restored ? "the values from before are back" :
 	       t->st.writes ? "the last values stay (--keep)" : "nothing was written",
@@ -579,11 +759,16 @@ static int run(struct tune *t)
 		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
 
 	nuse = t->st.boost >= 0 ? 2 : 1;
-	rc = txn_begin(&t->txn, t->ctx, CMD, t->state_opt, t->s.osrelease, t->command, use, nuse,
-		       t->dry_run);
-	if (rc != EXIT_OK)
-		return rc;
-	t->txn_open = true;
+	if (t->replay) {
+		if ((rc = replay_open(t)))
+			return rc;
+	} else {
+		rc = txn_begin(&t->txn, t->ctx, CMD, t->state_opt, t->s.osrelease, t->command,
+			       use, nuse, t->dry_run);
+		if (rc != EXIT_OK)
+			return rc;
+		t->txn_open = true;
+	}
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -595,7 +780,7 @@ static int run(struct tune *t)
 	if (t->ctx->format != FMT_JSON) {
 		printf("tune: kernel %s, root %s, every %g s%s; wsf %ld", t->s.osrelease[0] ?
 		       t->s.osrelease : "unknown", t->ctx->root, t->interval,
-		       t->dry_run ? ", dry run" : "", t->st.wsf);
+		       t->replay ? " of the recording" : t->dry_run ? ", dry run" : "", t->st.wsf);
 		if (t->st.boost >= 0)
 			printf(", boost %ld", t->st.boost);
 		printf("; reserve bound %.1f MiB\n", mib(t, t->p.max_reserve));
@@ -608,9 +793,16 @@ static int run(struct tune *t)
 		struct wm_tune_decision dec;
 		bool wrote = false;
 
-		if ((rc = read_vmstat_psi(t, &smp.vm)) || (rc = read_zones(t, &smp.have_file)))
-			break;
-		smp.vm.t = mono_now() - t->t0;
+		if (t->replay) {
+			bool done;
+
+			if ((rc = replay_next(t, &smp, &done)) || done)
+				break;
+		} else {
+			if ((rc = read_vmstat_psi(t, &smp.vm)) || (rc = read_zones(t, &smp.have_file)))
+				break;
+			smp.vm.t = mono_now() - t->t0;
+		}
 		smp.zones = t->zones;
 		check_foreign(t);
 		if (wm_tune_step(&t->p, &t->env, &t->st, &smp, &dec, &d)) {
@@ -622,12 +814,17 @@ static int run(struct tune *t)
 		t->stalls += dec.stalls;
 		if ((rc = apply_decision(t, &dec, &wrote)))
 			break;
+		if (dec.action != WM_TUNE_HOLD)
+			t->last_change = t->periods;
+		t->last_why = dec.why;
 		if (t->ctx->format == FMT_JSON)
 			print_json(t, &dec, wrote);
 		else
 			print_text(t, &dec, wrote);
 		if (t->prom_file && (rc = write_prom(t, &dec)))
 			break;
+		if (t->replay)
+			continue;
 		if (t->duration > 0 && mono_now() - t->t0 + 1e-9 >= t->duration)
 			break;
 		next += t->interval;
@@ -668,5 +865,9 @@ int cmd_tune(struct cli_ctx *ctx, int argc, char **argv)
 	if (t.have_snapshot)
 		snapshot_free(&t.s);
 	free(t.zones);
+	free(t.robs);
+	free(t.rline);
+	if (t.rf && t.rf != stdin)
+		fclose(t.rf);
 	return rc;
 }

@@ -267,6 +267,20 @@ void jw_long(struct jw *w, const char *key, int64_t v)
 	putch(w, '"');
 }
 
+void jw_u64(struct jw *w, const char *key, uint64_t v)
+{
+	char b[24];
+	int l;
+
+	if (v < (1ull << 53)) {
+		jw_long(w, key, (int64_t)v);
+		return;
+	}
+	lead(w, key);
+	l = snprintf(b, sizeof(b), "\"%llu\"", (unsigned long long)v);
+	put(w, b, (size_t)l);
+}
+
 void jw_long_or_null(struct jw *w, const char *key, int64_t v)
 {
 	if (v == RV_NONE)

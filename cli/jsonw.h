@@ -66,6 +66,8 @@ void jw_str(struct jw *w, const char *key, const char *s);
 void jw_double(struct jw *w, const char *key, double v);
 /* An integer exactly: jw_double's rule, from the integer (no double in between). */
 void jw_long(struct jw *w, const char *key, int64_t v);
+/* An unsigned 64-bit counter by the same rule: digits below 2^53, else a string. */
+void jw_u64(struct jw *w, const char *key, uint64_t v);
 /* jw_long, or null when v == RV_NONE. */
 void jw_long_or_null(struct jw *w, const char *key, int64_t v);
 /* Digits or other JSON text as it is (cJSON_CreateRaw). */

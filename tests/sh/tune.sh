@@ -58,14 +58,17 @@ wait_for() {	# SECONDS COMMAND...: poll until COMMAND succeeds
 }
 
 # The summed high watermarks of ROOT's zones at wsf W on 6.12:
-# high = min + 2 * max(min / 4, managed * W / 10000) per populated zone.
+# high = min + 2 * max(min / 4, managed * W / 10000) per zone with managed
+# pages; a zone without keeps the high the kernel printed (6.12's empty
+# Movable zone: 32/32/32, whatever the wsf).
 high_sum() {	# ROOT WSF
 	awk -v w="$2" '
 		/^Node/ { inz = 1 }
 		inz && $1 == "min" { mn = $2 }
+		inz && $1 == "high" { hi = $2 }
 		inz && $1 == "managed" {
 			g = int($2 * w / 10000); q = int(mn / 4); if (q > g) g = q
-			if ($2 > 0) s += mn + 2 * g
+			s += $2 > 0 ? mn + 2 * g : hi
 			inz = 0
 		}
 		END { print s }' "$1/proc/zoneinfo"
@@ -212,6 +215,75 @@ EOF
 	[ $? -eq 0 ] && [ "$rc" -eq 0 ] && [ "$wsf" -gt 10 ] && [ "$hs" -le "$lim" ]
 	check $? "--max-reserve $bound under a stall storm: wsf $wsf, summed high $hs <= $lim pages (recomputed here), every JSON write within it"
 done
+
+# ---- --replay: the law over real recordings, checked from the files ---------
+# Periods, stalls and the first raise are worked out here from the readings
+# (the first reading at or after each period's end, counters being totals);
+# every change's reserve is the summed high watermarks recomputed with the
+# formula above from the capture's min and managed lines (5.10 and 6.12
+# alike: high = min + 2 * max(min / 4, managed * wsf / 10000)).
+for spec in "qemu-k612-2g-apps k612-2g-apps 1" "qemu-k510-2g-anon k510-2g-anon 2" \
+	"qemu-k510-2g-server k510-2g-server 2"; do
+	set -- $spec
+	root=data/machines/$1
+	rec=tests/golden/cases/recommend-data/$2.readings
+	"$W" --root "$root" -j tune --replay "$rec" --interval "$3" >"$T/out" 2>"$T/err"
+	rc=$?
+	: >"$T/highs"
+	for w in $(py -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if "action" in r and r["action"] != "hold":
+        print(r["wsf"]["new"])' "$T/out"); do
+		echo "$w $(high_sum "$root" "$w")" >>"$T/highs"
+	done
+	py - "$T/out" "$rec" "$3" "$T/highs" <<'PYEOF'
+import json, sys
+out, rec, step, highs = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+rows = []
+for l in open(rec):
+    if l.startswith("#") or not l.strip():
+        continue
+    f = dict(kv.split("=", 1) for kv in l.split() if not kv.startswith("zone="))
+    rows.append((float(f["t"]), int(f["allocstall"]), int(f["pgscan_direct"])))
+samples, nxt = [rows[0]], rows[0][0] + step
+for r in rows[1:]:
+    if r[0] + 1e-9 >= nxt:
+        samples.append(r)
+        while nxt <= r[0] + 1e-9:
+            nxt += step
+stalls = [b[1] - a[1] for a, b in zip(samples, samples[1:])]
+direct = [(b[1] - a[1]) + (b[2] - a[2]) for a, b in zip(samples, samples[1:])]
+recs = [json.loads(l) for l in open(out)]
+periods = [r for r in recs if "action" in r][1:]
+summ = recs[-1]["summary"]
+want_high = dict(tuple(map(int, l.split())) for l in open(highs))
+bad = []
+if [p["evidence"]["allocstall"] for p in periods] != stalls:
+    bad.append("stalls per period differ")
+if summ["stalls"] != sum(stalls) or summ["periods"] != len(stalls):
+    bad.append("summary %s vs %d stalls in %d periods" % (summ, sum(stalls), len(stalls)))
+first = next(i for i, d in enumerate(direct) if d > 0)
+acts = [p["action"] for p in periods]
+if acts[first] != "raise" or any(a != "hold" for a in acts[:first]):
+    bad.append("first change at %s, direct reclaim first in period %d" % (acts, first))
+for p in periods:
+    if p["action"] != "hold" and p["pages"]["reserve_new"] != want_high[p["wsf"]["new"]]:
+        bad.append("wsf %d: reserve %d, formula %d" % (p["wsf"]["new"], p["pages"]["reserve_new"], want_high[p["wsf"]["new"]]))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PYEOF
+	[ $? -eq 0 ] && [ $rc -eq 0 ]
+	check $? "--replay $2 every $3 s: periods, stalls and the first raise as the readings say, every change's reserve as the formula (exit $rc)"
+done
+"$W" --root "$M" tune --replay tests/golden/cases/recommend-data/k612-2g-apps.readings --keep >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && grep -q 'writes nothing' "$T/err"
+check $? "--replay with --keep is refused (exit 2): a replay writes nothing"
+sed '5s/allocstall=[0-9]*/allocstall=0/' tests/golden/cases/recommend-data/k612-2g-apps.readings >"$T/back.readings"
+"$W" --root "$M" tune --replay "$T/back.readings" >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && grep -q 'back.readings:5: allocstall went backwards' "$T/err"
+check $? "--replay of a counter that goes backwards is exit 2 naming file:line"
 
 # ---- --prom-file ------------------------------------------------------------
 r=$(fresh prom)

@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612-16g-2n-movable4g-before tune --replay tests/golden/cases/recommend-data/k510-2g-anon.readings

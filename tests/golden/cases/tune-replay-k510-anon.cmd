@@ -1,0 +1,1 @@
+--root data/machines/qemu-k510-2g-anon tune --replay tests/golden/cases/recommend-data/k510-2g-anon.readings --interval 2

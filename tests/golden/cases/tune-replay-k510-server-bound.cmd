@@ -1,0 +1,1 @@
+--root data/machines/qemu-k510-2g-server tune --replay tests/golden/cases/recommend-data/k510-2g-server.readings --interval 2 --max-reserve 400M

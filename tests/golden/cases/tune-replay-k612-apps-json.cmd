@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612-2g-apps -j tune --replay tests/golden/cases/recommend-data/k612-2g-apps.readings --interval 1
