@@ -168,6 +168,18 @@ check $? "without hpage_pmd_size: the page cache's order 8, 256 pages, 63 + 255 
 run --kernel 6.12 reclaim nowhere --bytes 400K -n
 [ "$rc" -eq 0 ] && grep -q '4 calls, targets 32x4' "$T/out" && grep -q 'idealised overshoot 28 pages' "$T/out"
 check $? "dry-run of 100 pages on 6.12 in text: 4 calls of 32, 28 over (B7.6)"
+# Fixed steps are planned in closed form, not write by write: 16000 TiB in
+# 4 KiB writes on 6.9+ is 16000 * 2^28 pages, each write of one page a call
+# of the 32-page floor, so 16000 * 2^28 / 32 writes and calls, none over.
+run() {	# as above, but a run that does not end within 10 s is status 124
+	timeout 10 "$WMARK" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
+run --kernel 6.12 -j reclaim x --bytes 16000T --batch fixed:4K -n
+[ "$rc" -eq 0 ] && json 'd["request_pages"] == 16000 * 2**28 and d["model"]["plan"]["writes"] == 16000 * 2**23 and
+	d["model"]["plan"]["calls"] == 16000 * 2**23 and d["model"]["plan"]["overshoot_pages"] == 0 and
+	d["model"]["plan"]["first_write_pages"] == 1'
+check $? "dry-run 16000T in fixed 4K writes on 6.12: 16000 * 2^23 writes, at once (status $rc)"
 run --kernel 5.10.0-46-amd64 reclaim nowhere --bytes 1G -n
 [ "$rc" -eq 3 ] && grep -q 'kernel 5.10.0-46-amd64 has no memory.reclaim (5.19+)' "$T/err"
 check $? "dry-run on 5.10: exit 3, the kernel named ($(cat "$T/err"))"
@@ -198,6 +210,19 @@ mkdir "$T/k612/sys/fs/cgroup/nomem"
 run --root "$T/k612" reclaim /sys/fs/cgroup/nomem --bytes 1M
 [ "$rc" -eq 3 ] && grep -q "nomem/memory.reclaim: .*subtree_control" "$T/err"
 check $? "a cgroup without the memory controller: exit 3, the parent's subtree_control named"
+
+# A memory.current of 2^62 bytes with --to 0 in 64 KiB writes: 2^50 pages;
+# a write of 16 pages reclaims the 32-page floor, so 2^45 writes.
+mktree "$T/huge" 6.12.117+deb12-amd64
+echo 4611686018427387904 >"$T/huge/sys/fs/cgroup/app/memory.current"
+run --root "$T/huge" -j reclaim app --to 0 --batch fixed:64K -n
+[ "$rc" -eq 0 ] && json 'd["request_pages"] == 2**50 and d["model"]["plan"]["writes"] == 2**45 and
+	d["model"]["plan"]["calls"] == 2**45 and d["model"]["plan"]["first_write_pages"] == 16'
+check $? "dry-run --to 0 of a 2^62-byte memory.current in 64K writes: 2^45 writes, at once (status $rc)"
+run() {
+	"$WMARK" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
 
 # ---- runs against the fake kernel ---------------------------------------------
 # One write of the whole request (--batch kernel); the kernel reclaims 25700
