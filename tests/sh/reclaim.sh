@@ -83,7 +83,7 @@ reclaim_start() {
 	python3 tests/sh/fake_reclaim.py "$cg" "$T/pid" "${steps[@]}" &
 	helper=$!
 	wait_for "$cg/.ready"
-	"$WMARK" --root "$root" "$@" >"$T/out" 2>"$T/err" &
+	"$WMARK" --root "$root" "$@" >"${OUT:-$T/out}" 2>"$T/err" &
 	pid=$!
 	echo "$pid" >"$T/pid"
 }
@@ -383,6 +383,13 @@ check $? "writes the kernel calls met while memory.stat lags: the quarters go on
 reclaim_with "$T/k612" 0:0 -- -j reclaim app --to 1M
 [ "$rc" -eq 1 ] && json 'd["result"] == "stalled" and len(d["writes"]) == 1'
 check $? "--to with a write that moves no counter: stalled, exit 1"
+
+# The report lost after the writes were made: say how many, exit 3.
+OUT=/dev/full reclaim_with "$T/k612" 256 -- -j reclaim app --bytes 1M
+[ "$rc" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+	grep -q '^wmark: reclaim: standard output: No space left on device: the report is lost; 1 write made$' "$T/err" &&
+	[ "$(requests "$T/k612")" = 1048576 ]
+check $? "a full stdout after one write: exit 3, one line saying the write was made (status $rc)"
 
 # 7.2's memory.stat has pgsteal_proactive: that is the counter read.
 mktree "$T/k72" 7.2.13+deb14-amd64
