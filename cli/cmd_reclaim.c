@@ -319,14 +319,10 @@ static int check_file(const struct cli_ctx *ctx, const struct rc_target *t,
 	return EXIT_OK;
 }
 
-/* The path the user is told, before or without resolving (--dry-run). */
-static void shown_of(const struct rc_opts *o, struct rc_target *t)
+/* The node's reclaim file as the user is told it (without --root). */
+static void node_file_of(const struct rc_opts *o, struct rc_target *t)
 {
-	if (o->node >= 0)
-		snprintf(t->shown, sizeof(t->shown), "/sys/devices/system/node/node%ld/reclaim",
-			 o->node);
-	else
-		snprintf(t->shown, sizeof(t->shown), "%s", o->cgroup);
+	snprintf(t->shown, sizeof(t->shown), "/sys/devices/system/node/node%ld/reclaim", o->node);
 }
 
 /* Resolve the cgroup (or node) to its files; an exit code. */
@@ -341,7 +337,7 @@ static int resolve_target(const struct cli_ctx *ctx, const struct rc_opts *o,
 
 	memset(t, 0, sizeof(*t));
 	if (o->node >= 0) {
-		shown_of(o, t);
+		node_file_of(o, t);
 		snprintf(t->rel, sizeof(t->rel), "%s", t->shown + 1);
 		root_path(ctx->root, t->rel, t->file, sizeof(t->file));
 		return check_file(ctx, t, kernel_label, true);
@@ -779,7 +775,8 @@ static void print_text(const struct rc_run *r)
 	int width[NWF];
 	size_t i;
 
-	printf("reclaim %s: kernel %s%s, %u-byte pages%s\n", r->t.shown,
+	printf("reclaim %s: kernel %s%s, %u-byte pages%s\n",
+	       r->t.shown[0] ? r->t.shown : r->o->cgroup,
 	       r->kernel, r->kernel_known ? "" : " (assumed)", r->ps,
 	       r->ps_assumed ? " (assumed)" : "");
 	print_model_text(r);
@@ -1057,8 +1054,10 @@ int cmd_reclaim(struct cli_ctx *ctx, int argc, char **argv)
 			return rc;
 		}
 	}
-	if (!r.t.shown[0])
-		shown_of(&o, &r.t);	/* --dry-run without resolving */
+	/* --dry-run without resolving: a node's file is known; a cgroup's
+	 * path stays unresolved (JSON null, the text says what was given) */
+	if (!r.t.shown[0] && o.node >= 0)
+		node_file_of(&o, &r.t);
 	rc = ctx->format == FMT_JSON ? print_json(&r) : (print_text(&r), EXIT_OK);
 	if (!o.dry_run && (fflush(stdout) != 0 || ferror(stdout))) {
 		/* the writes are made: say so where it can still be read */
