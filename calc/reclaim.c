@@ -150,6 +150,8 @@ int wm_reclaim_model(enum wm_reclaim_rule r, uint64_t request, struct wm_reclaim
 	if (r == WM_RECLAIM_NONE)
 		return wm_fail(diag, WM_EINVAL, 0, "kernel",
 			       "no memory.reclaim before 5.19");
+	if (request > WM_RECLAIM_MAX_REQUEST)
+		return wm_fail(diag, WM_ERANGE, 0, "bytes", "request too large to model");
 	wm_reclaim_loop_init(&l, r, request);
 	while (wm_reclaim_loop_next(&l, &t, &drain) == WM_RECLAIM_MORE) {
 		if (m->nruns && m->runs[m->nruns - 1].target == t) {
@@ -195,6 +197,46 @@ uint64_t wm_batch_next(enum wm_batch_mode mode, uint64_t left, uint64_t fixed)
 	return left;
 }
 
+/*
+ * Fixed steps of f pages, in closed form: a write of f pages is credited
+ * s = f + its idealised overshoot, so the writes of a full step are the
+ * n with request - (n - 1) * s >= f, and one shorter write follows for
+ * what they leave, if anything.  A loop over the writes would run
+ * request / s times: 10^11 for 16000 TiB in 4 KiB steps.
+ */
+static int plan_fixed(enum wm_reclaim_rule r, uint64_t request, uint64_t f,
+		      struct wm_batch_plan *p, struct wm_diag *diag)
+{
+	struct wm_reclaim_model m;
+	uint64_t s, n, calls, left;
+	int rc;
+
+	if (request < f)
+		f = request;
+	rc = wm_reclaim_model(r, f, &m, diag);
+	if (rc)
+		return rc;
+	s = f + m.overshoot;
+	calls = m.calls;
+	n = (request - f) / s + 1;
+	/* what the last full write found left: at least f, no overflow */
+	left = request - (n - 1) * s;
+	p->first = f;
+	p->writes = n;
+	p->calls = n * calls;
+	if (left <= s) {
+		p->overshoot = s - left;
+		return WM_OK;
+	}
+	rc = wm_reclaim_model(r, left - s, &m, diag);
+	if (rc)
+		return rc;
+	p->writes++;
+	p->calls += m.calls;
+	p->overshoot = m.overshoot;
+	return WM_OK;
+}
+
 int wm_batch_plan(enum wm_reclaim_rule r, enum wm_batch_mode mode, uint64_t request,
 		  uint64_t fixed, struct wm_batch_plan *p, struct wm_diag *diag)
 {
@@ -203,6 +245,16 @@ int wm_batch_plan(enum wm_reclaim_rule r, enum wm_batch_mode mode, uint64_t requ
 	int rc;
 
 	memset(p, 0, sizeof(*p));
+	if (r == WM_RECLAIM_NONE || request > WM_RECLAIM_MAX_REQUEST)
+		return wm_reclaim_model(r, request, &m, diag);
+	if (!request)
+		return WM_OK;
+	if (mode == WM_BATCH_FIXED)
+		return plan_fixed(r, request, fixed ? fixed : 1, p, diag);
+	/*
+	 * One write (kernel), or writes of a quarter of what is left, at
+	 * least 32 pages: about 150 writes for any 64-bit request.
+	 */
 	while (done < request) {
 		w = wm_batch_next(mode, request - done, fixed);
 		rc = wm_reclaim_model(r, w, &m, diag);
@@ -212,10 +264,9 @@ int wm_batch_plan(enum wm_reclaim_rule r, enum wm_batch_mode mode, uint64_t requ
 			p->first = w;
 		p->writes++;
 		p->calls += m.calls;
+		/* at most request + 63: no wrap below WM_RECLAIM_MAX_REQUEST */
 		done += w + m.overshoot;
 	}
-	if (r == WM_RECLAIM_NONE)
-		return wm_reclaim_model(r, request, &m, diag);
 	p->overshoot = done - request;
 	return WM_OK;
 }

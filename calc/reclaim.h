@@ -18,6 +18,9 @@
 #define WM_RECLAIM_MIN_CALL 32	/* SWAP_CLUSTER_MAX: the least one call aims at */
 #define WM_RECLAIM_RETRIES 16	/* MAX_RECLAIM_RETRIES: zero-progress calls allowed */
 #define WM_RECLAIM_MAX_RUNS 160	/* runs of equal targets a model can hold */
+/* pages: the largest request modelled, so that no sum wraps (2^64 bytes
+ * are 2^52 pages of 4 KiB) */
+#define WM_RECLAIM_MAX_REQUEST (UINT64_MAX >> 1)
 
 /* How memory_reclaim() sizes each internal call. */
 enum wm_reclaim_rule {
@@ -124,9 +127,10 @@ struct wm_reclaim_model {
 
 /*
  * Fill *m with the idealised call sequence of a write of request pages
- * under rule r.  Return WM_OK, or WM_EINVAL for WM_RECLAIM_NONE (diag
- * set).  Any 64-bit request fits in the runs: the quarter rule shrinks
- * the remainder by a quarter a call, so it has at most about 150 targets.
+ * under rule r.  Return WM_OK, WM_EINVAL for WM_RECLAIM_NONE, or
+ * WM_ERANGE past WM_RECLAIM_MAX_REQUEST (diag set).  Any such request
+ * fits in the runs: the quarter rule shrinks the remainder by a quarter a
+ * call, so it has at most about 150 targets.
  */
 int wm_reclaim_model(enum wm_reclaim_rule r, uint64_t request, struct wm_reclaim_model *m,
 		     struct wm_diag *diag);
@@ -192,7 +196,9 @@ struct wm_batch_plan {
  * Fill *p with the writes of a request of request pages under mode (fixed
  * the WM_BATCH_FIXED step) on a kernel of rule r, each write reclaiming
  * what wm_reclaim_model() says (its request and the idealised overshoot).
- * Return WM_OK, or what wm_reclaim_model() returns.
+ * Return WM_OK, or what wm_reclaim_model() returns.  The work does not
+ * grow with the request: fixed steps are counted in closed form, quarter
+ * writes are about 150 at most.
  */
 int wm_batch_plan(enum wm_reclaim_rule r, enum wm_batch_mode mode, uint64_t request,
 		  uint64_t fixed, struct wm_batch_plan *p, struct wm_diag *diag);

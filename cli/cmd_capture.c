@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <dirent.h>
 
+#include "beneath.h"
 #include "commands.h"
 #include "snapshot.h"
 
@@ -81,9 +82,9 @@ static int write_file(const char *dir, const char *rel, const char *buf, size_t 
 		if ((err = mkdirs(parent)))
 			return err;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
+	/* inside the tree being built, no link on the way (bn_open) */
+	if ((err = bn_open(dir, rel, O_WRONLY | O_CREAT | O_EXCL, 0644, &fd)))
+		return err;
 	while (off < len) {
 		ssize_t w = write(fd, buf + off, len - off);
 
@@ -125,7 +126,10 @@ static void remove_tree(const char *path)
 	rmdir(path);
 }
 
-/* 1 if path is a directory with nothing in it, 0 if it does not exist, -1 otherwise. */
+/*
+ * 1 if path is a directory with nothing in it, 0 if it does not exist,
+ * else print why it cannot be used and return -(the exit code).
+ */
 static int dest_state(const char *path)
 {
 	struct stat st;
@@ -133,18 +137,29 @@ static int dest_state(const char *path)
 	struct dirent *e;
 	int n = 0;
 
-	if (lstat(path, &st))
-		return errno == ENOENT ? 0 : -1;
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		return -cli_err(errno == ENAMETOOLONG ? EXIT_USAGE : EXIT_SYSTEM, "capture",
+				"%s: %s", path, strerror(errno));
+	}
+	if (S_ISLNK(st.st_mode))
+		return -cli_err(EXIT_USAGE, "capture", "%s: is a symbolic link; not writing through it",
+				path);
 	if (!S_ISDIR(st.st_mode))
-		return -1;
+		return -cli_err(EXIT_USAGE, "capture", "%s: exists and is not a directory; "
+				"not overwriting it", path);
 	d = opendir(path);
 	if (!d)
-		return -1;
+		return -cli_err(EXIT_SYSTEM, "capture", "%s: %s", path, strerror(errno));
 	while ((e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			n++;
 	closedir(d);
-	return n ? -1 : 1;
+	if (n)
+		return -cli_err(EXIT_USAGE, "capture", "%s: exists and is not an empty directory; "
+				"not overwriting it", path);
+	return 1;
 }
 
 /*
@@ -201,8 +216,7 @@ int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 	dest[dl] = 0;
 	st = dest_state(dest);
 	if (st < 0)
-		return cli_err(EXIT_USAGE, "capture", "%s: exists and is not an empty directory; "
-			       "not overwriting it", dest);
+		return -st;
 
 	/* One consistent read of zoneinfo and the sysctls first. */
 	if ((rc = snapshot_read(ctx, &s)))

@@ -226,8 +226,10 @@ int cmd_completion(struct cli_ctx *ctx, int argc, char **argv)
 		}
 		return cli_usage("completion", "unknown option '%s'", argv[optind - 1]);
 	}
-	if (optind != argc - 1)
+	if (optind >= argc)
 		return cli_usage("completion", "name one of bash, zsh or options");
+	if (optind < argc - 1)
+		return cli_usage("completion", "unexpected argument '%s'", argv[optind + 1]);
 	if (ctx->format != FMT_TEXT)
 		return cli_usage("completion", "prints a script: no -j or -o");
 	if (strcmp(argv[optind], "bash") == 0)

@@ -12,19 +12,19 @@
  * Δmemory.current is shown beside it: it also moves with whatever the
  * cgroup's tasks allocate or free meanwhile, and with slab.
  *
- * Signals: SIGINT and SIGTERM are held off while a write runs, so the
- * kernel does not cut it short (a pending signal ends the kernel's loop
- * with EINTR); they stop the run after it, with the totals so far.
- * --timeout arms a timer whose SIGALRM does interrupt the write (no
- * SA_RESTART: on 6.17+ the kernel returns -ERESTARTSYS, which SA_RESTART
- * would turn into a fresh write of the whole request).
+ * Signals (cli/sig.c): SIGINT and SIGTERM interrupt the write in progress
+ * (the kernel's loop ends with EINTR; what it reclaimed stays reclaimed
+ * and is measured) and stop the run, with the totals so far; --timeout
+ * interrupts a write the same way.  The file is opened through bn_open():
+ * inside the root, no symbolic link, a regular file, so nothing can send
+ * the write elsewhere or make it wait on a FIFO.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,10 +38,12 @@
 
 #include "../calc/cgroup.h"
 #include "../calc/reclaim.h"
+#include "beneath.h"
 #include "cli.h"
 #include "commands.h"
 #include "fmt.h"
 #include "report.h"
+#include "sig.h"
 #include "snapshot.h"
 
 #define CMD "reclaim"
@@ -73,14 +75,20 @@ static void reclaim_usage(void)
 	      "  --swappiness N|max     pass swappiness=N (0-200, 6.11+) or max (anon only,\n"
 	      "                         6.16+) with each write\n"
 	      "  --node N               reclaim from node N instead of a cgroup (6.17+)\n"
-	      "  --timeout S            interrupt a write after S seconds (reported as inf)\n"
+	      "  --timeout S            interrupt a write after S seconds, at most 86400\n"
+	      "                         (reported as inf)\n"
 	      "  -n, --dry-run          print the plan and the model, write nothing (the\n"
 	      "                         cgroup need not exist given --kernel and --bytes)\n"
 	      "  -h, --help             this help\n"
 	      "\n"
+	      "SIGINT or SIGTERM interrupts the write in progress and stops the run; the\n"
+	      "report of the writes so far is printed.  memory.reclaim must be a regular\n"
+	      "file inside the root, reached without a symbolic link.\n"
+	      "\n"
 	      "Exit 0 when the request was met, 1 when the kernel gave up (EAGAIN), a\n"
 	      "write timed out or the run was stopped, 2 bad usage, 3 the system refused\n"
-	      "(no cgroup v2, no memory.reclaim on this kernel, not permitted).\n", stdout);
+	      "(no cgroup v2, no memory.reclaim on this kernel, not permitted, a write\n"
+	      "failed: the writes before it are reported first).\n", stdout);
 }
 
 /* ---- options ------------------------------------------------------- */
@@ -111,6 +119,19 @@ static int size_opt(const char *opt, const char *arg, uint64_t *out)
 	if (wm_parse_size(arg, out, &d))
 		return cli_usage(CMD, "%s '%s': expected a size (K/M/G/T or bytes)", opt, arg);
 	return EXIT_OK;
+}
+
+/* Does the path have a ".." component? */
+static bool has_dotdot(const char *p)
+{
+	const char *s = p;
+
+	while ((s = strstr(s, "..")) != NULL) {
+		if ((s == p || s[-1] == '/') && (s[2] == '\0' || s[2] == '/'))
+			return true;
+		s += 2;
+	}
+	return false;
 }
 
 const struct option cmd_reclaim_opts[] = {
@@ -186,7 +207,8 @@ static int parse_opts(int argc, char **argv, struct rc_opts *o)
 			errno = 0;
 			o->timeout = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(o->timeout > 0) || o->timeout > 86400)
-				return cli_usage(CMD, "--timeout '%s': expected seconds > 0", optarg);
+				return cli_usage(CMD, "--timeout '%s': expected seconds, more than 0 "
+						 "and at most 86400 (a day)", optarg);
 			break;
 		case 'n':
 			o->dry_run = true;
@@ -213,6 +235,9 @@ static int parse_opts(int argc, char **argv, struct rc_opts *o)
 						    : "--bytes SIZE or --to SIZE is needed");
 	if (o->have_to && o->node >= 0)
 		return cli_usage(CMD, "--to needs a cgroup's memory.current, not a node");
+	/* before anything else, --dry-run too: the path is the user's */
+	if (o->cgroup && has_dotdot(o->cgroup))
+		return cli_usage(CMD, "cgroup '%s': '..' is not allowed", o->cgroup);
 	return EXIT_OK;
 }
 
@@ -221,6 +246,7 @@ static int parse_opts(int argc, char **argv, struct rc_opts *o)
 struct rc_target {
 	char dir[4096];		/* the cgroup's directory (root-prefixed), or the node's */
 	char file[4200];	/* memory.reclaim or nodeN/reclaim */
+	char rel[4200];		/* the same without the root and its "/": what bn_open() walks */
 	char shown[4096];	/* what the user is told: the path without --root */
 	bool is_root_cgroup;
 };
@@ -253,8 +279,12 @@ static int find_cgroup2(const char *root, char *mnt, size_t n)
 		if (sscanf(line, "%255s %2047s %63s %1023s", dev, dir, type, opt) != 4)
 			continue;
 		if (strcmp(type, "cgroup2") == 0) {
-			snprintf(mnt, n, "%s", dir);
 			free(buf);
+			/* under --root, a mount point that climbs out would take the writes with it */
+			if (dir[0] != '/' || has_dotdot(dir))
+				return cli_err(EXIT_SYSTEM, CMD, "%s: cgroup2 mount point '%s' is not an "
+					       "absolute path without '..': refusing it", path, dir);
+			snprintf(mnt, n, "%s", dir);
 			return EXIT_OK;
 		}
 		if (strcmp(type, "cgroup") == 0 && strstr(opt, "memory") && !v1[0])
@@ -268,17 +298,32 @@ static int find_cgroup2(const char *root, char *mnt, size_t n)
 	return cli_err(EXIT_SYSTEM, CMD, "no cgroup v2 mount in %s", path);
 }
 
-/* Does the path have a ".." component? */
-static bool has_dotdot(const char *p)
+/*
+ * Check the target's reclaim file the way do_write() will open it
+ * (bn_open: inside the root, no link, a regular file); an exit code.
+ */
+static int check_file(const struct cli_ctx *ctx, const struct rc_target *t,
+		      const char *kernel_label, bool has_file)
 {
-	const char *s = p;
+	int err = bn_open(ctx->root, t->rel, O_WRONLY, 0, NULL);
 
-	while ((s = strstr(s, "..")) != NULL) {
-		if ((s == p || s[-1] == '/') && (s[2] == '\0' || s[2] == '/'))
-			return true;
-		s += 2;
-	}
-	return false;
+	if (err == -ENOENT && !has_file)
+		return cli_err(EXIT_SYSTEM, CMD, "%s: kernel %s has no memory.reclaim (5.19+)",
+			       t->file, kernel_label);
+	if (err == -ENOENT && t->dir[0])
+		return cli_err(EXIT_SYSTEM, CMD,
+			       "%s: %s (is the memory controller enabled in the parent's cgroup.subtree_control?)",
+			       t->file, strerror(-err));
+	if (err)
+		return cli_err(EXIT_SYSTEM, CMD, "%s: %s (kernel %s)", t->file, bn_strerror(err),
+			       kernel_label);
+	return EXIT_OK;
+}
+
+/* The node's reclaim file as the user is told it (without --root). */
+static void node_file_of(const struct rc_opts *o, struct rc_target *t)
+{
+	snprintf(t->shown, sizeof(t->shown), "/sys/devices/system/node/node%" PRId64 "/reclaim", o->node);
 }
 
 /* Resolve the cgroup (or node) to its files; an exit code. */
@@ -293,16 +338,12 @@ static int resolve_target(const struct cli_ctx *ctx, const struct rc_opts *o,
 
 	memset(t, 0, sizeof(*t));
 	if (o->node >= 0) {
-		snprintf(t->shown, sizeof(t->shown), "/sys/devices/system/node/node%" PRId64 "/reclaim", o->node);
-		root_path(ctx->root, t->shown + 1, t->file, sizeof(t->file));
-		if (stat(t->file, &st))
-			return cli_err(EXIT_SYSTEM, CMD, "%s: %s (kernel %s)", t->file, strerror(errno),
-				       kernel_label);
-		return EXIT_OK;
+		node_file_of(o, t);
+		snprintf(t->rel, sizeof(t->rel), "%s", t->shown + 1);
+		root_path(ctx->root, t->rel, t->file, sizeof(t->file));
+		return check_file(ctx, t, kernel_label, true);
 	}
 	cg = o->cgroup;
-	if (has_dotdot(cg))
-		return cli_usage(CMD, "cgroup '%s': '..' is not allowed", cg);
 	rc = find_cgroup2(ctx->root, mnt, sizeof(mnt));
 	if (rc)
 		return rc;
@@ -321,19 +362,13 @@ static int resolve_target(const struct cli_ctx *ctx, const struct rc_opts *o,
 	snprintf(t->shown, sizeof(t->shown), "%s", rel);
 	if (root_path(ctx->root, rel + 1, t->dir, sizeof(t->dir)))
 		return cli_err(EXIT_SYSTEM, CMD, "%s: path too long", rel);
-	if (stat(t->dir, &st) || !S_ISDIR(st.st_mode))
-		return cli_err(EXIT_SYSTEM, CMD, "%s: no such cgroup (%s)", t->dir,
-			       errno ? strerror(errno) : "not a directory");
+	if (stat(t->dir, &st))
+		return cli_err(EXIT_SYSTEM, CMD, "%s: no such cgroup (%s)", t->dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return cli_err(EXIT_SYSTEM, CMD, "%s: not a directory, so not a cgroup", t->dir);
 	snprintf(t->file, sizeof(t->file), "%s/memory.reclaim", t->dir);
-	if (stat(t->file, &st)) {
-		if (!has_file)
-			return cli_err(EXIT_SYSTEM, CMD, "%s: kernel %s has no memory.reclaim (5.19+)",
-				       t->file, kernel_label);
-		return cli_err(EXIT_SYSTEM, CMD,
-			       "%s: %s (is the memory controller enabled in the parent's cgroup.subtree_control?)",
-			       t->file, strerror(errno));
-	}
-	return EXIT_OK;
+	snprintf(t->rel, sizeof(t->rel), "%s%smemory.reclaim", rel + 1, rel[1] ? "/" : "");
+	return check_file(ctx, t, kernel_label, has_file);
 }
 
 /* ---- one reading of the cgroup --------------------------------------- */
@@ -479,31 +514,6 @@ static const char *write_result(const struct rc_write *w)
 	}
 }
 
-static volatile sig_atomic_t stop_sig, alarm_hit;
-
-static void on_stop(int sig)
-{
-	stop_sig = sig;
-}
-
-static void on_alarm(int sig)
-{
-	alarm_hit = 1;
-}
-
-static void signals_catch(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_stop;	/* no SA_RESTART, see the top of the file */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = on_alarm;
-	sigaction(SIGALRM, &sa, NULL);
-}
-
 static double now_ns(void)
 {
 	struct timespec ts;
@@ -513,15 +523,14 @@ static double now_ns(void)
 }
 
 /*
- * Write "BYTES[ swappiness=N]" to the target's reclaim file, SIGINT and
- * SIGTERM held off and a timer armed with --timeout.  Return 0 or the
- * errno (EINTR with alarm_hit set: timed out).
+ * Write "BYTES[ swappiness=N]" to the target's reclaim file under root,
+ * interrupted by SIGINT, SIGTERM or the --timeout deadline (sig.h).
+ * Return 0 or the errno; *timed_out tells an EINTR of the deadline.
  */
-static int do_write(const struct rc_target *t, const struct rc_opts *o, uint64_t bytes)
+static int do_write(const char *root, const struct rc_target *t, const struct rc_opts *o,
+		    uint64_t bytes, bool *timed_out)
 {
 	char buf[96];
-	sigset_t hold, old;
-	struct itimerval it = { 0 };
 	int fd, len, err = 0;
 	ssize_t w;
 
@@ -531,22 +540,9 @@ static int do_write(const struct rc_target *t, const struct rc_opts *o, uint64_t
 		len = snprintf(buf, sizeof(buf), "%" PRIu64 " swappiness=%d", bytes, o->swappiness);
 	else
 		len = snprintf(buf, sizeof(buf), "%" PRIu64, bytes);
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigprocmask(SIG_BLOCK, &hold, &old);
-	alarm_hit = 0;
-	if (o->timeout > 0) {
-		it.it_value.tv_sec = (time_t)o->timeout;
-		it.it_value.tv_usec = (suseconds_t)((o->timeout - (double)it.it_value.tv_sec) * 1e6);
-		if (!it.it_value.tv_sec && !it.it_value.tv_usec)
-			it.it_value.tv_usec = 1;
-		setitimer(ITIMER_REAL, &it, NULL);
-	}
-	fd = open(t->file, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		err = errno;
-	} else {
+	if (!sig_wait_begin(o->timeout)) {
+		err = EINTR;	/* the deadline or a stop signal came first: no write */
+	} else if ((err = -bn_open(root, t->rel, O_WRONLY, 0, &fd)) == 0) {
 		w = write(fd, buf, (size_t)len);
 		if (w < 0)
 			err = errno;
@@ -555,11 +551,7 @@ static int do_write(const struct rc_target *t, const struct rc_opts *o, uint64_t
 		if (close(fd) && !err && errno != EINTR)
 			err = errno;
 	}
-	if (o->timeout > 0) {
-		memset(&it, 0, sizeof(it));
-		setitimer(ITIMER_REAL, &it, NULL);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	*timed_out = sig_wait_end() && err == EINTR;
 	return err;
 }
 
@@ -608,6 +600,7 @@ struct rc_run {
 	struct rc_write total;
 	const char *steal_key;
 	const char *result;		/* ok, EAGAIN, timeout, interrupted, stalled, error */
+	char fail[4500];		/* result "error": the message, printed after the report */
 };
 
 static void total_of(struct rc_run *r)
@@ -779,7 +772,7 @@ static void print_text(const struct rc_run *r)
 	size_t i;
 
 	printf("reclaim %s: kernel %s%s, %u-byte pages%s\n",
-	       r->t.shown[0] ? r->t.shown : (r->o->cgroup ? r->o->cgroup : "?"),
+	       r->t.shown[0] ? r->t.shown : r->o->cgroup,
 	       r->kernel, r->kernel_known ? "" : " (assumed)", r->ps,
 	       r->ps_assumed ? " (assumed)" : "");
 	print_model_text(r);
@@ -829,6 +822,24 @@ static int add_write(struct rc_run *r, const struct rc_write *w)
 	return 0;
 }
 
+/*
+ * A write failed in a way that is no answer of the kernel's loop (EIO,
+ * EINVAL, EBUSY, a file gone): the run stops with result "error", the
+ * writes before it are reported, then this message, and the exit is 3.
+ */
+static void fail(struct rc_run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void fail(struct rc_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->fail, sizeof(r->fail), fmt, ap);
+	va_end(ap);
+	r->result = "error";
+}
+
 static int run_writes(struct rc_run *r)
 {
 	const struct rc_opts *o = r->o;
@@ -840,7 +851,8 @@ static int run_writes(struct rc_run *r)
 
 	if (o->batch == WM_BATCH_FIXED && !fixed)
 		fixed = 1;
-	signals_catch();
+	if ((err = sig_catch_stop(false)))
+		return cli_err(EXIT_SYSTEM, CMD, "timer_create: %s", strerror(-err));
 	stat_read(r->ctx, &r->t, &first);
 	r->steal_key = first.steal_key;
 	a = first;
@@ -852,10 +864,9 @@ static int run_writes(struct rc_run *r)
 		w.n = (double)(r->nw + 1);
 		w.asked = (double)pages;
 		w.ns = now_ns();
-		err = do_write(&r->t, o, pages * r->ps);
+		err = do_write(r->ctx->root, &r->t, o, pages * r->ps, &w.timed_out);
 		w.ns = now_ns() - w.ns;
 		w.err = err;
-		w.timed_out = err == EINTR && alarm_hit;
 		stat_read(r->ctx, &r->t, &b);
 		measure(&w, &a, &b, r->ps);
 		if (add_write(r, &w))
@@ -870,14 +881,15 @@ static int run_writes(struct rc_run *r)
 			else if (err == EINTR)
 				r->result = "interrupted";
 			else
-				return cli_err(EXIT_SYSTEM, CMD, "%s: write of %" PRIu64 " bytes: %s",
-					       r->t.file, pages * r->ps, strerror(err));
+				fail(r, "%s: write of %" PRIu64 " bytes: %s", r->t.file,
+				     pages * r->ps, bn_strerror(-err));
 			break;
 		}
 		if (o->have_to) {
-			if (b.current < 0)
-				return cli_err(EXIT_SYSTEM, CMD, "%s/memory.current: cannot be read",
-					       r->t.dir);
+			if (b.current < 0) {
+				fail(r, "%s/memory.current: cannot be read", r->t.dir);
+				break;
+			}
 			left = (uint64_t)b.current > o->to
 				       ? ((uint64_t)b.current - o->to + r->ps - 1) / r->ps : 0;
 			/* memory.current is exact: a write that moved nothing, no point in another */
@@ -897,7 +909,7 @@ static int run_writes(struct rc_run *r)
 			left = credited >= (double)r->request ? 0 : r->request - (uint64_t)credited;
 		}
 		progress(r, t0, &last);
-		if (stop_sig) {
+		if (sig_stopped()) {
 			r->result = "interrupted";
 			break;
 		}
@@ -906,6 +918,18 @@ static int run_writes(struct rc_run *r)
 	if (!r->nw)
 		r->result = "ok";
 	return EXIT_OK;
+}
+
+/* Point stdout at /dev/null, so that main's check at exit does not say it again. */
+static void stdout_drop(void)
+{
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
+	clearerr(stdout);
 }
 
 /* The page size: the running kernel's, or the capture's under --root. */
@@ -1026,8 +1050,21 @@ int cmd_reclaim(struct cli_ctx *ctx, int argc, char **argv)
 			return rc;
 		}
 	}
+	/* --dry-run without resolving: a node's file is known; a cgroup's
+	 * path stays unresolved (JSON null, the text says what was given) */
+	if (!r.t.shown[0] && o.node >= 0)
+		node_file_of(&o, &r.t);
 	rc = ctx->format == FMT_JSON ? print_json(&r) : (print_text(&r), EXIT_OK);
-	if (rc == EXIT_OK && !o.dry_run && strcmp(r.result, "ok") != 0)
+	if (!o.dry_run && (fflush(stdout) != 0 || ferror(stdout))) {
+		/* the writes are made: say so where it can still be read */
+		cli_err(0, CMD, "standard output: %s: the report is lost; %zu write%s made",
+			strerror(errno), r.nw, r.nw == 1 ? "" : "s");
+		stdout_drop();
+		rc = EXIT_SYSTEM;
+	}
+	if (r.fail[0])
+		rc = cli_err(EXIT_SYSTEM, CMD, "%s", r.fail);
+	else if (rc == EXIT_OK && !o.dry_run && strcmp(r.result, "ok") != 0)
 		rc = EXIT_CHECK;
 	free(r.w);
 	return rc;

@@ -37,11 +37,13 @@
 
 #include <cjson/cJSON.h>
 
+#include "beneath.h"
 #include "cli.h"
 #include "commands.h"
 #include "explain.h"
 #include "fmt.h"
 #include "jsonw.h"
+#include "sig.h"
 #include "snapshot.h"
 #include "taskstats.h"
 
@@ -457,25 +459,6 @@ static int cmp_rows(const void *a, const void *b)
 
 /* ---- delay accounting switch ------------------------------------------ */
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;	/* no SA_RESTART: poll() must return */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 /* Read <root>/proc/sys/kernel/task_delayacct: 1, 0, or -1 if absent or
  * not a file (read_path() never waits on a FIFO). */
 static int delayacct_read(const char *path)
@@ -491,15 +474,15 @@ static int delayacct_read(const char *path)
 	return v;
 }
 
-/* Write v to the sysctl; 0 or an errno. */
-static int delayacct_write(const char *path, int v)
+/* Write v to root's task_delayacct (bn_open: no link, inside root); 0 or an errno. */
+static int delayacct_write(const char *root, int v)
 {
 	char buf[4];
 	int fd, n, e = 0;
 
-	fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
+	e = -bn_open(root, "proc/sys/kernel/task_delayacct", O_WRONLY | O_TRUNC, 0, &fd);
+	if (e)
+		return e;
 	n = snprintf(buf, sizeof(buf), "%d\n", v);
 	if (write(fd, buf, (size_t)n) != n)
 		e = errno ? errno : EIO;
@@ -603,7 +586,7 @@ static int scan_live(struct ts_sock *q, struct tasks *t, bool at_start,
 		snprintf(err->call, sizeof(err->call), "opendir /proc");
 		return TS_ESYS;
 	}
-	while (rc == TS_OK && !stop_signal && (p = readdir(proc))) {
+	while (rc == TS_OK && !sig_stopped() && (p = readdir(proc))) {
 		if (p->d_name[0] < '1' || p->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%.16s/task", p->d_name);
@@ -700,7 +683,7 @@ static int run_all(const struct opts *o, struct ts_sock *q, struct tasks *t,
 	rc = scan_live(q, t, true, r, &err);
 	next_scan = mono_s() + o->interval;
 
-	while (rc == TS_OK && !stop_signal) {
+	while (rc == TS_OK && !sig_stopped()) {
 		double now = mono_s(), until = next_scan < end ? next_scan : end;
 
 		if (now >= end)
@@ -728,7 +711,7 @@ static int run_all(const struct opts *o, struct ts_sock *q, struct tasks *t,
 	 * and the queued records still belong to it.  A second signal cuts
 	 * that short.
 	 */
-	stop_signal = 0;
+	sig_clear_stop();
 	if (rc == TS_OK) {
 		if (counters)
 			counters = read_task_counters(&forks1, &thr1);
@@ -739,7 +722,7 @@ static int run_all(const struct opts *o, struct ts_sock *q, struct tasks *t,
 	 * drain them, but a busy machine never goes quiet, so not for long.
 	 */
 	drain_end = mono_s() + 0.3;
-	while (rc == TS_OK && !stop_signal && mono_s() < drain_end) {
+	while (rc == TS_OK && !sig_stopped() && mono_s() < drain_end) {
 		if (ts_drain_exits(l, 50, on_exit_record, &x, &r->win.overruns, &undecodable,
 				   &err) <= 0)
 			break;
@@ -976,14 +959,14 @@ int cmd_stalls(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (o.all || o.enable)
-		catch_signals();
+		sig_catch_stop(true);	/* no SA_RESTART: poll() must return */
 
 	r.delayacct = delayacct_read(path);
 	if (o.enable && r.delayacct == 0) {
-		e = delayacct_write(path, 1);
+		e = delayacct_write(ctx->root, 1);
 		if (e) {
 			rc = cli_err(EXIT_SYSTEM, "stalls", "write %s: %s", path,
-				     strerror(e));
+				     bn_strerror(-e));
 			goto out;
 		}
 		old = 0;
@@ -1032,11 +1015,11 @@ int cmd_stalls(struct cli_ctx *ctx, int argc, char **argv)
 out:
 	/* Every way out passes here, a signal included: put the sysctl back. */
 	if (old >= 0) {
-		e = delayacct_write(path, old);
+		e = delayacct_write(ctx->root, old);
 		if (e)
 			rc = cli_err(EXIT_SYSTEM, "stalls",
 				     "could not restore %s to %d: %s", path, old,
-				     strerror(e));
+				     bn_strerror(-e));
 	}
 	ts_close(q);
 	free(r.rows);

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "sig.h"
 
 const struct cli_cmd cli_commands[] = {
 	{ "calc", cmd_calc, "watermarks from memory sizes alone", true, cmd_calc_opts, "h" },
@@ -152,7 +153,13 @@ static bool asks_help(int argc, char **argv)
 	return false;
 }
 
-/* stdout errors (a full disk, a closed pipe) must not pass silently. */
+/*
+ * stdout errors (a full disk) must not pass silently.  A reader that went
+ * away (EPIPE; SIGPIPE is ignored) has what it wanted, as with `| head`:
+ * the command's own status stands.  Commands that changed the system
+ * (apply, rollback, reclaim) check stdout themselves and say what was
+ * done before they return.
+ */
 static int close_stdout(int rc)
 {
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
@@ -347,6 +354,9 @@ int main(int argc, char **argv)
 	const struct cli_cmd *cmd;
 	char **cargv;
 	int c, rc, fd, cargc;
+
+	/* a closed pipe is an error to report, never a silent death (sig.h) */
+	sig_init();
 
 	/*
 	 * Started with fd 0, 1 or 2 closed, the next file opened (apply's

@@ -30,6 +30,7 @@
 
 #include <linux/magic.h>
 
+#include "beneath.h"
 #include "journal.h"
 #include "sysctl.h"
 
@@ -234,10 +235,16 @@ int sc_write(const char *path, const char *text, size_t len)
 		return -EIO;
 	if (plain_file(path, &st))
 		return jr_write_atomic(path, text, len, st.st_mode & 07777, NULL, NULL);
-	/* procfs, or a device: one write at offset 0, as the kernel wants it */
-	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	/*
+	 * procfs: one write at offset 0, as the kernel wants it.  path is
+	 * sc_path()'s, canonical, so it is walked from / with no link
+	 * allowed anywhere (bn_open), and must be a regular file.
+	 */
+	if (path[0] != '/')
+		return -EXDEV;
+	e = bn_open("/", path + 1, O_WRONLY, 0, &fd);
+	if (e)
+		return e;
 	do
 		w = write(fd, text, len);
 	while (w < 0 && errno == EINTR);

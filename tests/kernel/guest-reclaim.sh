@@ -163,6 +163,14 @@ reclaim_case rc1 all --bytes 2G --timeout 120
 check $? "reclaim --bytes 2G of a $((96 + 16)) MiB cgroup on $rel: EAGAIN, exit 1, $got pages reclaimed first"
 info "reclaim_left_mb=$(cur_mb rc1)"
 
+# A timeout that is due before the write starts is never missed: the write
+# is not made, or a timer signal interrupts it (the timer fires every 10 ms
+# until the write returns), so the result is "timeout", not a whole write.
+reclaim_case rc1 tiny --bytes 2G --timeout 1e-9
+[ "$rc" -eq 1 ] && [ "$res" = timeout ] && [ "$(jget writes.0.result /tmp/tiny.json)" = inf ] &&
+	[ "$ns" -lt 1000000000 ]
+check $? "reclaim --bytes 2G --timeout 1e-9 on $rel: timeout, exit 1, within a second (exit $rc, $res, ${ns}ns)"
+
 # The swappiness key where the kernel has it, refused where not.
 case $rel in
 6.1.*)

@@ -792,6 +792,32 @@ rc=$?
 	[ "$(cat "$r/$VM/watermark_scale_factor")" = 120 ]
 check $? "a full stdout before the writes (text report): exit 3 (got $rc), nothing written"
 
+# A pipe whose reader has gone (| head that has what it wants): SIGPIPE is
+# ignored, so the lost report is the EPIPE above, not a silent death (141).
+# The child gets the default SIGPIPE, as from a shell.
+closed_pipe() {	# ARGS...: wmark ARGS with stdout a pipe nobody reads; status in rc
+	py - "$WMARK" "$@" 2>"$T/err" <<'PYEOF'
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=sys.stderr, restore_signals=True)
+sys.exit(p.returncode if p.returncode >= 0 else 128 - p.returncode)
+PYEOF
+	rc=$?
+}
+r=$(fresh epipe)
+closed_pipe --root "$r" -j apply --wsf 120
+[ $rc -eq 3 ] && one_line "$T/err" && grep -q 'Broken pipe: the report is lost; the sysctls were written' "$T/err" &&
+	[ "$(cat "$r/$VM/watermark_scale_factor")" = 120 ]
+check $? "apply -j into a closed pipe: exit 3 (got $rc), one line saying the sysctls were written"
+closed_pipe --root "$r" apply --wsf 200
+[ $rc -eq 3 ] && one_line "$T/err" && grep -q 'Broken pipe: the report is lost; nothing was written' "$T/err" &&
+	[ "$(cat "$r/$VM/watermark_scale_factor")" = 120 ]
+check $? "apply into a closed pipe (text report): exit 3 (got $rc), nothing written"
+closed_pipe --root "$r" show
+[ $rc -eq 0 ] && [ ! -s "$T/err" ]
+check $? "show into a closed pipe: its reader has gone, exit 0 and no message (got $rc)"
+
 # Persist targets: someone else's file, a directory, paths out of the root.
 r=$(fresh foreign)
 mkdir -p "$r/etc/sysctl.d"

@@ -56,6 +56,9 @@ is "completion -j bash: refused, exit 2 (a script has no JSON form)" test $? = 2
 is "operands after -- reach the command (completion -- bash)" test $? = 0 -a -s "$tmp/o"
 
 # ---- the table
+"$W" completion bash extra >"$tmp/o" 2>"$tmp/e"
+is "completion bash extra: exit 2, the extra argument named" test $? = 2 -a ! -s "$tmp/o" -a \
+	"$(head -1 "$tmp/e")" = "wmark: completion: unexpected argument 'extra'"
 "$W" completion options >"$tmp/table" 2>"$tmp/e"
 is "wmark completion options lists the table" test $? = 0 -a -s "$tmp/table"
 awk '$1 != "global"' "$tmp/table" >"$tmp/cmdopts"

@@ -3,13 +3,12 @@
 # model in --dry-run (docs/model.md §12.2.1), missing cgroup v2 / v1 only /
 # kernels without memory.reclaim, and whole runs whose totals are checked.
 #
-# The fake kernel: memory.reclaim is a FIFO.  wmark reads memory.stat and
-# memory.current, then opens memory.reclaim, which waits for a reader.
-# fake_kernel sees wmark waiting there (/proc/PID/wchan), moves
-# memory.stat and memory.current as the step says (a rename, so a read
-# never sees half a file), and only then opens the FIFO and reads the
-# request: the readings before and after each write are deterministic.
-# No real cgroup is touched.
+# The fake kernel (tests/sh/fake_reclaim.py): memory.reclaim is a regular
+# file, as on cgroupfs, under a read lease the fake holds, so wmark's
+# open() for writing waits until the fake has moved memory.stat and
+# memory.current as the step says and gives the lease up: the readings
+# before and after each write are deterministic.  No real cgroup is
+# touched.
 #
 # usage: WMARK=/abs/path/to/wmark bash tests/sh/reclaim.sh   (TAP on stdout)
 set -u
@@ -37,66 +36,67 @@ mktree() {
 	printf 'sysfs /sys sysfs rw 0 0\ncgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec 0 0\n' \
 		>"$d/proc/mounts"
 	printf 'MemTotal: 4000000 kB\nMemFree: 3000000 kB\n' >"$d/proc/meminfo"
+	stat_fmt "$d/sys/fs/cgroup/app" pgsteal_direct
 	set_state "$d/sys/fs/cgroup/app" 209715200 52428800 157286400 0 0
-	mkfifo "$d/sys/fs/cgroup/app/memory.reclaim"
+	: >"$d/sys/fs/cgroup/app/memory.reclaim"
+}
+
+# stat_fmt CG COUNTER: memory.stat's layout, with COUNTER the steal counter
+stat_fmt() {
+	local extra=
+	[ "$2" = pgsteal_proactive ] && extra='pgsteal_direct 7\n'
+	printf 'anon {anon}\nfile {file}\nworkingset_refault_anon 0\nworkingset_refault_file {refaults}\npgsteal_kswapd 0\n%b%s {steal}\npgsteal {steal}\n' \
+		"$extra" "$2" >"$1/.stat.fmt"
 }
 
 # set_state CG CURRENT ANON FILE STEAL REFAULTS (bytes, bytes, bytes, pages, count)
 set_state() {
-	local cg=$1
-	printf 'anon %s\nfile %s\nworkingset_refault_anon 0\nworkingset_refault_file %s\npgsteal_kswapd 0\npgsteal_direct %s\npgsteal %s\n' \
-		"$3" "$4" "$6" "$5" "$5" >"$cg/.stat.tmp"
+	local cg=$1 f
+	f=$(cat "$cg/.stat.fmt")
+	f=${f//\{anon\}/$3} f=${f//\{file\}/$4} f=${f//\{steal\}/$5} f=${f//\{refaults\}/$6}
+	printf '%s\n' "$f" >"$cg/.stat.tmp"
 	mv "$cg/.stat.tmp" "$cg/memory.stat"
 	echo "$2" >"$cg/.cur.tmp"
 	mv "$cg/.cur.tmp" "$cg/memory.current"
 	echo "$2 $3 $4 $5 $6" >"$cg/.state"
 }
 
-# fake_kernel CG PID STEP...: answer PID's writes to CG/memory.reclaim.  A
-# step "R" reclaims R file pages (memory.current drops by as much);
-# "R:C" lets memory.current drop by C pages instead.  Each request read is
-# appended to CG/.requests.
-fake_kernel() {
-	local cg=$1 pid=$2 step r c cur anon file steal ref line i
-	shift 2
-	for step; do
-		r=${step%%:*} c=${step#*:}
-		[ "$step" = "$r" ] && c=$r
-		for ((i = 0; i < 500; i++)); do
-			case $(cat /proc/$pid/wchan 2>/dev/null) in
-			*wait_for_partner* | *fifo_open*) break ;;
-			esac
-			kill -0 "$pid" 2>/dev/null || return 0
-			sleep 0.01
-		done
-		read -r cur anon file steal ref <"$cg/.state"
-		set_state "$cg" $((cur - c * 4096)) "$anon" $((file - r * 4096)) \
-			$((steal + r)) $((ref + 1))
-		# The FIFO wmark waits on moves aside and a fresh one takes its
-		# name, so the next write waits for the next step.
-		mv "$cg/memory.reclaim" "$cg/.answering"
-		mkfifo "$cg/memory.reclaim"
-		line=$(cat "$cg/.answering")
-		rm -f "$cg/.answering"
-		echo "$line" >>"$cg/.requests"
+wait_for() {	# FILE: up to 10 s for it to appear
+	local i
+	for ((i = 0; i < 1000; i++)); do
+		[ -e "$1" ] && return 0
+		sleep 0.01
 	done
+	return 1
 }
 
-# reclaim_with ROOT STEPS -- ARGS...: run wmark reclaim ARGS in the
-# background against ROOT's cgroup app, answered by fake_kernel STEPS.
-reclaim_with() {
-	local root=$1 steps=() cg=$1/sys/fs/cgroup/app
+# reclaim_start ROOT STEPS -- ARGS...: start wmark reclaim ARGS in the
+# background against ROOT's cgroup app (pid in $pid), answered by the fake
+# kernel STEPS (pid in $helper).  reclaim_end waits for both.
+reclaim_start() {
+	local root=$1 steps=()
+	cg=$1/sys/fs/cgroup/app
 	shift
 	while [ "$1" != -- ]; do steps+=("$1"); shift; done
 	shift
-	rm -f "$cg/.requests"
-	"$WMARK" --root "$root" "$@" >"$T/out" 2>"$T/err" &
-	local pid=$!
-	fake_kernel "$cg" "$pid" "${steps[@]}" &
-	local helper=$!
+	rm -f "$cg/.requests" "$cg/.ready" "$cg"/.waiting.* "$T/pid"
+	python3 tests/sh/fake_reclaim.py "$cg" "$T/pid" "${steps[@]}" &
+	helper=$!
+	wait_for "$cg/.ready"
+	"$WMARK" --root "$root" "$@" >"${OUT:-$T/out}" 2>"$T/err" &
+	pid=$!
+	echo "$pid" >"$T/pid"
+}
+reclaim_end() {
 	wait "$pid"
 	rc=$?
 	wait "$helper" 2>/dev/null
+}
+
+# reclaim_with ROOT STEPS -- ARGS...: the two in one
+reclaim_with() {
+	reclaim_start "$@"
+	reclaim_end
 }
 
 requests() { [ -f "$1/sys/fs/cgroup/app/.requests" ] && tr '\n' ' ' <"$1/sys/fs/cgroup/app/.requests" | sed 's/ $//'; }
@@ -179,6 +179,18 @@ check $? "without hpage_pmd_size: the page cache's order 8, 256 pages, 63 + 255 
 run --kernel 6.12 reclaim nowhere --bytes 400K -n
 [ "$rc" -eq 0 ] && grep -q '4 calls, targets 32x4' "$T/out" && grep -q 'idealised overshoot 28 pages' "$T/out"
 check $? "dry-run of 100 pages on 6.12 in text: 4 calls of 32, 28 over (B7.6)"
+# Fixed steps are planned in closed form, not write by write: 16000 TiB in
+# 4 KiB writes on 6.9+ is 16000 * 2^28 pages, each write of one page a call
+# of the 32-page floor, so 16000 * 2^28 / 32 writes and calls, none over.
+run() {	# as above, but a run that does not end within 10 s is status 124
+	timeout 10 "$WMARK" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
+run --kernel 6.12 -j reclaim x --bytes 16000T --batch fixed:4K -n
+[ "$rc" -eq 0 ] && json 'd["request_pages"] == 16000 * 2**28 and d["model"]["plan"]["writes"] == 16000 * 2**23 and
+	d["model"]["plan"]["calls"] == 16000 * 2**23 and d["model"]["plan"]["overshoot_pages"] == 0 and
+	d["model"]["plan"]["first_write_pages"] == 1'
+check $? "dry-run 16000T in fixed 4K writes on 6.12: 16000 * 2^23 writes, at once (status $rc)"
 run --kernel 5.10.0-46-amd64 reclaim nowhere --bytes 1G -n
 [ "$rc" -eq 3 ] && grep -q 'kernel 5.10.0-46-amd64 has no memory.reclaim (5.19+)' "$T/err"
 check $? "dry-run on 5.10: exit 3, the kernel named ($(cat "$T/err"))"
@@ -209,6 +221,75 @@ mkdir "$T/k612/sys/fs/cgroup/nomem"
 run --root "$T/k612" reclaim /sys/fs/cgroup/nomem --bytes 1M
 [ "$rc" -eq 3 ] && grep -q "nomem/memory.reclaim: .*subtree_control" "$T/err"
 check $? "a cgroup without the memory controller: exit 3, the parent's subtree_control named"
+
+# A memory.current of 2^62 bytes with --to 0 in 64 KiB writes: 2^50 pages;
+# a write of 16 pages reclaims the 32-page floor, so 2^45 writes.
+mktree "$T/huge" 6.12.117+deb12-amd64
+echo 4611686018427387904 >"$T/huge/sys/fs/cgroup/app/memory.current"
+run --root "$T/huge" -j reclaim app --to 0 --batch fixed:64K -n
+[ "$rc" -eq 0 ] && json 'd["request_pages"] == 2**50 and d["model"]["plan"]["writes"] == 2**45 and
+	d["model"]["plan"]["calls"] == 2**45 and d["model"]["plan"]["first_write_pages"] == 16'
+check $? "dry-run --to 0 of a 2^62-byte memory.current in 64K writes: 2^45 writes, at once (status $rc)"
+run() {
+	"$WMARK" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
+
+# memory.reclaim is written only as a regular file inside the root, reached
+# without a link: a FIFO would make the open wait for ever (SIGINT and
+# SIGTERM used to be blocked there), a link sends the write to its target.
+mktree "$T/bad" 6.12.117+deb12-amd64
+bcg=$T/bad/sys/fs/cgroup/app
+rm "$bcg/memory.reclaim" && mkfifo "$bcg/memory.reclaim"
+for extra in "" "--timeout 1e-9"; do
+	SECONDS=0
+	# SIGKILL: the wait this guards against used to block SIGINT and SIGTERM
+	# shellcheck disable=SC2086
+	timeout -s KILL 10 "$WMARK" --root "$T/bad" reclaim app --bytes 1M $extra >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq 3 ] && [ "$SECONDS" -lt 8 ] && [ ! -s "$T/out" ] &&
+		grep -q "$bcg/memory.reclaim: not a regular file (a FIFO, socket or device): refusing" "$T/err"
+	check $? "a FIFO in memory.reclaim's place${extra:+ with $extra}: exit 3 naming it, at once (status $rc, ${SECONDS}s)"
+done
+rm "$bcg/memory.reclaim"
+echo "precious data line 1 - do not lose" >"$T/victim"
+ln -s "$T/victim" "$bcg/memory.reclaim"
+run --root "$T/bad" reclaim app --bytes 1M
+[ "$rc" -eq 3 ] && [ "$(cat "$T/victim")" = "precious data line 1 - do not lose" ] &&
+	grep -q "$bcg/memory.reclaim: a symbolic link or '..' on the way: refusing" "$T/err"
+check $? "memory.reclaim a link to a file outside the root: exit 3, the file untouched ($(head -1 "$T/err"))"
+rm "$bcg/memory.reclaim"
+mkdir -p "$T/outside/app"
+: >"$T/outside/app/memory.reclaim"
+ln -s "$T/outside/app" "$T/bad/sys/fs/cgroup/linked"
+run --root "$T/bad" reclaim linked --bytes 1M
+[ "$rc" -eq 3 ] && [ ! -s "$T/outside/app/memory.reclaim" ] && grep -q "symbolic link" "$T/err"
+check $? "a cgroup directory linked out of the root: exit 3, nothing written there"
+: >"$bcg/memory.reclaim"
+cp "$T/bad/proc/mounts" "$T/mounts.good"
+echo 'cgroup2 /sys/fs/cgroup/../../../outside cgroup2 rw 0 0' >"$T/bad/proc/mounts"
+run --root "$T/bad" reclaim app --bytes 1M
+[ "$rc" -eq 3 ] && grep -q "cgroup2 mount point '/sys/fs/cgroup/../../../outside' is not an absolute path without '..'" "$T/err"
+check $? "a cgroup2 mount point with '..' in the root's mounts: exit 3 naming it"
+cp "$T/mounts.good" "$T/bad/proc/mounts"
+run --kernel 6.12 reclaim ../../etc --bytes 1M -n
+[ "$rc" -eq 2 ] && grep -q "cgroup '../../etc': '..' is not allowed" "$T/err" && [ ! -s "$T/out" ]
+check $? "a '..' in the cgroup with -n --kernel: exit 2 as without them"
+
+# Messages that name the real cause.
+rm -r "$bcg" && touch "$bcg"
+run --root "$T/bad" reclaim app --bytes 1M
+[ "$rc" -eq 3 ] && grep -q "$bcg: not a directory, so not a cgroup" "$T/err"
+check $? "a cgroup path that is a file: exit 3, 'not a directory' ($(cat "$T/err"))"
+run --kernel 6.12 reclaim app --bytes 1M --timeout 86401
+[ "$rc" -eq 2 ] && grep -q "at most 86400" "$T/err"
+check $? "--timeout 86401: the limit of 86400 is named"
+run --kernel 6.17 reclaim --node 0 --bytes 1M -n
+[ "$rc" -eq 0 ] && grep -q '^reclaim /sys/devices/system/node/node0/reclaim: kernel 6.17' "$T/out"
+check $? "--node 0 -n --kernel 6.17: the header names the node's file ($(head -1 "$T/out"))"
+run --kernel 6.17 -j reclaim --node 0 --bytes 1M -n
+[ "$rc" -eq 0 ] && json 'd["file"] == "/sys/devices/system/node/node0/reclaim" and d["node"] == 0 and "cgroup" not in d'
+check $? "--node 0 -n --kernel 6.17 in JSON: the node's file, no null cgroup"
 
 # ---- runs against the fake kernel ---------------------------------------------
 # One write of the whole request (--batch kernel); the kernel reclaims 25700
@@ -256,28 +337,49 @@ reclaim_with "$T/k612" -- -j reclaim app --to 50M
 check $? "--to a size already reached: no write, exit 0"
 
 # A write the kernel never answers: --timeout interrupts it, "inf", exit 1.
-run --root "$T/k612" -j reclaim app --bytes 1M --timeout 0.3
+reclaim_with "$T/k612" hang -- -j reclaim app --bytes 1M --timeout 0.3
 [ "$rc" -eq 1 ] && json 'd["result"] == "timeout" and d["writes"][0]["result"] == "inf" and
 	d["writes"][0]["time_ns"] >= 3e8'
 check $? "--timeout 0.3 on a write that does not finish: reported inf, exit 1"
 
-# Ctrl-C while the second write waits: it still completes, then the run stops.
-cg=$T/k612/sys/fs/cgroup/app
-rm -f "$cg/.requests"
-"$WMARK" --root "$T/k612" -j reclaim app --bytes 4M --batch fixed:1M >"$T/out" 2>"$T/err" &
-pid=$!
-fake_kernel "$cg" "$pid" 256
-for ((i = 0; i < 500; i++)); do
-	case $(cat /proc/$pid/wchan 2>/dev/null) in *wait_for_partner*) break ;; esac
-	sleep 0.01
+# A timeout so short that it passes before the write starts is not lost:
+# the timer fires again until the wait ends (it used to hang for good).
+SECONDS=0
+reclaim_with "$T/k612" hang -- -j reclaim app --bytes 1M --timeout 1e-9
+[ "$rc" -eq 1 ] && [ "$SECONDS" -lt 8 ] && json 'd["result"] == "timeout" and d["writes"][0]["result"] == "inf"' &&
+	[ -z "$(requests "$T/k612")" ]
+check $? "--timeout 1e-9 on a write that does not finish: timeout, exit 1, nothing written (status $rc, ${SECONDS}s)"
+
+# Ctrl-C (or SIGTERM) while the second write waits: that write is
+# interrupted (what it reclaimed stays counted), the run stops, exit 1.
+for sig in INT TERM; do
+	reclaim_start "$T/k612" 256 hang -- -j reclaim app --bytes 4M --batch fixed:1M
+	wait_for "$cg/.waiting.2" && sleep 0.1
+	kill -"$sig" "$pid"
+	reclaim_end
+	[ "$rc" -eq 1 ] && json 'd["result"] == "interrupted" and len(d["writes"]) == 2 and
+		d["writes"][0]["result"] == "ok" and d["writes"][1]["result"] == "EINTR" and
+		d["total"]["reclaimed_pages"] == 256' && [ "$(requests "$T/k612")" = 1048576 ]
+	check $? "SIG$sig during the second of four writes: it is interrupted, 2 writes reported, exit 1"
+	[ "$rc" -eq 1 ] || { diag "rc=$rc"; diag "$(cat "$T/out" "$T/err")"; }
 done
-kill -INT "$pid"
-fake_kernel "$cg" "$pid" 256
-wait "$pid"
-rc=$?
-[ "$rc" -eq 1 ] && json 'd["result"] == "interrupted" and len(d["writes"]) == 2 and
-	all(w["result"] == "ok" for w in d["writes"]) and d["total"]["reclaimed_pages"] == 512'
-check $? "Ctrl-C during the second of four writes: it completes, the run stops with 2 writes, exit 1"
+
+# A write error that is no answer of the kernel's loop after a write that
+# succeeded: the report of that write comes first, then the error, exit 3.
+reclaim_with "$T/k612" '256!' -- -j reclaim app --bytes 4M --batch fixed:1M
+[ "$rc" -eq 3 ] && json 'd["result"] == "error" and len(d["writes"]) == 2 and
+	d["writes"][0]["result"] == "ok" and d["writes"][0]["reclaimed_pages"] == 256 and
+	d["total"]["reclaimed_pages"] == 256' &&
+	grep -q "app/memory.reclaim: write of 1048576 bytes: is a directory" "$T/err"
+check $? "a write that fails with EISDIR after one that succeeded: the report, then the error, exit 3"
+[ "$rc" -eq 3 ] || { diag "rc=$rc"; diag "$(cat "$T/out" "$T/err")"; }
+rmdir "$cg/memory.reclaim" && : >"$cg/memory.reclaim"
+reclaim_with "$T/k612" '256?' -- reclaim app --to 0 --batch fixed:1M
+[ "$rc" -eq 3 ] && grep -q '^total: 1 write, ASKED' "$T/out" && grep -q '; error$' "$T/out" &&
+	grep -q "app/memory.current: cannot be read" "$T/err"
+check $? "--to with memory.current gone after a write: the text report of that write, then the error, exit 3"
+[ "$rc" -eq 3 ] || { diag "rc=$rc"; diag "$(cat "$T/out" "$T/err")"; }
+set_state "$cg" 209715200 52428800 157286400 0 0
 
 # Writes that succeed while memory.stat lags (it is flushed in batches):
 # each write is taken to have reclaimed what it asked, so 1 MiB in quarters
@@ -293,18 +395,16 @@ reclaim_with "$T/k612" 0:0 -- -j reclaim app --to 1M
 [ "$rc" -eq 1 ] && json 'd["result"] == "stalled" and len(d["writes"]) == 1'
 check $? "--to with a write that moves no counter: stalled, exit 1"
 
+# The report lost after the writes were made: say how many, exit 3.
+OUT=/dev/full reclaim_with "$T/k612" 256 -- -j reclaim app --bytes 1M
+[ "$rc" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+	grep -q '^wmark: reclaim: standard output: No space left on device: the report is lost; 1 write made$' "$T/err" &&
+	[ "$(requests "$T/k612")" = 1048576 ]
+check $? "a full stdout after one write: exit 3, one line saying the write was made (status $rc)"
+
 # 7.2's memory.stat has pgsteal_proactive: that is the counter read.
 mktree "$T/k72" 7.2.13+deb14-amd64
-sed -i 's/^pgsteal_direct/pgsteal_proactive/' "$T/k72/sys/fs/cgroup/app/memory.stat"
-set_state() {
-	local cg=$1
-	printf 'anon %s\nfile %s\nworkingset_refault_anon 0\nworkingset_refault_file %s\npgsteal_direct 7\npgsteal_proactive %s\n' \
-		"$3" "$4" "$6" "$5" >"$cg/.stat.tmp"
-	mv "$cg/.stat.tmp" "$cg/memory.stat"
-	echo "$2" >"$cg/.cur.tmp"
-	mv "$cg/.cur.tmp" "$cg/memory.current"
-	echo "$2 $3 $4 $5 $6" >"$cg/.state"
-}
+stat_fmt "$T/k72/sys/fs/cgroup/app" pgsteal_proactive
 set_state "$T/k72/sys/fs/cgroup/app" 209715200 52428800 157286400 0 0
 reclaim_with "$T/k72" 300 -- -j reclaim app --bytes 1M --swappiness max
 [ "$rc" -eq 0 ] && [ "$(requests "$T/k72")" = "1048576 swappiness=max" ] &&

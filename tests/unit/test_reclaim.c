@@ -289,6 +289,92 @@ static void test_quarter_writes_on_6_1_take_what_6_9_does_inside(void **state)
 	assert_int_equal(wm_batch_plan(WM_RECLAIM_NONE, WM_BATCH_KERNEL, 100, 0, &p, NULL), WM_EINVAL);
 }
 
+/*
+ * The plan as the writes happen, one model per write: the reference the
+ * closed form must equal wherever this loop is short enough to run.
+ */
+static void plan_by_writes(enum wm_reclaim_rule r, enum wm_batch_mode mode, uint64_t request,
+			   uint64_t fixed, struct wm_batch_plan *p)
+{
+	struct wm_reclaim_model m;
+	uint64_t done = 0, w;
+
+	memset(p, 0, sizeof(*p));
+	while (done < request) {
+		w = wm_batch_next(mode, request - done, fixed);
+		assert_int_equal(wm_reclaim_model(r, w, &m, NULL), WM_OK);
+		if (!p->writes)
+			p->first = w;
+		p->writes++;
+		p->calls += m.calls;
+		done += w + m.overshoot;
+	}
+	p->overshoot = done - request;
+}
+
+static void test_fixed_plans_equal_the_write_by_write_loop(void **state)
+{
+	static const enum wm_reclaim_rule rules[] = {
+		WM_RECLAIM_FULL, WM_RECLAIM_CAP32, WM_RECLAIM_QUARTER,
+	};
+	static const uint64_t steps[] = { 1, 2, 5, 31, 32, 33, 100, 127, 128, 129, 256, 1000, 4096 };
+	struct wm_batch_plan want, got;
+	uint64_t req;
+	size_t i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < sizeof(steps) / sizeof(steps[0]); j++)
+			for (req = 0; req < 5000; req += 1 + req / 7) {
+				plan_by_writes(rules[i], WM_BATCH_FIXED, req, steps[j], &want);
+				assert_int_equal(wm_batch_plan(rules[i], WM_BATCH_FIXED, req, steps[j],
+							       &got, NULL), WM_OK);
+				assert_int_equal(got.writes, want.writes);
+				assert_int_equal(got.calls, want.calls);
+				assert_int_equal(got.overshoot, want.overshoot);
+				assert_int_equal(got.first, want.first);
+			}
+}
+
+static void test_a_huge_fixed_plan_is_computed_not_walked(void **state)
+{
+	struct wm_batch_plan p;
+	/* 16000 TiB in 4 KiB pages: 16000 * 2^28 */
+	uint64_t req = 16000ULL << 28;
+
+	/*
+	 * Writes of one page on 6.9+: each call aims at the 32-page floor,
+	 * so each write reclaims 32 and the plan is req / 32 writes of one
+	 * call, nothing over (req is a multiple of 32).
+	 */
+	assert_int_equal(wm_batch_plan(WM_RECLAIM_QUARTER, WM_BATCH_FIXED, req, 1, &p, NULL), WM_OK);
+	assert_int_equal(p.writes, req / 32);
+	assert_int_equal(p.calls, req / 32);
+	assert_int_equal(p.overshoot, 0);
+	assert_int_equal(p.first, 1);
+	/* 16 pages (64 KiB) on 6.1: one call of 32 per write too */
+	assert_int_equal(wm_batch_plan(WM_RECLAIM_FULL, WM_BATCH_FIXED, 1ULL << 50, 16, &p, NULL), WM_OK);
+	assert_int_equal(p.writes, (1ULL << 50) / 32);
+	assert_int_equal(p.calls, (1ULL << 50) / 32);
+	assert_int_equal(p.overshoot, 0);
+	/* 2^62 - 1 pages in steps of 1000 on 6.6: 32 calls (1024 pages) a write */
+	assert_int_equal(wm_batch_plan(WM_RECLAIM_CAP32, WM_BATCH_FIXED, (1ULL << 62) - 1, 1000, &p,
+				       NULL), WM_OK);
+	assert_int_equal(p.writes, 1ULL << 52);
+	assert_int_equal(p.calls, 1ULL << 57);
+	/* the last of them found 1023 pages left and reclaimed 1024 */
+	assert_int_equal(p.overshoot, 1);
+	/* quarter and kernel plans of any size are short loops */
+	assert_int_equal(wm_batch_plan(WM_RECLAIM_CAP32, WM_BATCH_QUARTER, 1ULL << 62, 0, &p, NULL), WM_OK);
+	assert_true(p.writes < 200);
+	assert_int_equal(wm_batch_plan(WM_RECLAIM_QUARTER, WM_BATCH_KERNEL, 1ULL << 62, 0, &p, NULL), WM_OK);
+	assert_int_equal(p.writes, 1);
+	/* past 2^63 pages (no machine has them) the sums could wrap: refused */
+	assert_int_equal(wm_batch_plan(WM_RECLAIM_QUARTER, WM_BATCH_FIXED, UINT64_MAX, 1, &p, NULL),
+			 WM_ERANGE);
+	assert_int_equal(wm_batch_plan(WM_RECLAIM_QUARTER, WM_BATCH_KERNEL, UINT64_MAX, 0, &p, NULL),
+			 WM_ERANGE);
+}
+
 static void test_swappiness_is_refused_where_the_kernel_has_no_key(void **state)
 {
 	struct wm_kver k;
@@ -330,6 +416,8 @@ int main(void)
 		cmocka_unit_test(test_quarter_writes_on_6_1_take_what_6_9_does_inside),
 		cmocka_unit_test(test_swappiness_is_refused_where_the_kernel_has_no_key),
 		cmocka_unit_test(test_large_folios_widen_the_over_reclaim_bound),
+		cmocka_unit_test(test_fixed_plans_equal_the_write_by_write_loop),
+		cmocka_unit_test(test_a_huge_fixed_plan_is_computed_not_walked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
