@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +29,7 @@
 #include "commands.h"
 #include "journal.h"
 #include "jsonw.h"
+#include "sig.h"
 #include "snapshot.h"
 #include "txn.h"
 
@@ -90,13 +90,6 @@ struct tune {
 	uint64_t stalls;
 	double t0;
 };
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
 
 static void tune_usage(void)
 {
@@ -441,7 +434,7 @@ static double mono_now(void)
 /* Sleep until monotonic time t, or until a signal asks to stop. */
 static void sleep_until(double t)
 {
-	while (!stop_signal) {
+	while (!sig_stopped()) {
 		double d = t - mono_now();
 		struct timespec ts;
 
@@ -729,7 +722,6 @@ static int run(struct tune *t)
 {
 	struct wm_diag d = { 0 };
 	enum wm_knob use[2] = { WM_KNOB_WSF, WM_KNOB_BOOST };
-	struct sigaction sa;
 	double next;
 	bool restored = false;
 	int rc, nuse;
@@ -769,12 +761,8 @@ static int run(struct tune *t)
 		t->txn_open = true;
 	}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	if ((rc = sig_catch_stop(true)) < 0)
+		return cli_err(EXIT_SYSTEM, CMD, "signals: %s", strerror(-rc));
 
 	if (t->ctx->format != FMT_JSON) {
 		printf("tune: kernel %s, root %s, every %g s%s; wsf %ld", t->s.osrelease[0] ?
@@ -787,7 +775,7 @@ static int run(struct tune *t)
 	}
 	t->t0 = mono_now();
 	next = t->t0;
-	while (!stop_signal) {
+	while (!sig_stopped()) {
 		struct wm_tune_sample smp;
 		struct wm_tune_decision dec;
 		bool wrote = false;
@@ -831,8 +819,8 @@ static int run(struct tune *t)
 			next = t->t0 + t->duration;
 		sleep_until(next);
 	}
-	if (stop_signal && t->ctx->format != FMT_JSON)
-		printf("tune: %s: stopping\n", strsignal(stop_signal));
+	if (sig_stopped() && t->ctx->format != FMT_JSON)
+		printf("tune: %s: stopping\n", strsignal(sig_stopped()));
 	if (!t->dry_run && !t->keep && t->txn.journaled) {
 		int r = txn_restore(&t->txn);
 
@@ -852,7 +840,6 @@ int cmd_tune(struct cli_ctx *ctx, int argc, char **argv)
 	memset(&t, 0, sizeof(t));
 	t.ctx = ctx;
 	t.interval = 10.0;
-	stop_signal = 0;
 	join_argv(t.command, sizeof(t.command), argc, argv);
 	rc = parse_args(&t, argc, argv);
 	if (rc < 0)
