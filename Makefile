@@ -65,7 +65,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all run check check-unit check-kernel check-kernel-full check-package deb install \
 	uninstall clean deps deps-test asan fuzz bench bench-recommend lint examples \
-	static-arm64 static-armv7 bench-reclaim
+	static-arm64 static-armv7 bench-reclaim bench-rfc
 
 all: $(B)/wmark $(B)/libwmark.a wmark
 
@@ -213,6 +213,11 @@ bench-recommend: all
 # wmark reclaim measured on real kernels under qemu (slow; docs/reclaim-eval.md).
 bench-reclaim: all
 	$(Q)WMARK=$(B)/wmark tests/bench/reclaim-eval.sh
+
+# The 2018 RFC's high watermark on a patched 6.12 built here (slow: a
+# kernel build, then boots under qemu; tests/kernel/rfc/README.md).
+bench-rfc: all
+	$(Q)tests/kernel/rfc/build.sh >/dev/null
 
 lint:
 	mandoc -Tlint -W warning wmark.1
