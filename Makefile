@@ -269,9 +269,11 @@ deb:
 check-package: all deb
 	$(Q)tests/run.sh package
 
-# Keeps the downloaded kernels (build/kernel-cache): they are large.
+# Keeps the downloaded kernels (build/kernel-cache) and the RFC kernel build
+# (build/rfc-kernel): they are large.
 clean:
 	rm -f wmark
-	[ ! -d build ] || find build -mindepth 1 -maxdepth 1 ! -name kernel-cache -exec rm -rf {} +
+	[ ! -d build ] || find build -mindepth 1 -maxdepth 1 ! -name kernel-cache ! -name rfc-kernel -exec rm -rf {} +
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# (not into tests/kernel/rfc's kernel tree, whose .d are not ours)
+-include $(shell find $(B) -path '$(B)/rfc-kernel' -prune -o -type f -name '*.d' -print 2>/dev/null)
