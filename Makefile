@@ -65,7 +65,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all run check check-unit check-kernel check-kernel-full check-package deb install \
 	uninstall clean deps deps-test asan fuzz bench bench-recommend lint examples \
-	static-arm64 static-armv7 bench-reclaim
+	static-arm64 static-armv7 bench-reclaim bench-rfc
 
 all: $(B)/wmark $(B)/libwmark.a wmark
 
@@ -227,6 +227,11 @@ bench-recommend: all
 bench-reclaim: all
 	$(Q)WMARK=$(B)/wmark tests/bench/reclaim-eval.sh
 
+# The 2018 RFC's high watermark on a patched 6.12 built here (slow: a
+# kernel build, then boots under qemu; tests/kernel/rfc/README.md).
+bench-rfc: all
+	$(Q)tests/kernel/rfc/build.sh >/dev/null
+
 lint:
 	mandoc -Tlint -W warning wmark.1
 
@@ -280,9 +285,11 @@ deb:
 check-package: all deb
 	$(Q)tests/run.sh package
 
-# Keeps the downloaded kernels (build/kernel-cache): they are large.
+# Keeps the downloaded kernels (build/kernel-cache) and the RFC kernel build
+# (build/rfc-kernel): they are large.
 clean:
 	rm -f wmark
-	[ ! -d build ] || find build -mindepth 1 -maxdepth 1 ! -name kernel-cache -exec rm -rf {} +
+	[ ! -d build ] || find build -mindepth 1 -maxdepth 1 ! -name kernel-cache ! -name rfc-kernel -exec rm -rf {} +
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# (not into tests/kernel/rfc's kernel tree, whose .d are not ours)
+-include $(shell find $(B) -path '$(B)/rfc-kernel' -prune -o -type f -name '*.d' -print 2>/dev/null)

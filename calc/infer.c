@@ -60,8 +60,22 @@ static bool shape_ok(const struct wm_profile *p, const struct wm_printed *w)
 	gap = w->low - w->min;
 	if (!p->wsf)
 		return true;	/* checked against the share later */
-	if (w->high - w->low != gap)
-		return false;
+	switch (p->high_rule) {
+	case WM_HIGH_QUARTER:
+		if (w->high - w->low != gap >> 2)
+			return false;
+		break;
+	case WM_HIGH_SQRT:
+		/* clamp(..., min/4, gap): the managed count decides where */
+		if (w->high - w->low > gap ||
+		    w->high - w->low < (w->min >> 2 < gap ? w->min >> 2 : gap))
+			return false;
+		break;
+	case WM_HIGH_STOCK:
+		if (w->high - w->low != gap)
+			return false;
+		break;
+	}
 	return !w->has_promo || (w->promo >= w->high && w->promo - w->high == gap);
 }
 

@@ -467,6 +467,7 @@ int wm_verify(const struct zi_info *zi, const struct wm_layout *l,
 
 			wm_kver_parse(eras[k], &kv, NULL);
 			wm_profile_for(&kv, &a->v.prof);
+			a->v.prof.high_rule = o->prof.high_rule;
 			a->v.assumed = eras[k];
 		}
 		if ((rc = run_attempt(zi, l, sysctl, o, a, diag))) {

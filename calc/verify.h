@@ -59,7 +59,7 @@ struct wm_note {
 struct wm_verify_opts {
 	bool infer;			/* recover min_free_kbytes and wsf from zoneinfo */
 	bool kernel_known;		/* prof is the machine's; else eras are tried */
-	struct wm_profile prof;
+	struct wm_profile prof;		/* with kernel_known; its high_rule holds in every era */
 	struct wm_change given;		/* sysctls given instead of the machine's */
 	struct wm_geometry geo;		/* where m's page size came from: a note if assumed */
 };

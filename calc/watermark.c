@@ -128,9 +128,6 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 			gap = prop >> 2 > wsf_term ? prop >> 2 : wsf_term;
 			w->gap = gap;
 			w->low = base + w->extra + gap;
-			w->high = w->low + gap;	/* = MIN + 2*gap before 5.18 */
-			if (p->promo)
-				w->promo = w->high + gap;	/* 5.18+ */
 		}
 
 		/*
@@ -141,6 +138,14 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 					wm_int_sqrt(4 * (uint64_t)z->managed), 10000),
 				       min >> 2, w->gap);
 		w->high_sqrt = w->low + w->gap_sqrt;
+		if (p->wsf) {
+			/* high by p's rule; promo stays one gap above it */
+			w->high = w->low + (p->high_rule == WM_HIGH_SQRT ? w->gap_sqrt :
+					    p->high_rule == WM_HIGH_QUARTER ? w->gap >> 2 :
+					    w->gap);	/* = MIN + 2*gap before 5.18 */
+			if (p->promo)
+				w->promo = w->high + w->gap;	/* 5.18+ */
+		}
 
 		if (!p->wsf || !z->managed) {
 			w->wsf_floor = -1;

@@ -76,6 +76,17 @@ enum wm_lrr_rule {
 	WM_LRR_E,	/* 6.10 - 6.13 before the revert: empty upper zone 0 */
 };
 
+/*
+ * How __setup_per_zone_wmarks() spaces the high watermark above low.  Every
+ * released kernel is WM_HIGH_STOCK; the other two are the kernels built by
+ * tests/kernel/rfc (boot parameter wmark_rfc=1 and 2).
+ */
+enum wm_high_rule {
+	WM_HIGH_STOCK,		/* high = low + gap */
+	WM_HIGH_SQRT,		/* the 2018 RFC: low + clamp(gap * isqrt(4 managed) / 10000, min/4, gap) */
+	WM_HIGH_QUARTER,	/* high = low + (gap >> 2) */
+};
+
 /* What a kernel version does; derived from a wm_kver only. */
 struct wm_profile {
 	struct wm_kver kver;
@@ -96,6 +107,7 @@ struct wm_profile {
 	bool empty_zones_printed; /* 4.12+: zoneinfo lists unpopulated zones */
 	bool extra_free;	/* Android common kernels up to 5.4: extra_free_kbytes */
 	enum wm_lrr_rule lrr_rule;
+	enum wm_high_rule high_rule; /* stock unless set for a patched kernel */
 };
 
 /* Fill *p with what kernel k does.  Never fails. */

@@ -34,8 +34,11 @@ static void calc_usage(void)
 	      "                              (default madvise; none: no THP support,\n"
 	      "                              the only mode before 2.6.38)\n"
 	      "  --lowmem-reserve-ratio LIST ratios by zone index, e.g. \"256 256 32 0 0\"\n"
-	      "  --formula default|sqrt|both the kernel's high watermark, the 2018 RFC's\n"
-	      "                              sqrt-clamped one, or both (default default)\n"
+	      "  --formula stock|sqrt|quarter|both\n"
+	      "                              the high watermark: the kernel's (stock, also\n"
+	      "                              \"default\"), the 2018 RFC's sqrt clamp, low +\n"
+	      "                              gap/4 (quarter), or stock with the RFC's columns\n"
+	      "                              beside it (both); default stock\n"
 	      "  --page-size SIZE            4K (default), 16K or 65536: the page size\n"
 	      "  --pageblock-pages N         pages per pageblock (default: the PMD order of\n"
 	      "                              the page size, 512/2048/8192; ppc64 64K: 32)\n"
@@ -172,6 +175,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	enum wm_thp thp = WM_THP_MADVISE;
 	bool thp_given = false;
 	unsigned cols = COL_DEFAULT;
+	enum wm_high_rule rule = WM_HIGH_STOCK;
 	struct explain ex;
 	struct wm_zone_wm *w;
 
@@ -193,7 +197,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 			thp_given = true;
 			break;
 		case OPT_FORMULA:
-			if ((rc = opts_formula("calc", optarg, &cols)))
+			if ((rc = opts_formula("calc", optarg, &cols, &rule)))
 				return rc;
 			break;
 		case O_PAGESIZE: {
@@ -270,6 +274,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 					 p.kver.minor, p.kver.sub);
 		thp = WM_THP_UNSUPPORTED;
 	}
+	p.high_rule = rule;
 	wm_sysctl_defaults(&p, ntypes, types, &s);
 	/*
 	 * The knobs go through the kernel's own checks, but calc models any
@@ -327,7 +332,20 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	ex.sysctl = &s;
 	ex.wm = w;
 	ex.cols = cols | (p.promo ? COL_PROMO : 0);
+	if (rule != WM_HIGH_STOCK) {
+		/* the sqrt columns are named; quarter's are the high and promo ones */
+		ex.extra_json = cJSON_CreateObject();
+		if (!ex.extra_json ||
+		    !cJSON_AddStringToObject(ex.extra_json, "high_formula", opts_formula_name(rule))) {
+			cJSON_Delete(ex.extra_json);
+			free(w);
+			return cli_err(EXIT_SYSTEM, "calc", "out of memory");
+		}
+		if (rule == WM_HIGH_QUARTER && ctx->format == FMT_TEXT)
+			puts("High watermark by --formula quarter (low + gap/4), not the stock kernel's.");
+	}
 	rc = explain_print(ctx, &ex);
+	cJSON_Delete(ex.extra_json);
 	free(w);
 	return rc;
 }

@@ -45,6 +45,10 @@ static void verify_usage(void)
 	      "  --wsf N                    use N instead of the root's sysctl\n"
 	      "  --lowmem-reserve-ratio L   use L instead of the root's sysctl\n"
 	      "  --extra-free-kbytes K      use K (Android) instead of the root's sysctl\n"
+	      "  --formula stock|sqrt|quarter\n"
+	      "                             the kernel's high watermark rule: stock (the\n"
+	      "                             default), the 2018 RFC's sqrt clamp or low +\n"
+	      "                             gap/4, for kernels patched to run them\n"
 	      "  -h, --help                 this help\n", stdout);
 }
 
@@ -103,7 +107,10 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 	size_t i, n = a->nzones;
 	int j;
 
-	printf("Kernel %s rules; min_free_kbytes %" PRId64 "", kernel, a->sc.min_free_kbytes);
+	printf("Kernel %s rules", kernel);
+	if (a->prof.high_rule != WM_HIGH_STOCK)
+		printf(" with high by --formula %s", opts_formula_name(a->prof.high_rule));
+	printf("; min_free_kbytes %" PRId64 "", a->sc.min_free_kbytes);
 	if (a->prof.wsf)
 		printf(", watermark_scale_factor %" PRId64 "", a->sc.wsf);
 	if (a->prot_known) {
@@ -225,6 +232,8 @@ static int report_jw(const struct snapshot *s, const struct wm_verify *a, const 
 	}
 	jw_cjson_members(w, head);
 	cJSON_Delete(head);
+	if (a->prof.high_rule != WM_HIGH_STOCK)
+		jw_str(w, "high_formula", opts_formula_name(a->prof.high_rule));
 	jw_arr_open(w, "zones");
 	for (i = 0; i < a->nzones; i++) {
 		const struct wm_zone_wm *zw = &a->w[i];
@@ -375,6 +384,7 @@ static int verify_one(const struct cli_ctx *ctx, struct wm_verify_opts o, const 
 	struct wm_diag d = { 0 };
 	struct snapshot s;
 	char kernel[160];
+	enum wm_high_rule rule;
 	int rc;
 
 	if ((rc = snapshot_read(ctx, &s))) {
@@ -390,7 +400,9 @@ static int verify_one(const struct cli_ctx *ctx, struct wm_verify_opts o, const 
 		return rc;
 	}
 	o.kernel_known = s.kernel_known;
+	rule = o.prof.high_rule;	/* --formula's, kept over the snapshot's */
 	o.prof = s.prof;
+	o.prof.high_rule = rule;
 	o.geo = s.geo;
 	rc = wm_verify(&s.zi, &s.layout, &s.m, &s.sysctl, &o, &v, &d);
 	if (rc == WM_EINVAL) {
@@ -491,6 +503,7 @@ const struct option cmd_verify_opts[] = {
 	{ "wsf", required_argument, NULL, OPT_WSF },
 	{ "lowmem-reserve-ratio", required_argument, NULL, OPT_LRR },
 	{ "extra-free-kbytes", required_argument, NULL, OPT_EXTRA },
+	{ "formula", required_argument, NULL, OPT_FORMULA },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -510,6 +523,10 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 			break;
 		case O_ROOTS_FROM:
 			from = optarg;
+			break;
+		case OPT_FORMULA:
+			if ((rc = opts_formula("verify", optarg, NULL, &o.prof.high_rule)))
+				goto done;
 			break;
 		case 'h':
 			verify_usage();

@@ -130,7 +130,12 @@ static void whatif_usage(void)
 	      "  --boost-factor N           watermark_boost_factor (recomputes nothing)\n"
 	      "  --lowmem-reserve-ratio L   lowmem_reserve_ratio, e.g. \"256 256 32 0 0\"\n"
 	      "  --extra-free-kbytes K      extra_free_kbytes (Android 4.x kernels)\n"
-	      "  --formula default|sqrt|both   high watermark formulas shown (default both)\n"
+	      "  --formula stock|sqrt|quarter|both\n"
+	      "                             the kernel's high watermark rule: stock (also\n"
+	      "                             \"default\"), the 2018 RFC's sqrt clamp, low +\n"
+	      "                             gap/4 (quarter: kernels patched to run them), or\n"
+	      "                             stock with the RFC's column beside it (both, the\n"
+	      "                             default)\n"
 	      "  -h, --help                 this help\n", stdout);
 }
 
@@ -193,6 +198,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	struct wm_sysctl sc;
 	struct wm_predicted *after = NULL;
 	unsigned cols = COL_DEFAULT | COL_SQRT, recomputes = 0;
+	enum wm_high_rule rule = WM_HIGH_STOCK;
 	bool recompute;
 	size_t i, n;
 	int c, rc;
@@ -203,7 +209,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:h", cmd_whatif_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMULA:
-			if ((rc = opts_formula("whatif", optarg, &cols)))
+			if ((rc = opts_formula("whatif", optarg, &cols, &rule)))
 				return rc;
 			break;
 		case 'h':
@@ -228,6 +234,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 
 	if ((rc = snapshot_read(ctx, &s)))
 		return rc;
+	s.prof.high_rule = rule;	/* a kernel built with another rule */
 	if ((rc = snapshot_change(&s, "whatif", &ch, &sc, &recomputes, "")))
 		goto out;
 	recompute = (recomputes & WM_RECOMPUTE_WMARKS) != 0;
@@ -251,6 +258,8 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 			.m = &s.m, .geo = &s.geo, .sysctl = &sc });
 		cJSON_AddItemToObject(doc, "sysctl_now", report_json_sysctl(&s.sysctl));
 		cJSON_AddBoolToObject(doc, "watermarks_recomputed", recompute);
+		if (rule != WM_HIGH_STOCK)
+			cJSON_AddStringToObject(doc, "high_formula", opts_formula_name(rule));
 		zones = cJSON_AddArrayToObject(doc, "zones");
 		for (i = 0; i < n; i++) {
 			struct zrow row, now;
@@ -293,6 +302,10 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	printf("Kernel %s rules.  Today: min_free_kbytes %" PRId64 ", watermark_scale_factor %" PRId64 "; "
 	       "after: %" PRId64 ", %" PRId64 "\n", s.osrelease[0] ? s.osrelease : "(default)",
 	       s.sysctl.min_free_kbytes, s.sysctl.wsf, sc.min_free_kbytes, sc.wsf);
+	if (rule != WM_HIGH_STOCK)
+		printf("High watermark by the %s rule (--formula %s), not the stock kernel's.\n",
+		       rule == WM_HIGH_SQRT ? "2018 RFC's sqrt-clamped" : "low + gap/4",
+		       opts_formula_name(rule));
 	if (!recompute)
 		puts("This change recomputes no watermark: they stay as they are.");
 	printf("\n%-4s %-8s", "node", "zone");

@@ -86,17 +86,39 @@ int opts_thp(const char *cmd, const char *arg, enum wm_thp *thp)
 	return EXIT_OK;
 }
 
-int opts_formula(const char *cmd, const char *arg, unsigned *cols)
+int opts_formula(const char *cmd, const char *arg, unsigned *cols, enum wm_high_rule *rule)
 {
-	if (strcmp(arg, "default") == 0)
-		*cols = COL_DEFAULT;
-	else if (strcmp(arg, "sqrt") == 0)
-		*cols = COL_SQRT;
-	else if (strcmp(arg, "both") == 0)
-		*cols = COL_DEFAULT | COL_SQRT;
-	else
-		return cli_usage(cmd, "--formula '%s': default, sqrt or both", arg);
+	unsigned c;
+
+	if (strcmp(arg, "stock") == 0 || strcmp(arg, "default") == 0) {
+		*rule = WM_HIGH_STOCK;
+		c = COL_DEFAULT;
+	} else if (strcmp(arg, "sqrt") == 0) {
+		*rule = WM_HIGH_SQRT;
+		c = COL_SQRT;
+	} else if (strcmp(arg, "quarter") == 0) {
+		*rule = WM_HIGH_QUARTER;
+		c = COL_DEFAULT;
+	} else if (cols && strcmp(arg, "both") == 0) {
+		*rule = WM_HIGH_STOCK;
+		c = COL_DEFAULT | COL_SQRT;
+	} else {
+		return cli_usage(cmd, "--formula '%s': %s", arg,
+				 cols ? "stock, sqrt, quarter or both" : "stock, sqrt or quarter");
+	}
+	if (cols)
+		*cols = c;
 	return EXIT_OK;
+}
+
+const char *opts_formula_name(enum wm_high_rule rule)
+{
+	switch (rule) {
+	case WM_HIGH_SQRT: return "sqrt";
+	case WM_HIGH_QUARTER: return "quarter";
+	case WM_HIGH_STOCK: break;
+	}
+	return "stock";
 }
 
 int opts_change_error(const char *cmd, const struct wm_diag *d)

@@ -53,8 +53,16 @@ int opts_lrr_list(const char *cmd, const char *arg, struct wm_sysctl *s);
 /* --thp always|madvise|never|none; an exit code. */
 int opts_thp(const char *cmd, const char *arg, enum wm_thp *thp);
 
-/* --formula default|sqrt|both into COL_* bits (report.h); an exit code. */
-int opts_formula(const char *cmd, const char *arg, unsigned *cols);
+/*
+ * --formula stock|sqrt|quarter (default: stock's old name), and "both"
+ * where cols is not NULL: the high-watermark rule the model follows into
+ * *rule, the COL_* bits (report.h) of the columns it shows into *cols.
+ * "both" is the stock rule with the RFC's columns beside it.  An exit code.
+ */
+int opts_formula(const char *cmd, const char *arg, unsigned *cols, enum wm_high_rule *rule);
+
+/* "stock", "sqrt" or "quarter": the --formula name of a rule. */
+const char *opts_formula_name(enum wm_high_rule rule);
 
 /*
  * Turn a calc/ error from checking a change into a usage error (exit 2):

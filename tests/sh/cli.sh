@@ -68,7 +68,8 @@ expect_usage "no watermark boost" --kernel 4.19 calc --mem 8G --boost-factor 100
 expect_usage "out of range" calc --mem 8G --min-free-kbytes -1
 expect_usage "not a whole number" calc --mem 8G --min-free-kbytes 12k
 expect_usage "always, madvise, never or none" calc --mem 8G --thp sometimes
-expect_usage "default, sqrt or both" calc --mem 8G --formula cubic
+expect_usage "stock, sqrt, quarter or both" calc --mem 8G --formula cubic
+expect_usage "stock, sqrt or quarter" verify --formula both
 expect_usage "4096, 16384 or 65536" calc --mem 8G --page-size 8192
 expect_usage "lowmem-reserve-ratio: .*not a" calc --mem 8G --lowmem-reserve-ratio "256 x"
 expect_usage "at most 6 values" calc --mem 8G --lowmem-reserve-ratio "1 2 3 4 5 6 7"

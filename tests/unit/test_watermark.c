@@ -576,6 +576,88 @@ static void test_android_extra_free_adds_to_low_and_high(void **state)
 	assert_int_equal(w[0].high, 2000 + 10000 + 1500);
 }
 
+/*
+ * One 4 GiB Normal zone (1048576 pages) of 6.12 with min_free_kbytes 8192
+ * under each high-watermark rule.  By hand: min = 8192 KiB / 4 = 2048
+ * pages; at wsf 120 the gap is max(2048/4, 1048576*120/10000 = 12582.9)
+ * = 12582, low = 2048 + 12582 = 14630.
+ */
+static void rule_zone(enum wm_high_rule rule, const char *release, long wsf,
+		      struct wm_zone_wm *out)
+{
+	struct wm_profile p;
+	struct wm_machine m;
+	struct wm_zone z = { .type = WM_ZONE_NORMAL, .managed = GiB_PAGES(4) };
+	struct wm_sysctl s;
+
+	profile(release, &p);
+	p.high_rule = rule;
+	machine(&m, &z, 1);
+	sysctl(&s, 8192, wsf);
+	assert_int_equal(wm_setup_wmarks(&p, &m, &s, out, NULL), WM_OK);
+}
+
+static void test_quarter_rule_high_is_low_plus_a_quarter_gap(void **state)
+{
+	struct wm_zone_wm w;
+
+	(void)state;
+	rule_zone(WM_HIGH_QUARTER, "6.12.118", 120, &w);
+	assert_int_equal(w.min, 2048);
+	assert_int_equal(w.low, 14630);
+	/* 12582 / 4 = 3145.5, floored as gap >> 2 */
+	assert_int_equal(w.high, 14630 + 3145);
+	/* promo stays one whole gap above the new high */
+	assert_int_equal(w.promo, 14630 + 3145 + 12582);
+	/* the RFC columns are the RFC's whatever the rule */
+	assert_int_equal(w.gap_sqrt, 2576);
+}
+
+static void test_quarter_rule_at_wsf_10_and_1(void **state)
+{
+	struct wm_zone_wm w;
+
+	(void)state;
+	/* wsf 10: gap max(512, 1048.576) = 1048, quarter 262 */
+	rule_zone(WM_HIGH_QUARTER, "6.12.118", 10, &w);
+	assert_int_equal(w.low, 2048 + 1048);
+	assert_int_equal(w.high, 2048 + 1048 + 262);
+	/* wsf 1: the gap is min/4 = 512 and its quarter 128, below min/4 (the RFC's floor) */
+	rule_zone(WM_HIGH_QUARTER, "6.12.118", 1, &w);
+	assert_int_equal(w.low, 2048 + 512);
+	assert_int_equal(w.high, 2048 + 512 + 128);
+	assert_int_equal(w.gap_sqrt, 512);
+}
+
+static void test_sqrt_rule_moves_high_and_promo(void **state)
+{
+	struct wm_zone_wm w;
+
+	(void)state;
+	/* isqrt(4 * 1048576) = 2048; 12582 * 2048 / 10000 = 2576.8 -> 2576 */
+	rule_zone(WM_HIGH_SQRT, "6.12.118", 120, &w);
+	assert_int_equal(w.high, 14630 + 2576);
+	assert_int_equal(w.high, w.high_sqrt);
+	assert_int_equal(w.promo, 14630 + 2576 + 12582);
+	/* wsf 10: 1048 * 2048 / 10000 = 214, raised to min/4 = 512 */
+	rule_zone(WM_HIGH_SQRT, "6.12.118", 10, &w);
+	assert_int_equal(w.high, 2048 + 1048 + 512);
+}
+
+static void test_stock_rule_is_unchanged_and_old_kernels_have_no_promo(void **state)
+{
+	struct wm_zone_wm w;
+
+	(void)state;
+	rule_zone(WM_HIGH_STOCK, "6.12.118", 120, &w);
+	assert_int_equal(w.high, 14630 + 12582);
+	assert_int_equal(w.promo, 14630 + 2 * 12582);
+	/* 4.9: no promo watermark under any rule */
+	rule_zone(WM_HIGH_QUARTER, "4.9.337", 120, &w);
+	assert_int_equal(w.high, 14630 + 3145);
+	assert_int_equal(w.promo, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -584,6 +666,10 @@ int main(void)
 		cmocka_unit_test(test_rfc_4g_gap_shrinks_49M_to_10M_at_wsf_120),
 		cmocka_unit_test(test_rfc_4g_at_wsf_10_is_clamped_up_to_quarter_min),
 		cmocka_unit_test(test_rfc_140g_is_unchanged),
+		cmocka_unit_test(test_quarter_rule_high_is_low_plus_a_quarter_gap),
+		cmocka_unit_test(test_quarter_rule_at_wsf_10_and_1),
+		cmocka_unit_test(test_sqrt_rule_moves_high_and_promo),
+		cmocka_unit_test(test_stock_rule_is_unchanged_and_old_kernels_have_no_promo),
 		cmocka_unit_test(test_rfc_patch_table_rows_match),
 		cmocka_unit_test(test_commit_4_6_140g_gap_goes_from_16M_to_143M),
 		cmocka_unit_test(test_vm_6_18_snapshot_a_matches_zoneinfo),

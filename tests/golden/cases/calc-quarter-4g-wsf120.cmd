@@ -1,0 +1,1 @@
+--kernel 6.12.118 calc --mem 4G --min-free-kbytes 8192 --wsf 120 --formula quarter
