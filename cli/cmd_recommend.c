@@ -40,16 +40,18 @@
 #define MAX_SAMPLES 200000	/* readings kept in memory: 5.5 h at 100 ms */
 #define MAX_REASONS 32
 
-enum mode { M_NONE, M_EXTRA, M_BURST, M_SAMPLE, M_VMSTAT, M_REPLAY };
+enum mode { M_NONE, M_EXTRA, M_BURST, M_SAMPLE, M_VMSTAT, M_REPLAY, M_TUNE };
 
 static const char *const mode_names[] = {
 	[M_NONE] = "none", [M_EXTRA] = "extra_free_kbytes", [M_BURST] = "burst",
 	[M_SAMPLE] = "sample", [M_VMSTAT] = "vmstat", [M_REPLAY] = "replay",
+	[M_TUNE] = "tune-log",
 };
 
 enum {
 	O_EXTRA = 400, O_BURST, O_SAMPLE, O_INTERVAL, O_BEFORE, O_AFTER,
 	O_PSI_BEFORE, O_PSI_AFTER, O_SECONDS, O_VM_TOTAL, O_BASE_WSF, O_RECORD, O_REPLAY,
+	O_FROM_TUNE,
 };
 
 /* One zone of the report: page counts, RV_NONE where not applicable. */
@@ -96,6 +98,12 @@ struct rec {
 	int64_t sample_s, interval_ms;
 	const char *vm_before, *vm_after, *psi_before, *psi_after;
 	const char *record, *replay;	/* --record FILE (with --sample), --replay FILE */
+	const char *from_tune;		/* --from-tune FILE: the output of wmark -j tune */
+	struct {			/* its summary */
+		int64_t wsf, boost, periods, stalls, writes, max_reserve;
+		bool settled, dry_run;
+		char last_why[32];
+	} tl;
 	double seconds;			/* --seconds, 0 unknown */
 	int64_t vm_total, base_wsf;	/* -1 unset */
 	struct wm_change given;		/* --min-free-kbytes, --wsf: today's values */
@@ -152,6 +160,8 @@ static void rec_usage(void)
 	      "                             a fallback add watermark_boost_factor 0 to the answer\n"
 	      "  --replay FILE              decide again from the readings --record wrote, against\n"
 	      "                             the machine or --root given (a capture of the same one)\n"
+	      "  --from-tune FILE           the setting a 'wmark -j tune' run ended at (its log),\n"
+	      "                             as the wsf of the same gaps here, with how it got there\n"
 	      "  --vmstat-before F --vmstat-after F\n"
 	      "                             the same from two captured /proc/vmstat files\n"
 	      "\n"
@@ -563,6 +573,95 @@ static int run_extra(struct rec *r)
 	return EXIT_OK;
 }
 
+/*
+ * --from-tune: the summary of a `wmark -j tune` log (its last line), and
+ * the wsf of the same gaps on this machine.  The log must come from this
+ * kernel's range; its other lines are read only to check they are tune's.
+ */
+static int run_from_tune(struct rec *r)
+{
+	struct wm_rec_answer cur;
+	struct wm_diag d = { 0 };
+	const cJSON *sum = NULL;
+	cJSON *doc = NULL;
+	char *buf = NULL, *line, *save = NULL;
+	size_t len, lineno = 0;
+	uint64_t need = 0;
+	int rc, e;
+
+	if ((e = read_user(r->from_tune, &buf, &len)))
+		return read_error(CMD, r->from_tune, READ_MAX, e);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		cJSON *o = cJSON_Parse(line);
+
+		lineno++;
+		if (!o || !cJSON_IsObject(o) ||
+		    (!cJSON_GetObjectItem(o, "action") && !cJSON_GetObjectItem(o, "summary"))) {
+			cJSON_Delete(o);
+			cJSON_Delete(doc);
+			free(buf);
+			return cli_err(EXIT_USAGE, CMD, "%s:%zu: not a line of 'wmark -j tune'",
+				       r->from_tune, lineno);
+		}
+		if (cJSON_GetObjectItem(o, "summary")) {
+			cJSON_Delete(doc);
+			doc = o;
+		} else {
+			cJSON_Delete(o);
+		}
+	}
+	free(buf);
+	sum = doc ? cJSON_GetObjectItem(doc, "summary") : NULL;
+	if (!sum) {
+		cJSON_Delete(doc);
+		return cli_err(EXIT_USAGE, CMD, "%s: no summary line: a tune that was killed, or "
+			       "not the output of 'wmark -j tune'", r->from_tune);
+	}
+#define NUM(key, dflt) (cJSON_IsNumber(cJSON_GetObjectItem(sum, key)) ? \
+	(int64_t)cJSON_GetObjectItem(sum, key)->valuedouble : (dflt))
+	r->tl.wsf = NUM("wsf", -1);
+	r->tl.boost = NUM("boost_factor", -1);
+	r->tl.periods = NUM("periods", 0);
+	r->tl.stalls = NUM("stalls", 0);
+	r->tl.writes = NUM("writes", 0);
+	r->tl.max_reserve = NUM("max_reserve_pages", 0);
+#undef NUM
+	r->tl.settled = cJSON_IsTrue(cJSON_GetObjectItem(sum, "settled"));
+	r->tl.dry_run = cJSON_IsTrue(cJSON_GetObjectItem(sum, "dry_run"));
+	snprintf(r->tl.last_why, sizeof(r->tl.last_why), "%s",
+		 cJSON_IsString(cJSON_GetObjectItem(sum, "last_why")) ?
+		 cJSON_GetObjectItem(sum, "last_why")->valuestring : "");
+	cJSON_Delete(doc);
+	if (r->tl.wsf < 1 || r->tl.wsf > r->s.prof.wsf_max)
+		return cli_err(EXIT_USAGE, CMD, "%s: the log's wsf %" PRId64 " is outside 1..%" PRId64
+			       " of this kernel: a log of another machine?", r->from_tune, r->tl.wsf,
+			       r->s.prof.wsf_max);
+
+	/* The summed usable gap at the log's wsf, then the smallest wsf giving it. */
+	{
+		struct wm_sysctl sc = r->now;
+		struct wm_predicted *at = calloc(r->s.m.nzones ? r->s.m.nzones : 1, sizeof(*at));
+		size_t i;
+
+		if (!at)
+			return cli_err(EXIT_SYSTEM, CMD, "out of memory");
+		sc.wsf = r->tl.wsf;
+		rc = snapshot_predict(&r->s, &sc, WM_RECOMPUTE_WMARKS, at);
+		for (i = 0; rc == EXIT_OK && i < r->s.m.nzones; i++)
+			if (r->usable[i])
+				need += at[i].wm.gap;
+		free(at);
+		if (rc)
+			return rc;
+	}
+	if ((rc = wm_rec_for_gap(&r->in, r->usable, 0, &cur, &d)) ||
+	    (rc = wm_rec_for_gap(&r->in, r->usable, need, &r->ans, &d)))
+		return cli_diag(CMD, rc, &d);
+	if (r->ans.gap_after == cur.gap_now)
+		wm_rec_keep(&r->ans, r->now.wsf);
+	return EXIT_OK;
+}
+
 static int run_burst(struct rec *r)
 {
 	struct wm_diag d = { 0 };
@@ -928,6 +1027,28 @@ static const char *period(const struct rec *r, char *buf, size_t n)
 	return buf;
 }
 
+static bool boost_zero(const struct rec *r);
+
+static void tune_reasons(struct rec *r)
+{
+	reason(r, "from the tune log %s: %" PRId64 " periods, %" PRId64 " stalls, %" PRId64
+	       " changes; it ended at wsf %" PRId64 "%s", r->from_tune, r->tl.periods, r->tl.stalls,
+	       r->tl.writes, r->tl.wsf,
+	       r->tl.settled ? ", settled (no change over the last third of the run)" :
+	       ", still moving: a run too short to settle; take it as a place to start");
+	if (!strcmp(r->tl.last_why, "at-bound"))
+		reason(r, "the tune was held by its reserve bound (%.1f MiB): a larger gap might "
+		       "have removed more stalls", mib((uint64_t)r->tl.max_reserve, r->s.m.page_size));
+	if (r->tl.dry_run)
+		reason(r, "the log is of a dry run or a replay: its decisions did not act on the "
+		       "load, so the gap only grew; take it as an upper bound");
+	if (r->ans.wsf != r->tl.wsf)
+		reason(r, "wsf %" PRId64 " gives the same gaps here as the log's %" PRId64 "",
+		       r->ans.wsf, r->tl.wsf);
+	if (r->tl.boost == 0 && boost_zero(r))
+		reason(r, "the tune set watermark_boost_factor to 0 (a stall while a zone was boosted)");
+}
+
 static void measure_reasons(struct rec *r)
 {
 	char per[64];
@@ -1032,6 +1153,8 @@ static uint64_t boost_allowed(const struct rec *r)
 
 static bool boost_zero(const struct rec *r)
 {
+	if (r->mode == M_TUNE)
+		return r->tl.boost == 0 && (r->now.have & WM_HAVE_BOOST) && r->now.boost_factor != 0;
 	return r->bmeasured && r->bdec.action == WM_REC_BOOST_ZERO;
 }
 
@@ -1182,6 +1305,7 @@ static unsigned rcols(const struct rec *r)
 	case M_SAMPLE:
 	case M_VMSTAT:
 	case M_REPLAY:
+	case M_TUNE:
 		return RC_USABLE;
 	default:
 		return 0;
@@ -1391,7 +1515,7 @@ static int print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 	else
 		cJSON_AddNumberToObject(o, "watermark_scale_factor", (double)r->ans.wsf);
 	if (boost_zero(r))
-		cJSON_AddNumberToObject(o, "watermark_boost_factor", (double)r->bdec.factor);
+		cJSON_AddNumberToObject(o, "watermark_boost_factor", 0);
 	a = cJSON_AddArrayToObject(doc, "reasons");
 	for (j = 0; j < r->nreasons; j++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(r->reasons[j]));
@@ -1534,6 +1658,7 @@ const struct option cmd_recommend_opts[] = {
 	{ "seconds", required_argument, NULL, O_SECONDS },
 	{ "record", required_argument, NULL, O_RECORD },
 	{ "replay", required_argument, NULL, O_REPLAY },
+	{ "from-tune", required_argument, NULL, O_FROM_TUNE },
 	{ "vm-total-pages", required_argument, NULL, O_VM_TOTAL },
 	{ "base-wsf", required_argument, NULL, O_BASE_WSF },
 	{ "min-free-kbytes", required_argument, NULL, OPT_MFK },
@@ -1596,6 +1721,11 @@ static int parse_args(struct rec *r, int argc, char **argv)
 			r->mode = M_REPLAY;
 			modes++;
 			break;
+		case O_FROM_TUNE:
+			r->from_tune = optarg;
+			r->mode = M_TUNE;
+			modes++;
+			break;
 		case O_SECONDS:
 			if (wm_parse_long(optarg, 1, 2147483647L, &secs, &d))
 				return cli_usage(CMD, "--seconds: %s", d.msg);
@@ -1637,7 +1767,7 @@ static int parse_args(struct rec *r, int argc, char **argv)
 	}
 	if (modes != 1)
 		return cli_usage(CMD, modes ? "give one mode only" :
-				 "give a mode: --extra-free-kbytes, --burst, --sample, --replay or "
+				 "give a mode: --extra-free-kbytes, --burst, --sample, --replay, --from-tune or "
 				 "--vmstat-before/--vmstat-after");
 	if (r->record && r->mode != M_SAMPLE)
 		return cli_usage(CMD, "--record goes with --sample");
@@ -1739,6 +1869,9 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 	case M_BURST:
 		rc = run_burst(&r);
 		break;
+	case M_TUNE:
+		rc = run_from_tune(&r);
+		break;
 	default:
 		rc = run_measure(&r);
 		break;
@@ -1764,6 +1897,9 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 		break;
 	case M_BURST:
 		burst_reasons(&r);
+		break;
+	case M_TUNE:
+		tune_reasons(&r);
 		break;
 	default:
 		measure_reasons(&r);

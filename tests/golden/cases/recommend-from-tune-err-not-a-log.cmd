@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612-2g-apps recommend --from-tune tests/golden/cases/recommend-data/k612-2g-apps.readings

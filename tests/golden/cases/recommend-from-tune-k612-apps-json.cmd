@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612-2g-apps -j recommend --from-tune tests/golden/cases/tune-replay-k612-apps-json.out
