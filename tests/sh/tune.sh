@@ -23,6 +23,15 @@ fresh() {	# NAME -> a copy of the capture
 	echo "$T/$1"
 }
 
+wait_for() {	# SECONDS COMMAND...: poll until COMMAND succeeds
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.1
+	done
+}
+
 # load ROOT STALLS STEAL: every 0.1 s add STALLS to allocstall_movable and
 # STEAL pages to pgsteal_direct (and half again to pgscan_direct), the file
 # replaced whole so that a reader never sees half of it.  Prints the pid.
@@ -39,23 +48,18 @@ while True:
     s = re.sub(r"^(pgscan_direct )(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + steal * 3 // 2), s, flags=re.M)
     open(p + ".new", "w").write(s)
     os.replace(p + ".new", p)
+    open(os.path.join(root, ".loaded"), "w").close()
     time.sleep(0.1)
 EOF
 	}
 	py_load "$@" >/dev/null 2>&1 &
 	echo $!
+	# running once it has bumped the counters (python starts slowly on a busy machine)
+	wait_for 30 test -e "$1/.loaded"
 }
 loads=()
 at_exit 'for p in "${loads[@]}"; do kill "$p" 2>/dev/null; done'
 
-wait_for() {	# SECONDS COMMAND...: poll until COMMAND succeeds
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.1
-	done
-}
 
 # The summed high watermarks of ROOT's zones at wsf W on 6.12:
 # high = min + 2 * max(min / 4, managed * W / 10000) per zone with managed
@@ -170,6 +174,22 @@ left=$(cat "$r/$VM/watermark_scale_factor")
 		grep -q 'put back 10 from journal' "$T/err"
 }
 check $? "after a SIGKILL (wsf left at $left) the next tune puts 10 back from the journal and says so"
+
+# ---- a write that fails, a read-back that differs ---------------------------
+for fault in write:1 readback:1; do
+	r=$(fresh fault-${fault%%:*})
+	loads+=("$(load "$r" 3 2000)")
+	WMARK_FAULT=$fault "$W" --root "$r" tune --interval 0.2 --duration 5 >"$T/out" 2>"$T/err"
+	rc=$?
+	kill "${loads[-1]}"
+	case $fault in
+	write:*) want=3 msg='write: Input/output error' ;;
+	readback:*) want=1 msg='read back' ;;
+	esac
+	[ $rc -eq $want ] && grep -q "$msg" "$T/err" && [ "$(cat "$r/$VM/watermark_scale_factor")" = 10 ] &&
+		grep -q 'nothing was written\|the values from before are back' "$T/out"
+	check $? "WMARK_FAULT=$fault: tune stops with exit $want (got $rc), says '$msg', and wsf is 10 again"
+done
 
 # ---- a knob written by someone else is left alone --------------------------
 r=$(fresh foreign)
