@@ -179,6 +179,7 @@ struct stale {
 	const struct wm_sysctl *s;
 	const struct wm_printed *pr;
 	size_t n;
+	bool mhm;			/* wm_movable_highmem(p, m) */
 	uint64_t P;			/* pages_min */
 	bool exact_shape;		/* no wrap, no extra share: see plain() */
 	unsigned long wlo[64], whi[64];	/* each zone's window */
@@ -345,7 +346,7 @@ static bool intervals_at(const struct stale *st, uint64_t L, unsigned long *lo,
 	for (i = 0; i < st->n; i++) {
 		lo[i] = st->wlo[i];
 		hi[i] = st->whi[i];
-		if (wm_zone_capped(st->p, st->zones[i].type))
+		if (wm_zone_capped(st->p, st->mhm, st->zones[i].type))
 			continue;
 		if (st->pinned[i] &&
 		    !lowmem_interval(st->p, st->s, st->P, L, &st->pr[i], &lo[i], &hi[i]))
@@ -374,14 +375,14 @@ static int try_at(struct stale *st, uint64_t L, const unsigned long *lo,
 		unsigned long cur = st->m->zones[i].managed;
 
 		zones[i].managed = cur < lo[i] ? lo[i] : cur > hi[i] ? hi[i] : cur;
-		if (!wm_zone_capped(p, zones[i].type))
+		if (!wm_zone_capped(p, st->mhm, zones[i].type))
 			sum += zones[i].managed;
 	}
 	/* ...then moved within it until they add up to L. */
 	for (i = 0; i < n && sum != L; i++) {
 		uint64_t room;
 
-		if (wm_zone_capped(p, zones[i].type))
+		if (wm_zone_capped(p, st->mhm, zones[i].type))
 			continue;
 		if (sum < L) {
 			room = hi[i] - zones[i].managed;
@@ -400,13 +401,13 @@ static int try_at(struct stale *st, uint64_t L, const unsigned long *lo,
 		if (wm_setup_wmarks(p, &st->mm, st->s, st->w, NULL))
 			return -1;
 		for (i = 0; i < n; i++)
-			if (!wm_zone_capped(p, zones[i].type) &&
+			if (!wm_zone_capped(p, st->mhm, zones[i].type) &&
 			    !zone_matches(&st->pr[i], &st->w[i]))
 				return -1;
 	}
 	/* Capped zones take no part in L: each takes its lowest fitting count. */
 	for (i = 0; i < n; i++)
-		if (wm_zone_capped(p, zones[i].type) && st->pr[i].shown && st->pr[i].has_wm &&
+		if (wm_zone_capped(p, st->mhm, zones[i].type) && st->pr[i].shown && st->pr[i].has_wm &&
 		    !fit_capped(st, i))
 			return 0;
 	if (!watermarks_match(p, &st->mm, st->s, st->pr, st->w))
@@ -507,6 +508,7 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 	if (s->extra_free_kbytes > 0)
 		pages_extra = (uint64_t)s->extra_free_kbytes >> (wm_page_shift(m) - 10);
 	st.mm = *m;
+	st.mhm = wm_movable_highmem(p, m);
 	st.mm.zones = st.zones;
 	for (i = 0; i < n; i++) {
 		const struct wm_printed *w = &pr[i];
@@ -518,7 +520,7 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 			st.whi[i] = m->zones[i].present;	/* managed never exceeds present */
 		if (w->shown && w->has_wm && !shape_ok(p, w))
 			return 0;
-		if (wm_zone_capped(p, st.zones[i].type))
+		if (wm_zone_capped(p, st.mhm, st.zones[i].type))
 			continue;
 		if (Lhi + st.whi[i] < Lhi)
 			return 0;	/* windows past 2^64 pages: no machine's */
@@ -557,7 +559,7 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 			B = mul_div_sat(H, st.P, mn);
 	}
 	for (i = 0; i < n; i++)
-		if (st.exact_shape && wm_zone_capped(p, st.zones[i].type) && pr[i].shown &&
+		if (st.exact_shape && wm_zone_capped(p, st.mhm, st.zones[i].type) && pr[i].shown &&
 		    pr[i].has_wm && !capped_lset(&st, i, &st.cap[i]))
 			return 0;
 
@@ -741,20 +743,20 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 	uint64_t L = 0, Plo = 0, Phi = UINT64_MAX, summin = 0;
 	int64_t wlo = 1, whi = 1000000, slo = 1, shi = 1000000;	/* long may be 32 bits */
 	int nz = 0;
-	bool any_wsf = false, any = false, pre = true;
+	bool any_wsf = false, any = false, pre = true, mhm = wm_movable_highmem(p, m);
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	out->equal_gaps = true;
 	for (i = 0; i < m->nzones; i++)
-		if (!wm_zone_capped(p, m->zones[i].type))
+		if (!wm_zone_capped(p, mhm, m->zones[i].type))
 			L += m->zones[i].managed;
 
 	for (i = 0; i < m->nzones; i++) {
 		const struct wm_printed *w = &pr[i];
 		uint64_t mg = m->zones[i].managed, mn, a, b, gap, q;
 
-		if (!w->shown || !w->has_wm || !mg || wm_zone_capped(p, m->zones[i].type))
+		if (!w->shown || !w->has_wm || !mg || wm_zone_capped(p, mhm, m->zones[i].type))
 			continue;
 		if (w->low < w->min || w->high < w->low)
 			continue;
@@ -849,6 +851,7 @@ void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 		struct wm_printed *pr, long *boost_out)
 {
 	unsigned long pb = m->pageblock_pages ? m->pageblock_pages : 512;
+	bool mhm = wm_movable_highmem(p, m);
 	size_t i;
 
 	for (i = 0; i < m->nzones; i++) {
@@ -866,7 +869,7 @@ void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 			m->zones[i].boost_at_setup = gap - (w->high - w->low);
 			continue;
 		}
-		if (wm_zone_capped(p, m->zones[i].type) || (w->min >> 2) <= gap)
+		if (wm_zone_capped(p, mhm, m->zones[i].type) || (w->min >> 2) <= gap)
 			continue;
 		/*
 		 * The fewest whole pageblocks b with (min - b) / 4 <= gap, i.e.

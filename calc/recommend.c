@@ -205,7 +205,8 @@ static bool stand_in(const struct wm_profile *p, const struct wm_machine *m,
 		     struct wm_zone pair[2], struct wm_machine *out)
 {
 	const struct wm_zone *z = &m->zones[i];
-	uint64_t rest = lowmem - (wm_zone_capped(p, z->type) ? 0 : z->managed);
+	bool mhm = wm_movable_highmem(p, m);
+	uint64_t rest = lowmem - (wm_zone_capped(p, mhm, z->type) ? 0 : z->managed);
 
 	if (rest > ULONG_MAX || total > ULONG_MAX)
 		return false;
@@ -219,6 +220,7 @@ static bool stand_in(const struct wm_profile *p, const struct wm_machine *m,
 	out->zones = pair;
 	out->nzones = 2;
 	out->vm_total_pages = (unsigned long)total;
+	out->movable_highmem = mhm;	/* the pair lists no HighMem zone */
 	return true;
 }
 
@@ -230,6 +232,7 @@ int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
 	struct wm_zone_wm *w;
 	size_t i, n = in->m->nzones;
 	uint64_t lowmem = 0, total = in->m->vm_total_pages;
+	bool mhm;
 	long wanted = 1;
 	int rc;
 
@@ -240,6 +243,7 @@ int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
 		return wm_fail(diag, WM_EINVAL, 0, "extra_free_kbytes",
 			       "%ld is outside 0..2147483647", extra_kb);
 	search_profile(in, &p);
+	mhm = wm_movable_highmem(&p, in->m);
 	w = calloc(n > 2 ? n : 2, sizeof(*w));	/* the pair needs two */
 	if (!w)
 		return wm_fail(diag, WM_ENOMEM, 0, NULL, "out of memory");
@@ -252,7 +256,7 @@ int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
 		zones[i].target_low = w[i].low;
 		zones[i].need_wsf = -1;
 		ans->gap_needed += w[i].low - w[i].min;
-		if (!wm_zone_capped(&p, in->m->zones[i].type))
+		if (!wm_zone_capped(&p, mhm, in->m->zones[i].type))
 			lowmem += in->m->zones[i].managed;
 		if (!in->m->vm_total_pages)
 			total += in->m->zones[i].managed;
