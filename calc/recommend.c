@@ -193,19 +193,20 @@ out:
 /*
  * __setup_per_zone_wmarks() gives a zone watermarks from its own counts
  * and two sums over the others: lowmem_pages (every zone but HighMem and,
- * from 6.6, Movable) and, for the extra_free share, vm_total_pages.  So
- * the machine {zone i, one Normal zone holding the rest of lowmem} with
- * m's vm_total_pages gives zone i what m gives it.  On that pair a step
+ * from 6.6 or where is_highmem() counts it, Movable: mhm, from
+ * wm_movable_highmem(p, m)) and, for the extra_free share,
+ * vm_total_pages.  So the machine {zone i, one Normal zone holding the
+ * rest of lowmem} with m's vm_total_pages and mhm gives zone i what m
+ * gives it.  On that pair a step
  * of zone i's search costs two zones, not all of them: the search over
  * every zone is linear in zones, not quadratic.  False when the rest
  * does not fit an unsigned long (a 32-bit build): then m itself is used.
  */
 static bool stand_in(const struct wm_profile *p, const struct wm_machine *m,
-		     size_t i, uint64_t lowmem, uint64_t total,
+		     bool mhm, size_t i, uint64_t lowmem, uint64_t total,
 		     struct wm_zone pair[2], struct wm_machine *out)
 {
 	const struct wm_zone *z = &m->zones[i];
-	bool mhm = wm_movable_highmem(p, m);
 	uint64_t rest = lowmem - (wm_zone_capped(p, mhm, z->type) ? 0 : z->managed);
 
 	if (rest > ULONG_MAX || total > ULONG_MAX)
@@ -270,7 +271,7 @@ int wm_rec_extra_free(const struct wm_rec_input *in, long extra_kb,
 		size_t k = i;
 		long lo = 1, hi = WM_REC_WSF_CEILING;
 
-		if (stand_in(&p, in->m, i, lowmem, total, pair, &one)) {
+		if (stand_in(&p, in->m, mhm, i, lowmem, total, pair, &one)) {
 			in1.m = &one;
 			k = 0;
 		}
