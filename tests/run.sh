@@ -6,7 +6,7 @@
 # CMOCKA_MESSAGE_OUTPUT=tap.  A suite that exits non-zero without a
 # "not ok" line counts as one failure, so a crash is never a pass.
 #
-# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|example|static|package|kernel]...
+# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|bigendian|example|static|package|kernel]...
 cd "$(dirname "$0")/.." || exit 2
 export LC_ALL=C
 logdir=build/test-logs
@@ -174,6 +174,10 @@ suite_example() {
 	run_suite "example:verify-zoneinfo" tests/example.sh build/examples/verify-zoneinfo
 }
 
+suite_bigendian() {
+	run_suite "bigendian:units-s390x" tests/bigendian.sh
+}
+
 suite_static() {
 	run_suite "static:qemu-user" tests/static.sh
 }
@@ -190,8 +194,8 @@ suite_kernel() {
 [ $# -eq 0 ] && set -- all
 for s in "$@"; do
 	case $s in
-	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_build32; suite_example; suite_static; suite_package; suite_kernel ;;
-	unit|golden|sh|fuzz|man|kernel|build32|example|static|package) "suite_$s" ;;
+	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_build32; suite_bigendian; suite_example; suite_static; suite_package; suite_kernel ;;
+	unit|golden|sh|fuzz|man|kernel|build32|bigendian|example|static|package) "suite_$s" ;;
 	*) echo "tests/run.sh: unknown suite '$s'" >&2; exit 2 ;;
 	esac
 done
