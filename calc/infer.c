@@ -197,9 +197,11 @@ struct stale {
  * Whether each zone's watermarks are a function of its own count and L
  * alone, nondecreasing in the count: true without an extra_free share
  * (which brings in the total of all zones) and when P * count cannot wrap
- * in the model's u64 product (nor pass an unsigned long).
+ * in the model's u64 product, nor the share floor(P * count / L) pass an
+ * unsigned long at the smallest L, Llo (a 32-bit build: the product
+ * itself may pass 2^32 there, as on any i386 with HighMem).
  */
-static bool plain(const struct stale *st, uint64_t pages_extra)
+static bool plain(const struct stale *st, uint64_t pages_extra, uint64_t Llo)
 {
 	unsigned long top = 0;
 	size_t i;
@@ -207,7 +209,12 @@ static bool plain(const struct stale *st, uint64_t pages_extra)
 	for (i = 0; i < st->n; i++)
 		if (st->whi[i] > top)
 			top = st->whi[i];
-	return pages_extra == 0 && (st->P == 0 || top <= ULONG_MAX / st->P);
+	if (pages_extra != 0)
+		return false;
+	if (st->P == 0)
+		return true;
+	return top <= UINT64_MAX / st->P &&
+	       st->P * top / (Llo ? Llo : 1) <= ULONG_MAX;
 }
 
 /*
@@ -529,7 +536,7 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 		Lcur += m->zones[i].managed;
 		st.pinned[i] = w->shown && w->has_wm && m->zones[i].managed;
 	}
-	st.exact_shape = plain(&st, pages_extra);
+	st.exact_shape = plain(&st, pages_extra, Llo);
 
 	/*
 	 * A pinned zone's interval at L is [max(K, ceil(mn L / P)),
