@@ -168,9 +168,9 @@ struct wm_machine {
 	unsigned page_size;		/* bytes, 4096 unless known otherwise */
 	unsigned long pageblock_pages;	/* 512 on x86-64 with 4 KiB pages */
 	unsigned long vm_total_pages;	/* Android extra_free divisor; 0 = sum of managed */
-	bool movable_highmem;		/* Movable counts as highmem though no HighMem
-					 * zone with pages is listed (a stand-in machine);
-					 * with one listed it does anyway */
+	bool movable_highmem;		/* Movable counts as highmem whatever the zones
+					 * listed say (a stand-in machine that lists none
+					 * of its HighMem); false: the zones decide */
 };
 
 /* ---- results --------------------------------------------------------- */
