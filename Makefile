@@ -65,7 +65,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all run check check-unit check-kernel check-kernel-full check-package deb install \
 	uninstall clean deps deps-test asan fuzz bench bench-recommend lint examples \
-	static-arm64 static-armv7 bench-reclaim bench-rfc
+	static-arm64 static-armv7 static-s390x static-riscv64 static-i386 units-s390x bench-reclaim bench-rfc
 
 all: $(B)/wmark $(B)/libwmark.a wmark
 
@@ -118,6 +118,30 @@ static-arm64:
 static-armv7:
 	$(Q)$(MAKE) --no-print-directory static-cross SARCH=armhf TRIPLET=arm-linux-gnueabihf SB=build/static-armv7
 
+# The kernel suite's s390x (big-endian), riscv64 and i386 (PAE, HighMem) guests.
+static-s390x:
+	$(Q)$(MAKE) --no-print-directory static-cross SARCH=s390x TRIPLET=s390x-linux-gnu SB=build/static-s390x
+
+static-riscv64:
+	$(Q)$(MAKE) --no-print-directory static-cross SARCH=riscv64 TRIPLET=riscv64-linux-gnu SB=build/static-riscv64
+
+static-i386:
+	$(Q)$(MAKE) --no-print-directory static-cross SARCH=i386 TRIPLET=i686-linux-gnu SB=build/static-i386
+
+# The cmocka unit tests built for s390x, big-endian, static, in
+# build/units-s390x/tests/; tests/bigendian.sh runs them under qemu-s390x.
+units-s390x:
+	$(Q)tests/deps.sh gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user curl debian-archive-keyring
+	$(Q)tests/sysroot.sh --cmocka s390x build/sysroot-s390x
+	$(Q)$(MAKE) --no-print-directory B=build/units-s390x CC=s390x-linux-gnu-gcc \
+		AR=s390x-linux-gnu-ar CFLAGS='-O1' LDFLAGS=-static \
+		NL_CFLAGS=-I$(CURDIR)/build/sysroot-s390x/include/libnl3 \
+		NL_LIBS='$(CURDIR)/build/sysroot-s390x/lib/libnl-genl-3.a $(CURDIR)/build/sysroot-s390x/lib/libnl-3.a -lpthread' \
+		CJSON_CFLAGS=-I$(CURDIR)/build/sysroot-s390x/include \
+		CJSON_LIBS=$(CURDIR)/build/sysroot-s390x/lib/libcjson.a \
+		CMOCKA_LIBS=$(CURDIR)/build/sysroot-s390x/lib/libcmocka.a \
+		$(UNIT_SRC:tests/unit/%.c=build/units-s390x/tests/%)
+
 .PHONY: static-cross
 static-cross:
 	$(Q)tests/deps.sh gcc-$(TRIPLET) libc6-dev-$(SARCH)-cross curl debian-archive-keyring
@@ -139,7 +163,10 @@ BUILD_PKGS := gcc make pkg-config libcjson-dev libnl-3-dev libnl-genl-3-dev
 TEST_PKGS  := libcmocka-dev mandoc clang python3 qemu-system-x86 qemu-system-arm qemu-system-ppc \
 	busybox-static cpio xz-utils zstd curl debian-archive-keyring prometheus \
 	prometheus-node-exporter systemd bash-completion zsh debhelper dpkg-dev fakeroot lintian \
-	gcc-arm-linux-gnueabihf libc6-dev-i386 lib32gcc-12-dev qemu-user
+	gcc-arm-linux-gnueabihf libc6-dev-i386 lib32gcc-12-dev qemu-user \
+	qemu-system-misc opensbi gcc-s390x-linux-gnu libc6-dev-s390x-cross \
+	gcc-riscv64-linux-gnu libc6-dev-riscv64-cross gcc-i686-linux-gnu libc6-dev-i386-cross \
+	flex bison
 
 deps:
 	$(Q)tests/deps.sh $(BUILD_PKGS)
@@ -161,8 +188,10 @@ check: deps-test
 		build/asan/wmark $(UNIT_SRC:tests/unit/%.c=build/asan/tests/%)
 	$(Q)$(MAKE) --no-print-directory fuzz-build
 	@# the static builds need their sysroot's packages: without them the
-	@# static suite says SKIP, and the arm64 guests run without wmark
-	-$(Q)$(MAKE) --no-print-directory static-arm64 static-armv7
+	@# static suite says SKIP, and the arm64, s390x, riscv64 and i386
+	@# guests run without wmark
+	-$(Q)$(MAKE) --no-print-directory static-arm64 static-armv7 static-s390x \
+		static-riscv64 static-i386
 	$(Q)$(MAKE) --no-print-directory deb >build/deb.log 2>&1 || { tail -30 build/deb.log; exit 1; }
 	$(Q)tests/run.sh all
 

@@ -193,6 +193,7 @@ struct stale {
 	const struct wm_sysctl *s;
 	const struct wm_printed *pr;
 	size_t n;
+	bool mhm;			/* wm_movable_highmem(p, m) */
 	uint64_t P;			/* pages_min */
 	bool exact_shape;		/* no wrap, no extra share: see plain() */
 	uint64_t wlo[64], whi[64];	/* each zone's window */
@@ -210,9 +211,11 @@ struct stale {
  * Whether each zone's watermarks are a function of its own count and L
  * alone, nondecreasing in the count: true without an extra_free share
  * (which brings in the total of all zones) and when P * count cannot wrap
- * in the model's u64 product (nor pass an unsigned long).
+ * in the model's u64 product, nor the share floor(P * count / L) pass an
+ * unsigned long at the smallest L, Llo (a 32-bit build: the product
+ * itself may pass 2^32 there, as on any i386 with HighMem).
  */
-static bool plain(const struct stale *st, uint64_t pages_extra)
+static bool plain(const struct stale *st, uint64_t pages_extra, uint64_t Llo)
 {
 	uint64_t top = 0;
 	size_t i;
@@ -220,7 +223,12 @@ static bool plain(const struct stale *st, uint64_t pages_extra)
 	for (i = 0; i < st->n; i++)
 		if (st->whi[i] > top)
 			top = st->whi[i];
-	return pages_extra == 0 && (st->P == 0 || top <= UINT64_MAX / st->P);
+	if (pages_extra != 0)
+		return false;
+	if (st->P == 0)
+		return true;
+	return top <= UINT64_MAX / st->P &&
+	       st->P * top / (Llo ? Llo : 1) <= ULONG_MAX;
 }
 
 /*
@@ -359,7 +367,7 @@ static bool intervals_at(const struct stale *st, uint64_t L, uint64_t *lo,
 	for (i = 0; i < st->n; i++) {
 		lo[i] = st->wlo[i];
 		hi[i] = st->whi[i];
-		if (wm_zone_capped(st->p, st->zones[i].type))
+		if (wm_zone_capped(st->p, st->mhm, st->zones[i].type))
 			continue;
 		if (st->pinned[i] &&
 		    !lowmem_interval(st->p, st->s, st->P, L, &st->pr[i], &lo[i], &hi[i]))
@@ -388,14 +396,14 @@ static int try_at(struct stale *st, uint64_t L, const uint64_t *lo,
 		uint64_t cur = st->m->zones[i].managed;
 
 		zones[i].managed = cur < lo[i] ? lo[i] : cur > hi[i] ? hi[i] : cur;
-		if (!wm_zone_capped(p, zones[i].type))
+		if (!wm_zone_capped(p, st->mhm, zones[i].type))
 			sum += zones[i].managed;
 	}
 	/* ...then moved within it until they add up to L. */
 	for (i = 0; i < n && sum != L; i++) {
 		uint64_t room;
 
-		if (wm_zone_capped(p, zones[i].type))
+		if (wm_zone_capped(p, st->mhm, zones[i].type))
 			continue;
 		if (sum < L) {
 			room = hi[i] - zones[i].managed;
@@ -414,13 +422,13 @@ static int try_at(struct stale *st, uint64_t L, const uint64_t *lo,
 		if (wm_setup_wmarks(p, &st->mm, st->s, st->w, NULL))
 			return -1;
 		for (i = 0; i < n; i++)
-			if (!wm_zone_capped(p, zones[i].type) &&
+			if (!wm_zone_capped(p, st->mhm, zones[i].type) &&
 			    !zone_matches(&st->pr[i], &st->w[i]))
 				return -1;
 	}
 	/* Capped zones take no part in L: each takes its lowest fitting count. */
 	for (i = 0; i < n; i++)
-		if (wm_zone_capped(p, zones[i].type) && st->pr[i].shown && st->pr[i].has_wm &&
+		if (wm_zone_capped(p, st->mhm, zones[i].type) && st->pr[i].shown && st->pr[i].has_wm &&
 		    !fit_capped(st, i))
 			return 0;
 	if (!watermarks_match(p, &st->mm, st->s, st->pr, st->w))
@@ -521,6 +529,7 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 	if (s->extra_free_kbytes > 0)
 		pages_extra = (uint64_t)s->extra_free_kbytes >> (wm_page_shift(m) - 10);
 	st.mm = *m;
+	st.mhm = wm_movable_highmem(p, m);
 	st.mm.zones = st.zones;
 	for (i = 0; i < n; i++) {
 		const struct wm_printed *w = &pr[i];
@@ -532,7 +541,7 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 			st.whi[i] = m->zones[i].present;	/* managed never exceeds present */
 		if (w->shown && w->has_wm && !shape_ok(p, w))
 			return 0;
-		if (wm_zone_capped(p, st.zones[i].type))
+		if (wm_zone_capped(p, st.mhm, st.zones[i].type))
 			continue;
 		if (Lhi + st.whi[i] < Lhi)
 			return 0;	/* windows past 2^64 pages: no machine's */
@@ -541,7 +550,7 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 		Lcur += m->zones[i].managed;
 		st.pinned[i] = w->shown && w->has_wm && m->zones[i].managed;
 	}
-	st.exact_shape = plain(&st, pages_extra);
+	st.exact_shape = plain(&st, pages_extra, Llo);
 
 	/*
 	 * A pinned zone's interval at L is [max(K, ceil(mn L / P)),
@@ -571,7 +580,7 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 			B = mul_div_sat(H, st.P, mn);
 	}
 	for (i = 0; i < n; i++)
-		if (st.exact_shape && wm_zone_capped(p, st.zones[i].type) && pr[i].shown &&
+		if (st.exact_shape && wm_zone_capped(p, st.mhm, st.zones[i].type) && pr[i].shown &&
 		    pr[i].has_wm && !capped_lset(&st, i, &st.cap[i]))
 			return 0;
 
@@ -755,20 +764,20 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 	uint64_t L = 0, Plo = 0, Phi = UINT64_MAX, summin = 0;
 	int64_t wlo = 1, whi = 1000000, slo = 1, shi = 1000000;	/* long may be 32 bits */
 	int nz = 0;
-	bool any_wsf = false, any = false, pre = true;
+	bool any_wsf = false, any = false, pre = true, mhm = wm_movable_highmem(p, m);
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	out->equal_gaps = true;
 	for (i = 0; i < m->nzones; i++)
-		if (!wm_zone_capped(p, m->zones[i].type))
+		if (!wm_zone_capped(p, mhm, m->zones[i].type))
 			L += m->zones[i].managed;
 
 	for (i = 0; i < m->nzones; i++) {
 		const struct wm_printed *w = &pr[i];
 		uint64_t mg = m->zones[i].managed, mn, a, b, gap, q;
 
-		if (!w->shown || !w->has_wm || !mg || wm_zone_capped(p, m->zones[i].type))
+		if (!w->shown || !w->has_wm || !mg || wm_zone_capped(p, mhm, m->zones[i].type))
 			continue;
 		if (w->low < w->min || w->high < w->low)
 			continue;
@@ -863,6 +872,7 @@ void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 		struct wm_printed *pr, int64_t *boost_out)
 {
 	uint64_t pb = m->pageblock_pages ? m->pageblock_pages : 512;
+	bool mhm = wm_movable_highmem(p, m);
 	size_t i;
 
 	for (i = 0; i < m->nzones; i++) {
@@ -880,7 +890,7 @@ void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 			m->zones[i].boost_at_setup = gap - (w->high - w->low);
 			continue;
 		}
-		if (wm_zone_capped(p, m->zones[i].type) || (w->min >> 2) <= gap)
+		if (wm_zone_capped(p, mhm, m->zones[i].type) || (w->min >> 2) <= gap)
 			continue;
 		/*
 		 * The fewest whole pageblocks b with (min - b) / 4 <= gap, i.e.

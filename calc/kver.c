@@ -134,6 +134,7 @@ void wm_profile_for(const struct wm_kver *k, struct wm_profile *p)
 	p->promo = at_least(k, 5, 18);
 	p->promo_printed = at_least(k, 6, 12);
 	p->movable_capped = at_least(k, 6, 6);
+	p->movable_highmem_by_index = !at_least(k, 5, 14);
 	p->thp_off_recompute = at_least(k, 5, 16);
 	p->empty_zones_printed = at_least(k, 4, 12);
 	/*

@@ -12,8 +12,11 @@
  * (min_free_kbytes to pages, the sqrt rule, THP's recommendation), and
  * the pageblock is not a function of it everywhere: on ppc64 with 64 KiB
  * pages it is a run-time value (32 pages with the radix MMU) that only
- * /proc/pagetypeinfo says (docs/model.md §11.1).  A capture without it is
- * modelled with the arm64/x86 rule, and says so.
+ * /proc/pagetypeinfo says (docs/model.md §11.1), and on s390x the huge page is a 1 MiB segment
+ * (256 pages), not a PMD of 8-byte entries.  So the pageblock comes from
+ * pagetypeinfo, else from the machine's architecture (its `uname -m` or
+ * its kernel's release), never from the compiler that built wmark; with
+ * neither, the arm64/x86 rule of the page size.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -108,6 +111,122 @@ int wm_parse_geometry(const char *buf, size_t len, unsigned *page_size, int *pb_
 		}
 		p = nl ? nl + 1 : end;
 	}
+	return WM_OK;
+}
+
+static const struct {
+	const char *name;
+	enum wm_arch arch;
+} arch_names[] = {
+	{ "x86_64", WM_ARCH_X86_64 }, { "amd64", WM_ARCH_X86_64 },
+	{ "aarch64", WM_ARCH_ARM64 }, { "arm64", WM_ARCH_ARM64 },
+	{ "ppc64le", WM_ARCH_PPC64 }, { "ppc64", WM_ARCH_PPC64 },
+	{ "ppc64el", WM_ARCH_PPC64 },
+	{ "s390x", WM_ARCH_S390X },
+	{ "riscv64", WM_ARCH_RISCV64 },
+	{ "i686-pae", WM_ARCH_I386_PAE }, { "686-pae", WM_ARCH_I386_PAE },
+	{ "i386", WM_ARCH_I386 }, { "i486", WM_ARCH_I386 },
+	{ "i586", WM_ARCH_I386 }, { "i686", WM_ARCH_I386 },
+};
+
+const char *wm_arch_name(enum wm_arch a)
+{
+	switch (a) {
+	case WM_ARCH_X86_64: return "x86_64";
+	case WM_ARCH_ARM64: return "aarch64";
+	case WM_ARCH_PPC64: return "ppc64le";
+	case WM_ARCH_S390X: return "s390x";
+	case WM_ARCH_RISCV64: return "riscv64";
+	case WM_ARCH_I386_PAE: return "i686-pae";
+	case WM_ARCH_I386: return "i686";
+	case WM_ARCH_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+int wm_arch_parse(const char *name, enum wm_arch *out, struct wm_diag *diag)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(arch_names) / sizeof(arch_names[0]); i++) {
+		if (strcmp(name, arch_names[i].name) == 0) {
+			*out = arch_names[i].arch;
+			return WM_OK;
+		}
+	}
+	return wm_fail(diag, WM_EINVAL, 0, "arch",
+		       "'%s': expected x86_64, aarch64, ppc64le, s390x, riscv64, i686 or i686-pae",
+		       name);
+}
+
+/* Whether s ends with "-" suffix. */
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && s[n - k - 1] == '-' && strcmp(s + n - k, suffix) == 0;
+}
+
+bool wm_arch_from_release(const char *release, enum wm_arch *out)
+{
+	/* Debian's flavours: the architecture ends the name, a kind may follow */
+	static const struct {
+		const char *suffix;
+		enum wm_arch arch;
+	} flavours[] = {
+		{ "amd64", WM_ARCH_X86_64 }, { "arm64", WM_ARCH_ARM64 },
+		{ "arm64-16k", WM_ARCH_ARM64 }, { "powerpc64le", WM_ARCH_PPC64 },
+		{ "powerpc64le-64k", WM_ARCH_PPC64 }, { "s390x", WM_ARCH_S390X },
+		{ "riscv64", WM_ARCH_RISCV64 }, { "686-pae", WM_ARCH_I386_PAE },
+		{ "686", WM_ARCH_I386 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(flavours) / sizeof(flavours[0]); i++) {
+		if (ends_with(release, flavours[i].suffix)) {
+			*out = flavours[i].arch;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool wm_arch_pmd_hugepage(enum wm_arch a)
+{
+	return a == WM_ARCH_X86_64 || a == WM_ARCH_ARM64 || a == WM_ARCH_S390X ||
+	       a == WM_ARCH_RISCV64 || a == WM_ARCH_I386_PAE || a == WM_ARCH_I386;
+}
+
+int wm_pageblock_of_arch(enum wm_arch a, unsigned page_size, uint64_t *pages,
+			 unsigned *order, struct wm_diag *diag)
+{
+	int rc = wm_pageblock_default(page_size, pages, order, diag);
+
+	if (rc)
+		return rc;
+	if (a != WM_ARCH_UNKNOWN && a != WM_ARCH_ARM64 && a != WM_ARCH_PPC64 &&
+	    page_size != 4096)
+		return wm_fail(diag, WM_EINVAL, 0, "page-size",
+			       "%s has 4096-byte pages only, not %u", wm_arch_name(a),
+			       page_size);
+	switch (a) {
+	case WM_ARCH_S390X:
+		/* HPAGE_SHIFT 20: the 1 MiB segment (arch/s390/include/asm/page.h) */
+		*order = 8;
+		break;
+	case WM_ARCH_I386:
+		/*
+		 * Two-level tables: HPAGE_SHIFT = PMD_SHIFT = PGDIR_SHIFT = 22,
+		 * order 10, which is also the largest buddy order (MAX_ORDER 11
+		 * through 6.3; MAX_PAGE_ORDER 10 after).
+		 */
+		*order = 10;
+		break;
+	default:
+		/* HPAGE_SHIFT = PMD_SHIFT 21 on x86 PAE, x86-64 and riscv64 */
+		break;
+	}
+	*pages = (uint64_t)1 << *order;
 	return WM_OK;
 }
 
@@ -284,11 +403,21 @@ int wm_geometry_settle(unsigned page_size, uint64_t memtotal_kb,
 		       uint64_t pb_pages, struct wm_geometry *out,
 		       struct wm_diag *diag)
 {
+	return wm_geometry_settle_arch(WM_ARCH_UNKNOWN, page_size, memtotal_kb, managed_sum,
+				       pb_order, pb_pages, out, diag);
+}
+
+int wm_geometry_settle_arch(enum wm_arch arch, unsigned page_size, uint64_t memtotal_kb,
+			    uint64_t managed_sum, unsigned pb_order,
+			    uint64_t pb_pages, struct wm_geometry *out,
+			    struct wm_diag *diag)
+{
 	uint64_t dpages = 0;
 	unsigned dorder = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	out->arch = arch;
 	out->memtotal_seen = memtotal_kb != 0;
 	if (page_size) {
 		out->page_size = page_size;
@@ -301,11 +430,14 @@ int wm_geometry_settle(unsigned page_size, uint64_t memtotal_kb,
 		out->page_size = 4096;
 		out->page_size_from = WM_GEO_ASSUMED;
 	}
-	rc = wm_pageblock_default(out->page_size, &dpages, &dorder, diag);
+	rc = wm_pageblock_of_arch(arch, out->page_size, &dpages, &dorder, diag);
+	/* a size MemTotal suggests but the arch lacks: the plain rule's block */
+	if (rc && out->page_size_from != WM_GEO_GIVEN)
+		rc = wm_pageblock_default(out->page_size, &dpages, &dorder, diag);
 	if (rc)
 		return rc;
 	if (pb_pages) {
-		if (log2_exact(pb_pages) < 0 || (1ul << pb_order) != pb_pages)
+		if (log2_exact(pb_pages) < 0 || ((uint64_t)1 << pb_order) != pb_pages)
 			return wm_fail(diag, WM_EINVAL, 0, "pageblock",
 				       "%" PRIu64 " pages per block is not 2^%u", pb_pages, pb_order);
 		out->pageblock_pages = pb_pages;

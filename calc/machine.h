@@ -31,6 +31,61 @@ enum wm_geo_from {
 	WM_GEO_CAPTURE,		/* what `wmark capture` recorded (wmark/geometry) */
 };
 
+/*
+ * The architecture a kernel was built for, as far as the page geometry
+ * depends on it: the pageblock is HUGETLB_PAGE_ORDER, the order of the
+ * architecture's huge page, capped at the largest buddy order
+ * (include/linux/pageblock-flags.h, 5.10 to 7.2).
+ */
+enum wm_arch {
+	WM_ARCH_UNKNOWN,	/* nothing said: the PMD rule of the page size */
+	WM_ARCH_X86_64,		/* 2 MiB PMD */
+	WM_ARCH_ARM64,		/* PMD of PAGE_SHIFT - 3 orders: 4K 512, 16K 2048, 64K 8192 */
+	WM_ARCH_PPC64,		/* set at boot (radix 64K: 32): pagetypeinfo only */
+	WM_ARCH_S390X,		/* 1 MiB segment: 256 pages */
+	WM_ARCH_RISCV64,	/* 2 MiB PMD */
+	WM_ARCH_I386_PAE,	/* 3-level tables: 2 MiB PMD */
+	WM_ARCH_I386,		/* 2-level tables: 4 MiB, capped at order 10 (1024) */
+};
+
+/* "x86_64", "aarch64", "ppc64le", "s390x", "riscv64", "i686-pae", "i686", "unknown". */
+const char *wm_arch_name(enum wm_arch a);
+
+/*
+ * Parse an architecture name into *out: a `uname -m` (x86_64, aarch64,
+ * arm64, ppc64, ppc64le, s390x, riscv64, i386, i486, i586, i686) or a
+ * Debian name (amd64, ppc64el, i386); "i686-pae" or "686-pae" for i386
+ * with PAE (`uname -m` says i686 either way).  Return WM_OK, or WM_EINVAL
+ * with diag naming the ones known.
+ */
+int wm_arch_parse(const char *name, enum wm_arch *out, struct wm_diag *diag);
+
+/*
+ * The architecture a Debian kernel release names at its end
+ * ("6.12.57+deb13-s390x", "6.1.0-40-686-pae", "6.12.117+deb13-arm64-16k",
+ * "-cloud-amd64", "-rt-arm64", "-powerpc64le-64k"): fill *out and return
+ * true, or return false when the release names none.
+ */
+bool wm_arch_from_release(const char *release, enum wm_arch *out);
+
+/*
+ * Whether the architecture's huge page is its PMD, so that THP's
+ * hpage_pmd_size and buddyinfo's orders give the pageblock
+ * (wm_pageblock_from_pmd): x86-64, arm64, s390x, riscv64 and i386; not
+ * ppc64 (set at boot) and not an unknown one.
+ */
+bool wm_arch_pmd_hugepage(enum wm_arch a);
+
+/*
+ * The pageblock of a kernel for arch a with page_size-byte pages where
+ * nothing else says: 256 pages on s390x, 1024 on i386 without PAE, the
+ * PMD rule (wm_pageblock_default) elsewhere.  Return WM_OK, or WM_EINVAL
+ * for a page size outside 4096..65536 or one arch a does not have (s390x,
+ * riscv64, i386 and x86-64 have 4 KiB pages only).
+ */
+int wm_pageblock_of_arch(enum wm_arch a, unsigned page_size, uint64_t *pages,
+			 unsigned *order, struct wm_diag *diag);
+
 struct wm_geometry {
 	unsigned page_size;		/* bytes */
 	uint64_t pageblock_pages;	/* pages per pageblock */
@@ -38,6 +93,7 @@ struct wm_geometry {
 	enum wm_geo_from page_size_from;
 	enum wm_geo_from pageblock_from;
 	bool memtotal_seen;		/* a MemTotal was given (it may not have fitted) */
+	enum wm_arch arch;		/* what the derived pageblock assumed */
 };
 
 /* "assumed", "given", "meminfo", "derived", "sysfs", "capture". */
@@ -123,6 +179,17 @@ int wm_geometry_settle(unsigned page_size, uint64_t memtotal_kb,
 		       uint64_t managed_sum, unsigned pb_order,
 		       uint64_t pb_pages, struct wm_geometry *out,
 		       struct wm_diag *diag);
+
+/*
+ * wm_geometry_settle() for a machine of architecture arch: a pageblock
+ * not given comes from wm_pageblock_of_arch().  A page_size given that
+ * arch lacks is WM_EINVAL; one MemTotal suggests that arch lacks gets the
+ * PMD rule's pageblock (wm_pageblock_default).
+ */
+int wm_geometry_settle_arch(enum wm_arch arch, unsigned page_size, uint64_t memtotal_kb,
+			    uint64_t managed_sum, unsigned pb_order,
+			    uint64_t pb_pages, struct wm_geometry *out,
+			    struct wm_diag *diag);
 
 /* ---- zoneinfo -> model ----------------------------------------------- */
 

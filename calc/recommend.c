@@ -194,19 +194,21 @@ out:
 /*
  * __setup_per_zone_wmarks() gives a zone watermarks from its own counts
  * and two sums over the others: lowmem_pages (every zone but HighMem and,
- * from 6.6, Movable) and, for the extra_free share, vm_total_pages.  So
- * the machine {zone i, one Normal zone holding the rest of lowmem} with
- * m's vm_total_pages gives zone i what m gives it.  On that pair a step
+ * from 6.6 or where is_highmem() counts it, Movable: mhm, from
+ * wm_movable_highmem(p, m)) and, for the extra_free share,
+ * vm_total_pages.  So the machine {zone i, one Normal zone holding the
+ * rest of lowmem} with m's vm_total_pages and mhm gives zone i what m
+ * gives it.  On that pair a step
  * of zone i's search costs two zones, not all of them: the search over
  * every zone is linear in zones, not quadratic.  False when the rest
  * does not fit an unsigned long (a 32-bit build): then m itself is used.
  */
 static bool stand_in(const struct wm_profile *p, const struct wm_machine *m,
-		     size_t i, uint64_t lowmem, uint64_t total,
+		     bool mhm, size_t i, uint64_t lowmem, uint64_t total,
 		     struct wm_zone pair[2], struct wm_machine *out)
 {
 	const struct wm_zone *z = &m->zones[i];
-	uint64_t rest = lowmem - (wm_zone_capped(p, z->type) ? 0 : z->managed);
+	uint64_t rest = lowmem - (wm_zone_capped(p, mhm, z->type) ? 0 : z->managed);
 
 	if (rest > UINT64_MAX || total > UINT64_MAX)
 		return false;
@@ -220,6 +222,7 @@ static bool stand_in(const struct wm_profile *p, const struct wm_machine *m,
 	out->zones = pair;
 	out->nzones = 2;
 	out->vm_total_pages = (uint64_t)total;
+	out->movable_highmem = mhm;	/* the pair lists no HighMem zone */
 	return true;
 }
 
@@ -231,6 +234,7 @@ int wm_rec_extra_free(const struct wm_rec_input *in, int64_t extra_kb,
 	struct wm_zone_wm *w;
 	size_t i, n = in->m->nzones;
 	uint64_t lowmem = 0, total = in->m->vm_total_pages;
+	bool mhm;
 	int64_t wanted = 1;
 	int rc;
 
@@ -241,6 +245,7 @@ int wm_rec_extra_free(const struct wm_rec_input *in, int64_t extra_kb,
 		return wm_fail(diag, WM_EINVAL, 0, "extra_free_kbytes",
 			       "%" PRId64 " is outside 0..2147483647", extra_kb);
 	search_profile(in, &p);
+	mhm = wm_movable_highmem(&p, in->m);
 	w = calloc(n > 2 ? n : 2, sizeof(*w));	/* the pair needs two */
 	if (!w)
 		return wm_fail(diag, WM_ENOMEM, 0, NULL, "out of memory");
@@ -253,7 +258,7 @@ int wm_rec_extra_free(const struct wm_rec_input *in, int64_t extra_kb,
 		zones[i].target_low = w[i].low;
 		zones[i].need_wsf = -1;
 		ans->gap_needed += w[i].low - w[i].min;
-		if (!wm_zone_capped(&p, in->m->zones[i].type))
+		if (!wm_zone_capped(&p, mhm, in->m->zones[i].type))
 			lowmem += in->m->zones[i].managed;
 		if (!in->m->vm_total_pages)
 			total += in->m->zones[i].managed;
@@ -267,7 +272,7 @@ int wm_rec_extra_free(const struct wm_rec_input *in, int64_t extra_kb,
 		size_t k = i;
 		int64_t lo = 1, hi = WM_REC_WSF_CEILING;
 
-		if (stand_in(&p, in->m, i, lowmem, total, pair, &one)) {
+		if (stand_in(&p, in->m, mhm, i, lowmem, total, pair, &one)) {
 			in1.m = &one;
 			k = 0;
 		}

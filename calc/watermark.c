@@ -13,8 +13,9 @@
  *
  * The subtle point: the min->low gap is floored at a quarter of the zone's
  * *proportional* share of pages_min, even where the printed min is the
- * 32..128 clamp of a HighMem or (6.6+) Movable zone.  That floor is why a
- * small watermark_scale_factor often changes nothing at all.
+ * 32..128 clamp of a HighMem or Movable zone (Movable: from 6.6, and
+ * before 6.6 wherever is_highmem() counts it, see wm_movable_highmem()).
+ * That floor is why a small watermark_scale_factor often changes nothing.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -40,10 +41,31 @@ static bool is_lowmem_type(enum wm_zone_type t)
 	       t == WM_ZONE_OTHER;
 }
 
-/* HighMem always, Movable from 6.6: min is clamp(managed/1024, 32, 128). */
-bool wm_zone_capped(const struct wm_profile *p, enum wm_zone_type t)
+bool wm_movable_highmem(const struct wm_profile *p, const struct wm_machine *m)
 {
-	return t == WM_ZONE_HIGHMEM || (p->movable_capped && t == WM_ZONE_MOVABLE);
+	bool configured = false, pages = false, nodes = false;
+	size_t i;
+
+	if (m->movable_highmem)
+		return true;
+	for (i = 0; i < m->nzones; i++) {
+		const struct wm_zone *z = &m->zones[i];
+
+		nodes |= z->node != m->zones[0].node;
+		if (z->type != WM_ZONE_HIGHMEM)
+			continue;
+		configured = true;
+		pages |= z->present || z->managed;
+	}
+	return p->movable_highmem_by_index && !nodes ? configured : pages;
+}
+
+/* HighMem always, Movable from 6.6 or as highmem: clamp(managed/1024, 32, 128). */
+bool wm_zone_capped(const struct wm_profile *p, bool movable_highmem,
+		    enum wm_zone_type t)
+{
+	return t == WM_ZONE_HIGHMEM ||
+	       (t == WM_ZONE_MOVABLE && (p->movable_capped || movable_highmem));
 }
 
 /*
@@ -71,6 +93,7 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 {
 	unsigned shift = wm_page_shift(m);
 	uint64_t pages_min, pages_extra = 0, lowmem = 0, total = 0;
+	bool mhm = wm_movable_highmem(p, m);
 	size_t i;
 
 	if (!m->nzones)
@@ -90,7 +113,7 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 		const struct wm_zone *z = &m->zones[i];
 
 		total += z->managed;
-		if (!wm_zone_capped(p, z->type))
+		if (!wm_zone_capped(p, mhm, z->type))
 			lowmem += z->managed;
 	}
 	if (m->vm_total_pages)
@@ -108,7 +131,7 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 			w->extra = (uint64_t)(pages_extra * z->managed / total);
 		if (z->type == WM_ZONE_DEVICE)
 			min = prop;	/* managed 0: everything 0 */
-		else if (wm_zone_capped(p, z->type))
+		else if (wm_zone_capped(p, mhm, z->type))
 			min = clamp_ul(z->managed / 1024, WM_SWAP_CLUSTER_MAX, 128);
 		else
 			min = prop;

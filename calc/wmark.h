@@ -102,7 +102,10 @@ struct wm_profile {
 	bool boost_printed;	/* 5.16+: zoneinfo has a boost line */
 	bool promo;		/* 5.18+: WMARK_PROMO exists */
 	bool promo_printed;	/* 6.12+: zoneinfo has a promo line */
-	bool movable_capped;	/* 6.6+: Movable treated like HighMem */
+	bool movable_capped;	/* 6.6+: Movable treated like HighMem (before: only
+				 * where is_highmem() counts it) */
+	bool movable_highmem_by_index;	/* before 5.14: a one-node kernel with HighMem
+					 * counts Movable as highmem, HighMem empty or not */
 	bool thp_off_recompute;	/* 5.16+: THP off re-runs the sqrt rule */
 	bool empty_zones_printed; /* 4.12+: zoneinfo lists unpopulated zones */
 	bool extra_free;	/* Android common kernels up to 5.4: extra_free_kbytes */
@@ -187,6 +190,9 @@ struct wm_machine {
 	unsigned page_size;		/* bytes, 4096 unless known otherwise */
 	uint64_t pageblock_pages;	/* 512 on x86-64 with 4 KiB pages */
 	uint64_t vm_total_pages;	/* Android extra_free divisor; 0 = sum of managed */
+	bool movable_highmem;		/* Movable counts as highmem whatever the zones
+					 * listed say (a stand-in machine that lists none
+					 * of its HighMem); false: the zones decide */
 };
 
 /* ---- results --------------------------------------------------------- */

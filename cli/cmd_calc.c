@@ -40,8 +40,13 @@ static void calc_usage(void)
 	      "                              gap/4 (quarter), or stock with the RFC's columns\n"
 	      "                              beside it (both); default stock\n"
 	      "  --page-size SIZE            4K (default), 16K or 65536: the page size\n"
-	      "  --pageblock-pages N         pages per pageblock (default: the PMD order of\n"
-	      "                              the page size, 512/2048/8192; ppc64 64K: 32)\n"
+	      "  --arch ARCH                 the machine's architecture (uname -m: x86_64,\n"
+	      "                              aarch64, ppc64le, s390x, riscv64, i686, or\n"
+	      "                              i686-pae); default: the one --kernel's release\n"
+	      "                              names (6.12.57+deb13-s390x), else none\n"
+	      "  --pageblock-pages N         pages per pageblock (default: from the arch and\n"
+	      "                              page size: the PMD order, 512/2048/8192; s390x\n"
+	      "                              256, i686 1024; ppc64 64K: 32 at run time)\n"
 	      "  -h, --help                  this help\n"
 	      "\n"
 	      "Sizes are managed memory: what the buddy allocator manages, a little\n"
@@ -143,7 +148,7 @@ static int build_layout(struct wm_zone *in, size_t nin, struct wm_zone *out,
 	return EXIT_OK;
 }
 
-enum { O_MEM = 256, O_ZONE, O_PAGESIZE, O_PAGEBLOCK };
+enum { O_MEM = 256, O_ZONE, O_PAGESIZE, O_PAGEBLOCK, O_ARCH };
 const struct option cmd_calc_opts[] = {
 	{ "mem", required_argument, NULL, O_MEM },
 	{ "zone", required_argument, NULL, O_ZONE },
@@ -152,6 +157,7 @@ const struct option cmd_calc_opts[] = {
 	{ "formula", required_argument, NULL, OPT_FORMULA },
 	{ "page-size", required_argument, NULL, O_PAGESIZE },
 	{ "pageblock-pages", required_argument, NULL, O_PAGEBLOCK },
+	{ "arch", required_argument, NULL, O_ARCH },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -165,6 +171,8 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	enum wm_zone_type types[WM_MAX_ZONES];
 	int ntypes = 0, c, rc;
 	int64_t page_size = 4096, pageblock = 0;
+	enum wm_arch arch = WM_ARCH_UNKNOWN;
+	bool arch_given = false;
 	struct wm_change ch = { 0 };
 	struct wm_sysctl s, base;
 	unsigned recomputes;
@@ -213,6 +221,11 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 			if (wm_parse_long(optarg, 1, 1L << 30, &pageblock, &d) ||
 			    (pageblock & (pageblock - 1)))
 				return cli_usage("calc", "--pageblock-pages: a power of two (1 to 2^30)");
+			break;
+		case O_ARCH:
+			if (wm_arch_parse(optarg, &arch, &d))
+				return cli_usage("calc", "--arch: %s", d.msg);
+			arch_given = true;
 			break;
 		case 'h':
 			calc_usage();
@@ -263,6 +276,8 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 		if (wm_kver_parse(ctx->kernel, &k, &d))
 			return cli_usage(NULL, "--kernel: %s", d.msg);
 		wm_profile_for(&k, &p);
+		if (!arch_given)
+			wm_arch_from_release(ctx->kernel, &arch);
 	} else {
 		wm_profile_default(&p);
 	}
@@ -298,8 +313,8 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 
 		while (pageblock && (1L << order) < pageblock)
 			order++;
-		if (wm_geometry_settle((unsigned)page_size, 0, 0, order, (uint64_t)pageblock,
-				       &geo, &d))
+		if (wm_geometry_settle_arch(arch, (unsigned)page_size, 0, 0, order,
+					    (uint64_t)pageblock, &geo, &d))
 			return cli_diag("calc", WM_EINVAL, &d);
 	}
 	m = (struct wm_machine){ .zones = zones, .nzones = nzones,

@@ -26,7 +26,7 @@
 static const char *const capture_files[] = {
 	P_MFK, P_WSF, P_BOOST, P_LRR, P_EXTRA,
 	P_VM "percpu_pagelist_high_fraction",
-	P_OSRELEASE, P_KVERSION,
+	P_OSRELEASE, P_KVERSION, P_ARCH,
 	P_THP,
 	"proc/sys/kernel/task_delayacct",
 	P_MEMINFO, P_VMSTAT, P_PSI,

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -587,19 +588,49 @@ uint64_t snapshot_pmd_bytes(const char *root)
 }
 
 /*
+ * The machine's architecture, for the page geometry: the root's
+ * kernel/arch (`uname -m`, 6.1+ has it; from 5.x on for some), else the
+ * architecture its kernel's release names (Debian's flavours), else, on
+ * the live machine, uname(2)'s.  Never the architecture wmark was built
+ * for: a capture of an s390x read on x86-64 is an s390x.
+ */
+static enum wm_arch machine_arch(const struct snapshot *s)
+{
+	enum wm_arch a = WM_ARCH_UNKNOWN;
+	struct utsname u;
+	char line[64];
+	char *buf;
+	size_t len;
+
+	if (read_rooted(s->root, P_ARCH, &buf, &len) == 0) {
+		bool ok = pf_parse_line(buf, len, line, sizeof(line), NULL) == WM_OK &&
+			  wm_arch_parse(line, &a, NULL) == WM_OK;
+
+		free(buf);
+		if (ok)
+			return a;
+	}
+	if (s->osrelease[0] && wm_arch_from_release(s->osrelease, &a))
+		return a;
+	if (s->live && uname(&u) == 0 && wm_arch_parse(u.machine, &a, NULL) == WM_OK)
+		return a;
+	return WM_ARCH_UNKNOWN;
+}
+
+/*
  * The live pageblock without pagetypeinfo, where the kernel fixes it when
  * it is built and hugetlb is configured (sys/kernel/mm/hugepages is
- * there): the order of THP's PMD size capped by buddyinfo's largest order
- * (wm_pageblock_from_pmd).  Reading pagetypeinfo costs milliseconds: the
- * kernel walks every free list and every pageblock of a node to print
- * it, and this is all show needs of it.  powerpc decides the order at
- * boot, and other architectures are not checked against a kernel: they
- * read pagetypeinfo.  Fill *order and *pb, or leave *pb 0.
+ * there) and the architecture's huge page is its PMD
+ * (wm_arch_pmd_hugepage): the order of THP's PMD size capped by
+ * buddyinfo's largest order (wm_pageblock_from_pmd).  Reading
+ * pagetypeinfo costs milliseconds: the kernel walks every free list and
+ * every pageblock of a node to print it, and this is all show needs of
+ * it.  powerpc decides the order at boot, and an architecture not known
+ * reads pagetypeinfo.  Fill *order and *pb, or leave *pb 0.
  */
-static void live_pageblock(const struct snapshot *s, unsigned page_size,
+static void live_pageblock(const struct snapshot *s, enum wm_arch arch, unsigned page_size,
 			   unsigned *order, uint64_t *pb)
 {
-#if defined(__x86_64__) || defined(__aarch64__)
 	struct stat st;
 	char path[PATH_MAX], *buf;
 	size_t len;
@@ -607,6 +638,8 @@ static void live_pageblock(const struct snapshot *s, unsigned page_size,
 	unsigned orders;
 	bool ok;
 
+	if (!wm_arch_pmd_hugepage(arch))
+		return;
 	if (root_path(s->root, P_HUGETLB_DIR, path, sizeof(path)) || stat(path, &st) ||
 	    !S_ISDIR(st.st_mode))
 		return;
@@ -617,9 +650,6 @@ static void live_pageblock(const struct snapshot *s, unsigned page_size,
 	free(buf);
 	if (!ok || wm_pageblock_from_pmd(page_size, pmd, orders, order, pb, NULL))
 		*pb = 0;
-#else
-	(void)s, (void)page_size, (void)order, (void)pb;
-#endif
 }
 
 /*
@@ -627,8 +657,8 @@ static void live_pageblock(const struct snapshot *s, unsigned page_size,
  * a capture's comes from MemTotal and the managed counts together.  The
  * pageblock comes, on the live machine, from the PMD size where the
  * kernel allows (live_pageblock); else from pagetypeinfo (root-only on
- * the live machine from 5.5: unreadable there is fine); else it is
- * derived from the page size.
+ * the live machine from 5.5: unreadable there is fine); else from the
+ * page size and the machine's architecture (machine_arch).
  */
 static int read_geometry(struct snapshot *s)
 {
@@ -638,6 +668,7 @@ static int read_geometry(struct snapshot *s)
 	int rec_order = -1;
 	bool pb_recorded = false;
 	uint64_t managed = 0, memtotal = 0;
+	enum wm_arch arch = machine_arch(s);
 	char *buf = NULL;
 	size_t len, i;
 	int rc;
@@ -646,9 +677,9 @@ static int read_geometry(struct snapshot *s)
 		int64_t ps = sysconf(_SC_PAGESIZE);
 
 		page_size = ps > 0 ? (unsigned)ps : 0;
-		live_pageblock(s, page_size, &order, &pb);
+		live_pageblock(s, arch, page_size, &order, &pb);
 		if (pb) {
-			if (wm_geometry_settle(page_size, 0, 0, order, pb, &s->geo, &d))
+			if (wm_geometry_settle_arch(arch, page_size, 0, 0, order, pb, &s->geo, &d))
 				return parse_error(s, P_PMD_SIZE, &d);
 			s->geo.pageblock_from = WM_GEO_SYSFS;
 			return EXIT_OK;
@@ -681,10 +712,10 @@ static int read_geometry(struct snapshot *s)
 	}
 	if (!pb && rec_order >= 0) {
 		order = (unsigned)rec_order;
-		pb = 1ul << order;
+		pb = (uint64_t)1 << order;
 		pb_recorded = true;
 	}
-	if (wm_geometry_settle(page_size, memtotal, managed, order, pb, &s->geo, &d))
+	if (wm_geometry_settle_arch(arch, page_size, memtotal, managed, order, pb, &s->geo, &d))
 		return parse_error(s, pb_recorded ? P_GEOMETRY : pb ? P_PAGETYPEINFO : P_MEMINFO,
 				   &d);
 	if (!s->live && page_size)

@@ -25,6 +25,7 @@
 #define P_LRR P_VM "lowmem_reserve_ratio"
 #define P_EXTRA P_VM "extra_free_kbytes"
 #define P_OSRELEASE "proc/sys/kernel/osrelease"
+#define P_ARCH "proc/sys/kernel/arch"
 #define P_KVERSION "proc/sys/kernel/version"
 #define P_THP "sys/kernel/mm/transparent_hugepage/enabled"
 #define P_MEMINFO "proc/meminfo"

@@ -132,6 +132,45 @@ int main(void)
 	z[2].managed += 300;
 	z[2].present = 1376256;
 	expect("stale", (unsigned long long)wm_stale_watermarks(&p, &m, &s, pr, 10, 0, out), 1);
+
+	/*
+	 * data/machines/qemu-i386-k61-3g-before: an i386 PAE 6.1 boot, whose
+	 * HighMem makes P * count pass 2^32 (10566 * 561122).  The 64-bit
+	 * build finds the counts of boot; a 32-bit one must find the same,
+	 * not walk count by count until its step budget runs out.
+	 */
+	{
+		static const unsigned long now[4] = { 3840, 209384, 561122, 0 };
+		static const unsigned long then[4] = { 3826, 208889, 561120, 0 };
+		static const unsigned long bw[4][3] = {
+			{ 190, 237, 284 }, { 10375, 12968, 15561 },
+			{ 128, 7096, 14064 }, { 32, 32, 32 },
+		};
+		static const enum wm_zone_type t4[4] = { WM_ZONE_DMA, WM_ZONE_NORMAL,
+			WM_ZONE_HIGHMEM, WM_ZONE_MOVABLE };
+		struct wm_machine m4 = { .zones = z, .nzones = 4, .page_size = 4096,
+					 .pageblock_pages = 512 };
+		struct wm_sysctl s4 = s;
+
+		if (wm_kver_parse("6.1.0-57-686-pae", &k, NULL) != WM_OK) {
+			puts("check32: cannot parse the release");
+			return 1;
+		}
+		wm_profile_for(&k, &p);
+		s4.min_free_kbytes = 42264;
+		for (i = 0; i < 4; i++) {
+			z[i] = (struct wm_zone){ .idx = i, .type = t4[i], .managed = now[i],
+						 .present = now[i] };
+			pr[i] = (struct wm_printed){ .shown = true, .has_wm = true,
+						     .min = bw[i][0], .low = bw[i][1],
+						     .high = bw[i][2] };
+		}
+		z[1].present = 221182;
+		expect("i386 stale", (unsigned long long)wm_stale_watermarks(&p, &m4, &s4, pr, 10,
+									   16384, out), 1);
+		for (i = 0; i < 4; i++)
+			expect("i386 count at boot", out[i], then[i]);
+	}
 	puts(bad ? "check32: FAILED" : "check32: ok");
 	return bad;
 }

@@ -9,7 +9,7 @@
 # sum where cmocka prints one per group; no plan at all is a suite that
 # stopped early).
 #
-# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|example|static|pair32|package|kernel|script:PATH]...
+# usage: tests/run.sh [all|unit|golden|sh|fuzz|man|build32|bigendian|example|static|pair32|package|kernel|script:PATH]...
 # (script:PATH runs one TAP script as a suite; WMARK_TEST_LOGS=DIR puts the
 # logs there instead of build/test-logs)
 cd "$(dirname "$0")/.." || exit 2
@@ -193,6 +193,10 @@ suite_example() {
 	run_suite "example:verify-zoneinfo" tests/example.sh build/examples/verify-zoneinfo
 }
 
+suite_bigendian() {
+	run_suite "bigendian:units-s390x" tests/bigendian.sh
+}
+
 suite_static() {
 	run_suite "static:qemu-user" tests/static.sh
 }
@@ -209,8 +213,8 @@ suite_kernel() {
 [ $# -eq 0 ] && set -- all
 for s in "$@"; do
 	case $s in
-	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_build32; suite_example; suite_static; suite_pair32; suite_package; suite_kernel ;;
-	unit|golden|sh|fuzz|man|kernel|build32|example|static|pair32|package) "suite_$s" ;;
+	all) suite_unit; suite_golden; suite_sh; suite_fuzz; suite_man; suite_build32; suite_bigendian; suite_example; suite_static; suite_pair32; suite_package; suite_kernel ;;
+	unit|golden|sh|fuzz|man|kernel|build32|bigendian|example|static|pair32|package) "suite_$s" ;;
 	script:?*) if [ -x "${s#script:}" ]; then run_suite "$s" "${s#script:}"
 		   else run_suite "$s" bash "${s#script:}"; fi ;;
 	*) echo "tests/run.sh: unknown suite '$s'" >&2; exit 2 ;;

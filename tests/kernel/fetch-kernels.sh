@@ -2,10 +2,12 @@
 # Fetch Debian kernel images for the qemu tests, without touching /boot.
 #
 # usage: tests/kernel/fetch-kernels.sh FLAVOUR...
-#   FLAVOUR is [ARCH:]SERIES[-KIND]: ARCH amd64 (the default), arm64 or
-#   ppc64el; SERIES 5.10, 6.1, 6.12 or 7.2; KIND cloud or rt (amd64, arm64),
-#   16k (arm64 with 16 KiB pages) or 64k (ppc64el with 64 KiB pages).
-#   E.g. 6.1, 6.12-rt, 5.10, 7.2, arm64:5.10, arm64:7.2-16k, ppc64el:6.12-64k.
+#   FLAVOUR is [ARCH:]SERIES[-KIND]: ARCH amd64 (the default), arm64,
+#   ppc64el, s390x, riscv64 or i386; SERIES 5.10, 6.1, 6.12 or 7.2; KIND
+#   cloud or rt (amd64, arm64), 16k (arm64 with 16 KiB pages), 64k
+#   (ppc64el with 64 KiB pages) or pae (i386's 686-pae, with HighMem).
+#   E.g. 6.1, 6.12-rt, 5.10, 7.2, arm64:5.10, arm64:7.2-16k, ppc64el:6.12-64k,
+#   s390x:6.12, riscv64:6.12, i386:6.1-pae.
 #   "all" means the six amd64 6.1 and 6.12 flavours.
 #   busybox:ARCH fetches Debian's busybox-static for ARCH instead (the
 #   guests of a foreign architecture need their own): its line names
@@ -25,7 +27,8 @@
 # from Debian's bullseye, bullseye-security, trixie and sid through a
 # private apt configuration under the cache ($cache/apt: its own sources
 # list, lists and archives, -o APT::Architectures), never the machine's
-# sources or dpkg architectures.  If the newest release does not
+# sources or dpkg architectures; s390x, riscv64 and i386 from bookworm and
+# trixie through a second one ($cache/apt-more).  If the newest release does not
 # download, the next older one is tried.  Only boot/vmlinuz-* (vmlinux-*
 # on ppc64el),
 # boot/config-* and the few modules the guests load (MODULES below,
@@ -87,6 +90,9 @@ flavour_regex() {
 	arm64/16k) suffix=arm64-16k ;;
 	ppc64el/64k) suffix=powerpc64le-64k ;;
 	ppc64el/) suffix=powerpc64le ;;
+	s390x/|riscv64/) suffix=$arch ;;
+	i386/pae) suffix=686-pae ;;
+	i386/) suffix=686 ;;
 	*) return 1 ;;
 	esac
 	case $series in
@@ -100,6 +106,7 @@ flavour_regex() {
 flavour_apt() {
 	case $1 in
 	6.1|6.1-*|6.12|6.12-*|amd64:6.1|amd64:6.1-*|amd64:6.12|amd64:6.12-*) echo sys ;;
+	s390x:*|riscv64:*|i386:*) echo more ;;
 	*) echo priv ;;
 	esac
 }
@@ -150,6 +157,37 @@ kernel_names() {
 		END { for (r in pkg) print r, pkg[r] }' | sort -V
 }
 
+# The second private configuration: bookworm and trixie for s390x,
+# riscv64 (official from trixie) and i386 (686-pae kernels up to bookworm).
+mapt=$cache/apt-more
+more_opts=(-o "Dir::Etc::SourceList=$mapt/sources.list" -o "Dir::Etc::SourceParts=$mapt/none"
+	-o "Dir::State::Lists=$mapt/lists" -o "Dir::Cache=$mapt/cache"
+	-o "Dir::Cache::pkgcache=" -o "Dir::Cache::srcpkgcache="
+	-o APT::Architectures::=s390x -o APT::Architectures::=riscv64
+	-o APT::Architectures::=i386 -o Acquire::Languages=none
+	-o APT::Sandbox::User=root)
+more_tried=0
+more_list=
+more_kernels() {
+	[ "$more_tried" -eq 1 ] && return
+	more_tried=1
+	[ "$offline" = 1 ] && return
+	command -v apt-get >/dev/null 2>&1 || return
+	mkdir -p "$mapt/lists/partial" "$mapt/cache/archives/partial" "$mapt/none"
+	local k=/usr/share/keyrings/debian-archive-keyring.gpg
+	{
+		echo "deb [arch=s390x,i386 signed-by=$k] http://deb.debian.org/debian bookworm main"
+		echo "deb [arch=s390x,i386 signed-by=$k] http://deb.debian.org/debian-security bookworm-security main"
+		echo "deb [arch=s390x,riscv64 signed-by=$k] http://deb.debian.org/debian trixie main"
+	} >"$mapt/sources.list"
+	if [ -z "$(find "$mapt/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null | head -1)" ]; then
+		say "updating the private apt lists (bookworm, trixie; s390x, riscv64, i386)"
+		apt-get -q "${more_opts[@]}" update >&2 || say "private apt-get update failed"
+	fi
+	more_list=$(apt-cache "${more_opts[@]}" search --names-only '^linux-image-[0-9]' 2>/dev/null |
+		awk '{print $1}' | kernel_names)
+}
+
 apt_list=
 apt_tried=0
 # Fill $apt_list with "RELEASE PACKAGE" lines of every linux-image apt can
@@ -182,6 +220,7 @@ download() {	# release package set arch
 	dl_tmp=$tmp
 	trap 'rm -rf "${dl_tmp:-}"' EXIT
 	[ "$set" = priv ] && opts=("${priv_opts[@]}")
+	[ "$set" = more ] && opts=("${more_opts[@]}")
 	# 7.x splits the image: linux-binary-REL (the image, under
 	# usr/lib/modules), linux-base-REL (config) and linux-modules-REL.
 	if apt-cache "${opts[@]}" show "linux-binary-$rel:$arch" >/dev/null 2>&1; then
@@ -267,11 +306,14 @@ done
 
 # busybox-static for ARCH, kept as $cache/busybox-ARCH/busybox.
 fetch_busybox() {	# arch
-	local arch=$1 dir=$cache/busybox-$1 tmp
+	local arch=$1 dir=$cache/busybox-$1 tmp opts=("${priv_opts[@]}")
 	if [ ! -s "$dir/busybox" ] && [ "$offline" != 1 ]; then
-		priv_kernels
+		case $arch in
+		s390x|riscv64|i386) more_kernels; opts=("${more_opts[@]}") ;;
+		*) priv_kernels ;;
+		esac
 		tmp=$(mktemp -d "$cache/.dl.XXXXXX") || return 1
-		if (cd "$tmp" && apt-get -q "${priv_opts[@]}" download "busybox-static:$arch" >&2) &&
+		if (cd "$tmp" && apt-get -q "${opts[@]}" download "busybox-static:$arch" >&2) &&
 			dpkg-deb -x "$tmp"/busybox-static_*.deb "$tmp/x"; then
 			mkdir -p "$dir"
 			mv -f "$tmp/x/usr/bin/busybox" "$dir/busybox" 2>/dev/null ||
@@ -302,6 +344,9 @@ for f in $flavours; do
 	if [ "$set" = sys ]; then
 		apt_kernels
 		cands=$(echo "$apt_list" | awk -v re="$re" '$1 ~ re')
+	elif [ "$set" = more ]; then
+		more_kernels
+		cands=$(echo "$more_list" | awk -v re="$re" '$1 ~ re')
 	else
 		priv_kernels
 		cands=$(echo "$priv_list" | awk -v re="$re" '$1 ~ re')
@@ -310,8 +355,9 @@ for f in $flavours; do
 	# The archive keeps listing some releases it no longer serves: ask for
 	# every candidate's address once, and try only those that answer.
 	served=
-	if [ -n "$cands" ] && [ "$set" = priv ] && command -v curl >/dev/null 2>&1; then
+	if [ -n "$cands" ] && [ "$set" != sys ] && command -v curl >/dev/null 2>&1; then
 		opts=("${priv_opts[@]}")
+		[ "$set" = more ] && opts=("${more_opts[@]}")
 		# shellcheck disable=SC2046
 		served=$(apt-get -q "${opts[@]}" --print-uris download \
 			$(echo "$cands" | tail -20 | awk -v a="$arch" '{ print $2 ":" a }') 2>/dev/null |

@@ -19,6 +19,7 @@ snap() {
 	done
 	cat /proc/sys/kernel/osrelease >"$1"/proc/sys/kernel/osrelease
 	cat /proc/sys/kernel/version >"$1"/proc/sys/kernel/version
+	[ -e /proc/sys/kernel/arch ] && cat /proc/sys/kernel/arch >"$1"/proc/sys/kernel/arch
 	for f in meminfo vmstat buddyinfo pagetypeinfo cmdline pressure/memory; do
 		[ -e /proc/$f ] && cat /proc/$f >"$1"/proc/$f
 	done

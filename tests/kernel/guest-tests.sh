@@ -74,6 +74,8 @@ lap() {
 raw=/tmp/raw
 snap $raw
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+# a kernel built without NUMA (s390x, i386) has no node directories
+[ "$nodes" = 0 ] && nodes=$(awk '/^Node / { print $2 }' /proc/zoneinfo | sort -u | wc -l)
 echo "$nodes" >$raw/nodes
 dmesg >$raw/dmesg.txt
 send raw $raw
@@ -429,6 +431,24 @@ if has stalls; then
 	[ $rc -eq 0 ] && [ "$pid" = $$ ]
 	check $? "stalls --pid reads this shell's taskstats (exit $rc, pid '$pid')"
 	[ $rc -ne 0 ] && diag "$(head -5 /tmp/st.err)"
+	# The decoded record against the kernel's own text: CPU time, CPU
+	# wait and run count are schedstat's three fields, read before and
+	# after (a byte-swapped or misplaced field lands far outside).
+	if [ -r /proc/$$/schedstat ]; then
+		read -r r1 w1 c1 </proc/$$/schedstat
+		$W -j stalls --pid $$ >/tmp/st2.json 2>/dev/null
+		read -r r2 w2 c2 </proc/$$/schedstat
+		run=$(json_get tasks.0.cpu_run_ns /tmp/st2.json)
+		wt=$(json_get tasks.0.delays.cpu.total_ns /tmp/st2.json)
+		cnt=$(json_get tasks.0.delays.cpu.count /tmp/st2.json)
+		ver=$(json_get taskstats_version /tmp/st2.json)
+		awk -v a="$r1 $w1 $c1" -v b="${run:-x} ${wt:-x} ${cnt:-x}" -v c="$r2 $w2 $c2" 'BEGIN {
+			split(a, x); split(b, y); split(c, z)
+			for (i = 1; i <= 3; i++)
+				if (y[i] !~ /^[0-9]+$/ || y[i] + 0 < x[i] + 0 || y[i] + 0 > z[i] + 0) exit 1
+		}'
+		check $? "stalls --pid decodes this shell's record as schedstat has it (taskstats v${ver:-?}, $(uname -m)): CPU $r1 <= ${run:-none} <= $r2 ns, wait $w1 <= ${wt:-none} <= $w2 ns, runs $c1 <= ${cnt:-none} <= $c2"
+	fi
 	if [ "$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)" -lt 614400 ]; then
 		# Without swap or page cache on disk, an anonymous hog drives
 		# the allocator into direct reclaim, which finds nothing, and

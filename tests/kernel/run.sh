@@ -131,14 +131,24 @@ kernel_of() {	# flavour -> "release path" or "- reason"
 }
 
 # ---------------------------------------------------------------------
-# The initramfs of each architecture: amd64 with this wmark; arm64 with
-# the static arm64 build when there is one (make static-arm64; else, like
-# ppc64el, none: those guests run guest-dump.sh and the host checks what
-# they send).
-arch_of() {	# flavour -> amd64, arm64, ppc64el
+# The initramfs of each architecture: amd64 with this wmark; arm64,
+# s390x, riscv64 and i386 with the static build of that architecture when
+# there is one (make static-arm64, static-s390x, static-riscv64,
+# static-i386; else, like ppc64el, none: those guests run guest-dump.sh
+# and the host checks what they send).
+arch_of() {	# flavour -> amd64, arm64, ppc64el, s390x, riscv64, i386
 	case $1 in *:*) echo "${1%%:*}" ;; *) echo amd64 ;; esac
 }
 wmark_arm64=${WMARK_ARM64:-$top/build/static-arm64/wmark}
+static_wmark() {	# arch -> its static wmark, or nothing
+	local w
+	case $1 in
+	arm64) w=$wmark_arm64 ;;
+	s390x|riscv64|i386) w=$top/build/static-$1/wmark ;;
+	*) return ;;
+	esac
+	[ -x "$w" ] && echo "$w"
+}
 initrd_of() { echo "$run/initramfs-$1.cpio.gz"; }
 for a in amd64 $archs; do
 	[ "$a" = amd64 ] || [ -n "$(kernel_of "busybox:$a")" ] || continue
@@ -147,8 +157,8 @@ for a in amd64 $archs; do
 		k=$(kernel_of "busybox:$a")
 		[ "${k%% *}" = - ] && continue
 		bb=(--busybox "${k##* }")
-		w=-
-		[ "$a" = arm64 ] && [ -x "$wmark_arm64" ] && w=$wmark_arm64
+		w=$(static_wmark "$a")
+		w=${w:--}
 	fi
 	# shellcheck disable=SC2046
 	if ! "$here/mkinitramfs.sh" "${bb[@]}" "$w" "$(initrd_of "$a")" \
@@ -195,6 +205,21 @@ boot() {
 			-accel tcg,thread=multi -cpu power9 -smp 2 -m "${size}M")
 		console=hvc0 one=1
 		;;
+	s390x)
+		cmd=(qemu-system-s390x -M s390-ccw-virtio -nodefaults -nographic -no-reboot
+			-monitor none -accel tcg,thread=multi -cpu max -smp 2 -m "${size}M")
+		console=ttysclp0 one=1
+		;;
+	riscv64)
+		# -bios default: the OpenSBI of Debian's opensbi package
+		cmd=(qemu-system-riscv64 -M virt -bios default -nodefaults -nographic -no-reboot
+			-monitor none -accel tcg,thread=multi -smp 2 -m "${size}M")
+		one=1
+		;;
+	i386)
+		cmd=(qemu-system-i386 -nodefaults -nographic -no-reboot -monitor none
+			-accel "$accel" -cpu max -smp 2 -m "${size}M")
+		;;
 	*)
 		cmd=("$qemu" -nodefaults -nographic -no-reboot -monitor none
 			-accel "$accel" -cpu max -smp 2 -m "${size}M")
@@ -225,6 +250,14 @@ boot() {
 		;;
 	ppc64el)
 		cmd+=(-chardev "file,id=con,path=$dir/console.log" -device "spapr-vty,chardev=con")
+		out=console.log
+		;;
+	s390x)
+		cmd+=(-chardev "file,id=con,path=$dir/console.log" -device "sclpconsole,chardev=con")
+		out=console.log
+		;;
+	riscv64)
+		cmd+=(-serial "file:$dir/console.log")
 		out=console.log
 		;;
 	*)
@@ -299,10 +332,13 @@ cannot_boot() {	# arch
 	case $1 in
 	arm64) q=qemu-system-aarch64 ;;
 	ppc64el) q=qemu-system-ppc64 ;;
+	s390x) q=qemu-system-s390x ;;
+	riscv64) q=qemu-system-riscv64 ;;
+	i386) q=qemu-system-i386 ;;
 	*) return 1 ;;
 	esac
 	if ! command -v $q >/dev/null 2>&1; then
-		echo "no $q here (Debian package qemu-system-${q#qemu-system-}; qemu-system-arm for aarch64)"
+		echo "no $q here (Debian package qemu-system-${q#qemu-system-}; qemu-system-arm for aarch64, qemu-system-misc for s390x and riscv64, qemu-system-x86 for i386)"
 	elif [ ! -f "$(initrd_of "$1")" ]; then
 		echo "no busybox-static:$1 could be had for its initramfs"
 	else

@@ -430,6 +430,7 @@ static int stale_by_walking(const struct wm_profile *p, const struct wm_machine 
 	uint64_t P, Llo = 0, Lhi = 0, Lcur = 0, L;
 	size_t i, n = m->nzones;
 	unsigned shift = 0;
+	bool mhm = wm_movable_highmem(p, m);
 
 	while ((1u << shift) < m->page_size)
 		shift++;
@@ -450,7 +451,7 @@ static int stale_by_walking(const struct wm_profile *p, const struct wm_machine 
 			whi[i] = m->zones[i].present;
 		if (pr[i].shown && pr[i].has_wm && !walk_shape(p, &pr[i]))
 			return 0;
-		if (!wm_zone_capped(p, zones[i].type)) {
+		if (!wm_zone_capped(p, mhm, zones[i].type)) {
 			Llo += wlo[i];
 			Lhi += whi[i];
 			Lcur += cur;
@@ -470,7 +471,7 @@ static int stale_by_walking(const struct wm_profile *p, const struct wm_machine 
 		for (i = 0; i < n && ok; i++) {
 			lo[i] = wlo[i];
 			hi[i] = whi[i];
-			if (wm_zone_capped(p, zones[i].type))
+			if (wm_zone_capped(p, mhm, zones[i].type))
 				continue;
 			if (pr[i].shown && pr[i].has_wm && m->zones[i].managed)
 				ok = walk_interval(p, s, P, L, &pr[i], &lo[i], &hi[i]);
@@ -483,13 +484,13 @@ static int stale_by_walking(const struct wm_profile *p, const struct wm_machine 
 			unsigned long cur = m->zones[i].managed;
 
 			zones[i].managed = cur < lo[i] ? lo[i] : cur > hi[i] ? hi[i] : cur;
-			if (!wm_zone_capped(p, zones[i].type))
+			if (!wm_zone_capped(p, mhm, zones[i].type))
 				sum += zones[i].managed;
 		}
 		for (i = 0; i < n && sum != L; i++) {
 			uint64_t room;
 
-			if (wm_zone_capped(p, zones[i].type))
+			if (wm_zone_capped(p, mhm, zones[i].type))
 				continue;
 			if (sum < L) {
 				room = hi[i] - zones[i].managed;
@@ -506,7 +507,7 @@ static int stale_by_walking(const struct wm_profile *p, const struct wm_machine 
 		for (i = 0; i < n && ok; i++) {
 			unsigned long v;
 
-			if (!wm_zone_capped(p, zones[i].type) || !pr[i].shown || !pr[i].has_wm)
+			if (!wm_zone_capped(p, mhm, zones[i].type) || !pr[i].shown || !pr[i].has_wm)
 				continue;
 			ok = false;
 			for (v = wlo[i];; v++) {

@@ -201,6 +201,133 @@ static void test_pageblock_from_pmd_is_what_every_captured_kernel_printed(void *
 	assert_true(checked > 0);
 }
 
+/*
+ * pageblock_order is HUGETLB_PAGE_ORDER capped at the largest buddy order
+ * (include/linux/pageblock-flags.h): the order of HPAGE_SHIFT - PAGE_SHIFT,
+ * which is 20 - 12 on s390x (arch/s390/include/asm/page.h), 21 - 12 on
+ * x86 PAE and riscv64 (PMD_SHIFT 21), and 22 - 12 = 10 on i386's two-level
+ * tables (PGDIR_SHIFT 22), the largest order there.
+ */
+static void test_pageblock_comes_from_the_machines_architecture(void **state)
+{
+	static const struct {
+		enum wm_arch arch;
+		unsigned page_size;
+		unsigned long pages;
+	} want[] = {
+		{ WM_ARCH_UNKNOWN, 4096, 512 }, { WM_ARCH_X86_64, 4096, 512 },
+		{ WM_ARCH_ARM64, 16384, 2048 }, { WM_ARCH_ARM64, 65536, 8192 },
+		{ WM_ARCH_S390X, 4096, 256 }, { WM_ARCH_RISCV64, 4096, 512 },
+		{ WM_ARCH_I386_PAE, 4096, 512 }, { WM_ARCH_I386, 4096, 1024 },
+	};
+	unsigned long pages;
+	unsigned order;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(wm_pageblock_of_arch(want[i].arch, want[i].page_size, &pages,
+						      &order, NULL), WM_OK);
+		assert_int_equal(pages, want[i].pages);
+		assert_int_equal(1ul << order, pages);
+	}
+	assert_int_equal(wm_pageblock_of_arch(WM_ARCH_S390X, 16384, &pages, &order, NULL),
+			 WM_EINVAL);
+	assert_true(wm_arch_pmd_hugepage(WM_ARCH_S390X));
+	assert_false(wm_arch_pmd_hugepage(WM_ARCH_PPC64));
+	assert_false(wm_arch_pmd_hugepage(WM_ARCH_UNKNOWN));
+}
+
+static void test_architecture_names_are_uname_m_debian_and_release_suffixes(void **state)
+{
+	enum wm_arch a = WM_ARCH_UNKNOWN;
+
+	(void)state;
+	assert_int_equal(wm_arch_parse("s390x", &a, NULL), WM_OK);
+	assert_int_equal(a, WM_ARCH_S390X);
+	assert_int_equal(wm_arch_parse("amd64", &a, NULL), WM_OK);
+	assert_int_equal(a, WM_ARCH_X86_64);
+	assert_int_equal(wm_arch_parse("i686", &a, NULL), WM_OK);
+	assert_int_equal(a, WM_ARCH_I386);
+	assert_int_equal(wm_arch_parse("i686-pae", &a, NULL), WM_OK);
+	assert_int_equal(a, WM_ARCH_I386_PAE);
+	assert_int_equal(wm_arch_parse("sparc64", &a, NULL), WM_EINVAL);
+	assert_true(wm_arch_from_release("6.12.107+deb13-s390x", &a));
+	assert_int_equal(a, WM_ARCH_S390X);
+	assert_true(wm_arch_from_release("6.1.0-57-686-pae", &a));
+	assert_int_equal(a, WM_ARCH_I386_PAE);
+	assert_true(wm_arch_from_release("6.1.0-57-686", &a));
+	assert_int_equal(a, WM_ARCH_I386);
+	assert_true(wm_arch_from_release("6.12.117+deb13-riscv64", &a));
+	assert_int_equal(a, WM_ARCH_RISCV64);
+	assert_true(wm_arch_from_release("6.12.117+deb13-arm64-16k", &a));
+	assert_int_equal(a, WM_ARCH_ARM64);
+	assert_true(wm_arch_from_release("6.1.0-18-cloud-amd64", &a));
+	assert_int_equal(a, WM_ARCH_X86_64);
+	assert_false(wm_arch_from_release("6.18.44-fc-v595", &a));
+	assert_false(wm_arch_from_release("5.10.186-android12-9", &a));
+	assert_false(wm_arch_from_release("s390x", &a));
+}
+
+static void test_geometry_of_an_s390x_without_pagetypeinfo_is_256_pages(void **state)
+{
+	struct wm_geometry g;
+
+	(void)state;
+	/* qemu-s390x-k612-4g: MemTotal 4090660 kB = 1022665 managed pages */
+	assert_int_equal(wm_geometry_settle_arch(WM_ARCH_S390X, 0, 4090660, 1022665, 0, 0,
+						 &g, NULL), WM_OK);
+	assert_int_equal(g.page_size, 4096);
+	assert_int_equal(g.pageblock_pages, 256);
+	assert_int_equal(g.pageblock_order, 8);
+	assert_int_equal(g.pageblock_from, WM_GEO_DERIVED);
+	/* pagetypeinfo still wins */
+	assert_int_equal(wm_geometry_settle_arch(WM_ARCH_S390X, 0, 4090660, 1022665, 9, 512,
+						 &g, NULL), WM_OK);
+	assert_int_equal(g.pageblock_pages, 512);
+	assert_int_equal(wm_geometry_settle_arch(WM_ARCH_S390X, 65536, 0, 0, 0, 0, &g, NULL),
+			 WM_EINVAL);
+}
+
+/*
+ * set_recommended_min_free_kbytes() (mm/khugepaged.c, 6.12): 2 pageblocks
+ * per counted zone plus MIGRATE_PCPTYPES^2 = 9, i.e. pageblock_nr_pages x
+ * zones x 11, in KiB: 256 x 2 x 11 x 4 on an s390x with DMA and Normal.
+ */
+static void test_s390x_thp_min_free_kbytes_is_eleven_256_page_blocks_per_zone(void **state)
+{
+	struct wm_profile p;
+	struct wm_zone z[3] = {
+		{ .idx = 0, .type = WM_ZONE_DMA, .managed = 518657, .present = 524288 },
+		{ .idx = 1, .type = WM_ZONE_NORMAL, .managed = 504008, .present = 524288 },
+		{ .idx = 2, .type = WM_ZONE_MOVABLE },
+	};
+	struct wm_machine m = { .zones = z, .nzones = 3, .page_size = 4096 };
+	struct wm_sysctl s;
+	struct wm_mfk mfk;
+	unsigned order;
+
+	(void)state;
+	profile("6.12.107+deb13-s390x", &p);
+	assert_int_equal(wm_pageblock_of_arch(WM_ARCH_S390X, 4096, &m.pageblock_pages, &order,
+					      NULL), WM_OK);
+	defaults(&p, &m, &s);
+	assert_int_equal(wm_boot_min_free_kbytes(&p, &m, &s, WM_THP_ALWAYS, &mfk, NULL), WM_OK);
+	assert_int_equal(mfk.thp_uncapped_kb, 256L * 2 * 11 * 4);
+	assert_int_equal(mfk.thp_kb, 22528);
+	/*
+	 * int_sqrt(4090660 * 16) = 8090 from the managed pages of now; the
+	 * kernel counted before the initramfs was freed and booted with 8087
+	 */
+	assert_int_equal(mfk.sqrt_kb, 8090);
+	assert_int_equal(mfk.value, 22528);
+	assert_int_equal(mfk.rule, WM_MFK_THP);
+	/* without THP (qemu's s390x CPU has no EDAT-1: no THP at all) */
+	assert_int_equal(wm_boot_min_free_kbytes(&p, &m, &s, WM_THP_UNSUPPORTED, &mfk, NULL),
+			 WM_OK);
+	assert_int_equal(mfk.value, 8090);
+}
+
 static void test_page_size_is_memtotal_over_managed(void **state)
 {
 	unsigned ps = 0;
@@ -619,6 +746,10 @@ int main(void)
 		cmocka_unit_test(test_pageblock_from_pmd_is_its_order_capped_by_the_largest_buddy_order),
 		cmocka_unit_test(test_buddyinfo_orders_are_the_counts_of_the_first_zone_line),
 		cmocka_unit_test(test_pageblock_from_pmd_is_what_every_captured_kernel_printed),
+		cmocka_unit_test(test_pageblock_comes_from_the_machines_architecture),
+		cmocka_unit_test(test_architecture_names_are_uname_m_debian_and_release_suffixes),
+		cmocka_unit_test(test_geometry_of_an_s390x_without_pagetypeinfo_is_256_pages),
+		cmocka_unit_test(test_s390x_thp_min_free_kbytes_is_eleven_256_page_blocks_per_zone),
 		cmocka_unit_test(test_page_size_is_memtotal_over_managed),
 		cmocka_unit_test(test_page_size_tolerates_memory_moving_between_reads),
 		cmocka_unit_test(test_page_size_no_power_of_two_fits_is_refused),

@@ -487,6 +487,126 @@ static void test_movable_is_proportional_before_6_6_and_capped_after(void **stat
 	assert_int_equal(w[1].gap, 341);
 }
 
+/*
+ * Before 6.6, __setup_per_zone_wmarks() caps min for every zone
+ * is_highmem() accepts, and is_highmem_idx() accepts ZONE_MOVABLE when
+ * movable_zone is ZONE_HIGHMEM: when HighMem has pages (5.10 and 6.1
+ * mm/page_alloc.c, include/linux/mmzone.h).  The zones are a 3 GiB i386
+ * PAE guest's shape: DMA, Normal, HighMem and an empty Movable.
+ */
+static void test_empty_movable_is_capped_before_6_6_where_highmem_has_pages(void **state)
+{
+	struct wm_profile p;
+	struct wm_machine m;
+	struct wm_zone z[4] = {
+		{ .idx = 0, .type = WM_ZONE_DMA, .managed = 3973 },
+		{ .idx = 1, .type = WM_ZONE_NORMAL, .managed = 185000 },
+		{ .idx = 2, .type = WM_ZONE_HIGHMEM, .managed = 560000 },
+		{ .idx = 3, .type = WM_ZONE_MOVABLE, .managed = 0 },
+	};
+	struct wm_sysctl s;
+	struct wm_zone_wm w[4];
+
+	(void)state;
+	machine(&m, z, 4);
+	sysctl(&s, 8192, 10);
+	profile("6.1.0-40-686-pae", &p);
+	assert_int_equal(wm_setup_wmarks(&p, &m, &s, w, NULL), WM_OK);
+	/* clamp(0 / 1024, 32, 128); share 0 and 0 * wsf: no gap */
+	assert_wm(&w[3], 32, 32, 32, 32);
+	/* lowmem is DMA + Normal: pages_min 2048 * 3973 / 188973 = 43 */
+	assert_int_equal(w[0].min, 43);
+	assert_int_equal(w[1].min, 2004);
+	assert_int_equal(w[2].min, 128);	/* clamp(546, 32, 128) */
+	profile("5.10.0-30-686-pae", &p);
+	assert_int_equal(wm_setup_wmarks(&p, &m, &s, w, NULL), WM_OK);
+	assert_wm(&w[3], 32, 32, 32, 0);	/* no promo before 5.18 */
+	profile("4.9.0", &p);
+	assert_int_equal(wm_setup_wmarks(&p, &m, &s, w, NULL), WM_OK);
+	assert_int_equal(w[3].min, 32);
+	assert_int_equal(w[3].low, 32);
+	assert_int_equal(w[3].high, 32);
+}
+
+static void test_populated_movable_is_capped_and_left_out_of_lowmem_with_highmem(void **state)
+{
+	struct wm_profile p;
+	struct wm_machine m;
+	struct wm_zone z[4] = {
+		{ .idx = 0, .type = WM_ZONE_DMA, .managed = 3973 },
+		{ .idx = 1, .type = WM_ZONE_NORMAL, .managed = 185000 },
+		{ .idx = 2, .type = WM_ZONE_HIGHMEM, .managed = 300000 },
+		{ .idx = 3, .type = WM_ZONE_MOVABLE, .managed = 262144 },
+	};
+	struct wm_sysctl s;
+	struct wm_zone_wm w[4];
+
+	(void)state;
+	machine(&m, z, 4);
+	sysctl(&s, 8192, 10);
+	profile("6.1.0-40-686-pae", &p);
+	assert_int_equal(wm_setup_wmarks(&p, &m, &s, w, NULL), WM_OK);
+	/* Movable is not in lowmem_pages: Normal keeps 2048 * 185000 / 188973 */
+	assert_int_equal(w[1].min, 2004);
+	assert_int_equal(w[3].min, 128);	/* clamp(256, 32, 128) */
+	/* share 2048 * 262144 / 188973 = 2840, gap max(710, 262) */
+	assert_int_equal(w[3].prop, 2840);
+	assert_int_equal(w[3].gap, 710);
+	assert_int_equal(w[3].low, 128 + 710);
+}
+
+/*
+ * With HighMem configured but empty, movable_zone is Normal: from 5.14 to
+ * 6.5 Movable is then lowmem.  Before 5.14 a one-node kernel compared
+ * zone indexes instead (5.10's zone_movable_is_highmem()): highmem all
+ * the same; a kernel built for several nodes went by movable_zone.
+ */
+static void test_movable_with_empty_highmem_is_lowmem_from_5_14_highmem_before(void **state)
+{
+	struct wm_profile p;
+	struct wm_machine m;
+	struct wm_zone z[8] = {
+		{ .idx = 0, .type = WM_ZONE_DMA, .managed = 3973 },
+		{ .idx = 1, .type = WM_ZONE_NORMAL, .managed = 120000 },
+		{ .idx = 2, .type = WM_ZONE_HIGHMEM, .managed = 0 },
+		{ .idx = 3, .type = WM_ZONE_MOVABLE, .managed = 60000 },
+		{ .node = 1, .idx = 0, .type = WM_ZONE_DMA, .managed = 0 },
+		{ .node = 1, .idx = 1, .type = WM_ZONE_NORMAL, .managed = 0 },
+		{ .node = 1, .idx = 2, .type = WM_ZONE_HIGHMEM, .managed = 0 },
+		{ .node = 1, .idx = 3, .type = WM_ZONE_MOVABLE, .managed = 0 },
+	};
+	struct wm_sysctl s;
+	struct wm_zone_wm w[8];
+
+	(void)state;
+	machine(&m, z, 4);
+	sysctl(&s, 4096, 10);
+	profile("6.1.0-40-686-pae", &p);
+	assert_int_equal(wm_setup_wmarks(&p, &m, &s, w, NULL), WM_OK);
+	/* lowmem 183973 pages: Movable's min is 1024 * 60000 / 183973 */
+	assert_int_equal(w[3].min, 333);
+	assert_int_equal(w[2].min, 32);
+	profile("5.14.0", &p);
+	assert_int_equal(wm_setup_wmarks(&p, &m, &s, w, NULL), WM_OK);
+	assert_int_equal(w[3].min, 333);
+	profile("5.10.0-30-686-pae", &p);
+	assert_int_equal(wm_setup_wmarks(&p, &m, &s, w, NULL), WM_OK);
+	assert_int_equal(w[3].min, 58);		/* clamp(58, 32, 128) */
+	assert_int_equal(w[1].min, 991);	/* 1024 * 120000 / 123973 */
+	/* two nodes: a NUMA build, movable_zone decides again */
+	machine(&m, z, 8);
+	assert_int_equal(wm_setup_wmarks(&p, &m, &s, w, NULL), WM_OK);
+	assert_int_equal(w[3].min, 333);
+	assert_int_equal(w[7].min, 0);
+	/* a stand-in machine that lists no HighMem zone says so itself */
+	machine(&m, z, 4);
+	profile("6.1.0-40-686-pae", &p);
+	m.movable_highmem = true;
+	assert_int_equal(wm_setup_wmarks(&p, &m, &s, w, NULL), WM_OK);
+	assert_int_equal(w[3].min, 58);
+	assert_int_equal(w[1].min, 991);
+}
+
 static void test_boost_reset_late_inflates_low_and_high_on_5_4(void **state)
 {
 	struct wm_profile p;
@@ -684,6 +804,9 @@ int main(void)
 		cmocka_unit_test(test_gap_is_floored_at_quarter_of_min_share),
 		cmocka_unit_test(test_highmem_gap_uses_the_share_not_the_clamped_min),
 		cmocka_unit_test(test_movable_is_proportional_before_6_6_and_capped_after),
+		cmocka_unit_test(test_empty_movable_is_capped_before_6_6_where_highmem_has_pages),
+		cmocka_unit_test(test_populated_movable_is_capped_and_left_out_of_lowmem_with_highmem),
+		cmocka_unit_test(test_movable_with_empty_highmem_is_lowmem_from_5_14_highmem_before),
 		cmocka_unit_test(test_boost_reset_late_inflates_low_and_high_on_5_4),
 		cmocka_unit_test(test_pre_4_6_rule_is_quarter_and_half_of_share),
 		cmocka_unit_test(test_wsf_outside_kernel_range_is_rejected),

@@ -1,0 +1,1 @@
+--root data/machines/qemu-i386-k61-3g-before verify

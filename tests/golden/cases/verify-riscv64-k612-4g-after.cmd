@@ -1,0 +1,1 @@
+--root data/machines/qemu-riscv64-k612-4g-after verify

@@ -1,0 +1,1 @@
+--root data/machines/qemu-s390x-k612-4g-after verify
