@@ -346,7 +346,7 @@ static void jw_fmt_value(struct jw *w, const char *key, enum fmt_unit u, struct 
 			snprintf(s, sizeof(s), "%.0f", v.x);
 			jw_str(w, key, s);
 		} else {
-			jw_double(w, key, (double)(uint64_t)v.x);
+			jw_double(w, key, trunc(v.x));	/* no cast: v.x may be negative */
 		}
 		break;
 	case FMT_SHARE:
