@@ -803,7 +803,8 @@ static void progress(const struct rc_run *r, double t0, double *last)
 		return;
 	*last = now;
 	fprintf(stderr, "wmark: reclaim: %s of %s MiB in %zu writes, %.1fs\n",
-		fmt_mib(a, sizeof(a), (int64_t)or0(r->total.got), r->ps),
+		fmt_mib(a, sizeof(a), or0(r->total.got) < 9.2e18 ? (int64_t)or0(r->total.got) :
+			INT64_MAX, r->ps),
 		fmt_mib(b, sizeof(b), (int64_t)r->request, r->ps), r->nw, (now - t0) / 1e9);
 }
 

@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -385,7 +386,7 @@ void fmt_json_value(cJSON *o, const char *key, enum fmt_unit u, struct fmt_val v
 			snprintf(s, sizeof(s), "%.0f", v.x);
 			cJSON_AddStringToObject(o, key, s);
 		} else {
-			cJSON_AddItemToObject(o, key, json_counter((uint64_t)v.x));
+			cJSON_AddNumberToObject(o, key, trunc(v.x));	/* v.x may be negative */
 		}
 		break;
 	case FMT_SHARE:

@@ -6,12 +6,13 @@
  * member is depth tabs, the quoted key, ":\t" and the value, members are
  * joined by ",\n", and the object closes with "\n" (when it has members),
  * depth - 1 tabs and "}"; an array is "[" items joined by ", " "]".
- * Numbers are "%1.15g" unless that does not read back as the same double,
- * then "%1.17g"; NaN and infinities are null.  Strings escape '"', '\\',
- * \b \f \n \r \t and other bytes below 0x20 as \u00XX; every other byte
- * is copied.  cJSON_PrintUnformatted()'s layout has no blanks at all:
- * "key":value joined by ",".  Integers below 10^15 print the same under "%1.15g" as
- * their digits, which is the fast path here.
+ * Numbers are where wmark departs from cJSON (put_double): integers below
+ * 2^53 are their digits (cJSON gives 1e+15 from 10^15 on), integers from
+ * 2^53 to 2^64 strings of their digits, the rest "%1.15g" unless that does
+ * not read back as the same double, then "%1.17g"; NaN and infinities are
+ * null.  Strings escape '"', '\\', \b \f \n \r \t and other bytes below
+ * 0x20 as \u00XX; every other byte is copied.  cJSON_PrintUnformatted()'s
+ * layout has no blanks at all: "key":value joined by ",".
  */
 #include <float.h>
 #include <math.h>
@@ -359,7 +360,7 @@ static void jw_fmt_value(struct jw *w, const char *key, enum fmt_unit u, struct 
 			snprintf(s, sizeof(s), "%.0f", v.x);
 			jw_str(w, key, s);
 		} else {
-			jw_double(w, key, (double)(uint64_t)v.x);
+			jw_double(w, key, trunc(v.x));	/* no cast: v.x may be negative */
 		}
 		break;
 	case FMT_SHARE:

@@ -7,9 +7,10 @@
  * the time of `show -j` on a machine with thousands of zones.  This writer
  * prints as it goes, into a buffer flushed to a FILE, in exactly the
  * layout cJSON_Print() gives (tabs, "key":<TAB>value, ", " between array
- * items, the same number and string forms), so a document may be written
- * either way and read the same byte for byte.  Small parts that are built
- * as cJSON trees anyway (the document header) go through jw_cjson().
+ * items, the same string forms), and numbers by wmark's one rule
+ * (jw_double), so a document built as a cJSON tree and printed through
+ * jw_print() reads the same as one written here.  Small parts that are
+ * built as cJSON trees anyway (the document header) go through jw_cjson().
  *
  * Calls take a key inside an object and NULL inside an array or at the
  * top.  Nothing is checked at run time beyond the nesting depth: the

@@ -297,6 +297,8 @@ static const struct row rrows[] = {
 	{ 772918, 10, 1, RV_NONE, 12, 950, 0.1234, 12.5 },
 	{ 0, -3, 0, RV_NONE, 18446744073709551615.0, 1e18, 1.0 / 3, -1 },
 	{ 9007199254740993L, 1000, 1, RV_NONE, 9007199254740991.0, 2.5e9, 0, 0.1 },
+	/* a negative count (pages over a request) is truncated, never cast to uint64_t */
+	{ 5, 20, 0, RV_NONE, -5.5, 12.75, 0.5, 1 },
 };
 
 #define NRR (sizeof(rrows) / sizeof(rrows[0]))
@@ -331,6 +333,8 @@ static void test_field_tables_write_the_same_keys_and_values_as_fmt_json_fields(
 	ref = printed(a);
 	assert_string_equal(mine, ref);
 	assert_null(strstr(mine, "hidden"));
+	assert_non_null(strstr(mine, "\"count\":\t-5,"));
+	assert_non_null(strstr(mine, "\"ns\":\t12,"));
 	free(ref);
 	free(mine);
 }
