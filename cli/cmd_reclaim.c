@@ -860,6 +860,10 @@ static int run_writes(struct rc_run *r)
 	left = r->request;
 	r->result = "ok";
 	while (left > 0) {
+		if (sig_stopped()) {	/* between two writes: no write to report */
+			r->result = "interrupted";
+			break;
+		}
 		pages = wm_batch_next(o->batch, left, fixed);
 		memset(&w, 0, sizeof(w));
 		w.n = (double)(r->nw + 1);

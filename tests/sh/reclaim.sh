@@ -15,7 +15,8 @@ set -u
 : "${WMARK:?set WMARK to the wmark binary}"
 . "$(dirname "$0")/lib.sh"
 
-check() {	# STATUS WHAT
+check() {	# STATUS WHAT; the status stays in $last
+	last=$1
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi
 }
 
@@ -61,9 +62,9 @@ set_state() {
 	echo "$2 $3 $4 $5 $6" >"$cg/.state"
 }
 
-wait_for() {	# FILE: up to 10 s for it to appear
+wait_for() {	# FILE: up to 30 s for it to appear (a loaded machine)
 	local i
-	for ((i = 0; i < 1000; i++)); do
+	for ((i = 0; i < 3000; i++)); do
 		[ -e "$1" ] && return 0
 		sleep 0.01
 	done
@@ -80,9 +81,9 @@ reclaim_start() {
 	while [ "$1" != -- ]; do steps+=("$1"); shift; done
 	shift
 	rm -f "$cg/.requests" "$cg/.ready" "$cg"/.waiting.* "$T/pid"
-	python3 tests/sh/fake_reclaim.py "$cg" "$T/pid" "${steps[@]}" &
+	python3 tests/sh/fake_reclaim.py "$cg" "$T/pid" "${steps[@]}" 2>"$T/fake.err" &
 	helper=$!
-	wait_for "$cg/.ready"
+	wait_for "$cg/.ready" || diag "the fake kernel is not ready after 30 s: $(cat "$T/fake.err")"
 	"$WMARK" --root "$root" "$@" >"${OUT:-$T/out}" 2>"$T/err" &
 	pid=$!
 	echo "$pid" >"$T/pid"
@@ -91,6 +92,13 @@ reclaim_end() {
 	wait "$pid"
 	rc=$?
 	wait "$helper" 2>/dev/null
+}
+
+# fake_diag: what a failed case against the fake kernel saw
+fake_diag() {
+	diag "rc=$rc requests: [$(requests "${cg%/sys/fs/cgroup/app}")]"
+	diag "$(head -c 2000 "$T/out")"
+	diag "$(cat "$T/err" "$T/fake.err")"
 }
 
 # reclaim_with ROOT STEPS -- ARGS...: the two in one
@@ -304,7 +312,7 @@ reclaim_with "$T/k612" 25700 -- -j reclaim app --bytes 100M
 	d["total"]["over_pages"] == 100 and d["total"]["writes"] == 1 and
 	d["writes"][0]["time_ns"] > 0 and d["model"]["calls"] == 23'
 check $? "one kernel write of 100 MiB: asked 25600, 25700 reclaimed, 100 over, exit 0"
-[ "$rc" -eq 0 ] || { diag "rc=$rc requests: $(requests "$T/k612")"; head -c 1500 "$T/out" | diag "$(cat)"; cat "$T/err"; }
+[ "$last" -eq 0 ] || fake_diag
 
 # --batch quarter for 100 pages: writes of max(left/4, 32); the kernel gives
 # 40, 32, 30: left 60, 28, then -2.  Text output this time.
@@ -313,13 +321,14 @@ reclaim_with "$T/k612" 40 32 30 -- reclaim /sys/fs/cgroup/app --bytes 400K --bat
 	grep -q '^total: 3 writes, ASKED 100, RECLAIMED 102, dCURRENT 102, OVER 2,' "$T/out" &&
 	grep -q '; ok$' "$T/out"
 check $? "--batch quarter of 100 pages: three writes of 32 pages, 102 reclaimed, 2 over"
-[ "$rc" -eq 0 ] || { diag "rc=$rc requests: $(requests "$T/k612")"; diag "$(cat "$T/out" "$T/err")"; }
+[ "$last" -eq 0 ] || fake_diag
 
 # fixed steps with swappiness on 6.12: the key goes with every write.
 reclaim_with "$T/k612" 256 256 -- -j reclaim app --bytes 2M --batch fixed:1M --swappiness 60
 [ "$rc" -eq 0 ] && [ "$(requests "$T/k612")" = "1048576 swappiness=60 1048576 swappiness=60" ] &&
 	json 'len(d["writes"]) == 2 and d["swappiness"] == 60 and d["total"]["reclaimed_pages"] == 512'
 check $? "--batch fixed:1M --swappiness 60: two writes of 1 MiB, each with swappiness=60"
+[ "$last" -eq 0 ] || fake_diag
 
 # --to: the runs above took about 100 MiB; down to 50 MiB.  The first write
 # reclaims all it asked but memory.current drops by 5000 pages only (the
@@ -330,17 +339,19 @@ reclaim_with "$T/k612" "$want:5000" "$((want - 5000))" -- -j reclaim app --to 50
 [ "$rc" -eq 0 ] && [ "$(requests "$T/k612")" = "$((want * 4096)) $(((want - 5000) * 4096))" ] &&
 	json "len(d['writes']) == 2 and d['request_pages'] == $want and d['writes'][1]['requested_pages'] == $want - 5000 and d['writes'][0]['current_drop_pages'] == 5000"
 check $? "--to 50M: a second write for what memory.current still holds above it ($want pages, then $((want - 5000)))"
-[ "$rc" -eq 0 ] || { diag "rc=$rc want=$want requests: $(requests "$T/k612")"; diag "$(cat "$T/err")"; }
+[ "$last" -eq 0 ] || fake_diag
 read -r cur _ <"$T/k612/sys/fs/cgroup/app/.state"
 reclaim_with "$T/k612" -- -j reclaim app --to 50M
 [ "$rc" -eq 0 ] && [ "$cur" -le 52428800 ] && json 'd["writes"] == [] and d["result"] == "ok"'
 check $? "--to a size already reached: no write, exit 0"
+[ "$last" -eq 0 ] || fake_diag
 
 # A write the kernel never answers: --timeout interrupts it, "inf", exit 1.
 reclaim_with "$T/k612" hang -- -j reclaim app --bytes 1M --timeout 0.3
 [ "$rc" -eq 1 ] && json 'd["result"] == "timeout" and d["writes"][0]["result"] == "inf" and
 	d["writes"][0]["time_ns"] >= 3e8'
 check $? "--timeout 0.3 on a write that does not finish: reported inf, exit 1"
+[ "$last" -eq 0 ] || fake_diag
 
 # A timeout so short that it passes before the write starts is not lost:
 # the timer fires again until the wait ends (it used to hang for good).
@@ -349,6 +360,7 @@ reclaim_with "$T/k612" hang -- -j reclaim app --bytes 1M --timeout 1e-9
 [ "$rc" -eq 1 ] && [ "$SECONDS" -lt 8 ] && json 'd["result"] == "timeout" and d["writes"][0]["result"] == "inf"' &&
 	[ -z "$(requests "$T/k612")" ]
 check $? "--timeout 1e-9 on a write that does not finish: timeout, exit 1, nothing written (status $rc, ${SECONDS}s)"
+[ "$last" -eq 0 ] || fake_diag
 
 # Ctrl-C (or SIGTERM) while the second write waits: that write is
 # interrupted (what it reclaimed stays counted), the run stops, exit 1.
@@ -361,7 +373,7 @@ for sig in INT TERM; do
 		d["writes"][0]["result"] == "ok" and d["writes"][1]["result"] == "EINTR" and
 		d["total"]["reclaimed_pages"] == 256' && [ "$(requests "$T/k612")" = 1048576 ]
 	check $? "SIG$sig during the second of four writes: it is interrupted, 2 writes reported, exit 1"
-	[ "$rc" -eq 1 ] || { diag "rc=$rc"; diag "$(cat "$T/out" "$T/err")"; }
+	[ "$last" -eq 0 ] || fake_diag
 done
 
 # A write error that is no answer of the kernel's loop after a write that
@@ -372,13 +384,13 @@ reclaim_with "$T/k612" '256!' -- -j reclaim app --bytes 4M --batch fixed:1M
 	d["total"]["reclaimed_pages"] == 256' &&
 	grep -q "app/memory.reclaim: write of 1048576 bytes: is a directory" "$T/err"
 check $? "a write that fails with EISDIR after one that succeeded: the report, then the error, exit 3"
-[ "$rc" -eq 3 ] || { diag "rc=$rc"; diag "$(cat "$T/out" "$T/err")"; }
+[ "$last" -eq 0 ] || fake_diag
 rmdir "$cg/memory.reclaim" && : >"$cg/memory.reclaim"
 reclaim_with "$T/k612" '256?' -- reclaim app --to 0 --batch fixed:1M
 [ "$rc" -eq 3 ] && grep -q '^total: 1 write, ASKED' "$T/out" && grep -q '; error$' "$T/out" &&
 	grep -q "app/memory.current: cannot be read" "$T/err"
 check $? "--to with memory.current gone after a write: the text report of that write, then the error, exit 3"
-[ "$rc" -eq 3 ] || { diag "rc=$rc"; diag "$(cat "$T/out" "$T/err")"; }
+[ "$last" -eq 0 ] || fake_diag
 set_state "$cg" 209715200 52428800 157286400 0 0
 
 # Writes that succeed while memory.stat lags (it is flushed in batches):
@@ -388,12 +400,13 @@ reclaim_with "$T/k612" 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 -- -j rec
 [ "$rc" -eq 0 ] && json 'd["result"] == "ok" and [w["requested_pages"] for w in d["writes"]][:4] == [64, 48, 36, 32] and
 	d["total"]["reclaimed_pages"] == 0 and d["total"]["over_pages"] == -256'
 check $? "writes the kernel calls met while memory.stat lags: the quarters go on by the kernel's word, 0 counted"
-[ "$rc" -eq 0 ] || { diag "rc=$rc requests: $(requests "$T/k612")"; }
+[ "$last" -eq 0 ] || fake_diag
 
 # --to when memory.current does not move: wmark stops (stalled), exit 1.
 reclaim_with "$T/k612" 0:0 -- -j reclaim app --to 1M
 [ "$rc" -eq 1 ] && json 'd["result"] == "stalled" and len(d["writes"]) == 1'
 check $? "--to with a write that moves no counter: stalled, exit 1"
+[ "$last" -eq 0 ] || fake_diag
 
 # The report lost after the writes were made: say how many, exit 3.
 OUT=/dev/full reclaim_with "$T/k612" 256 -- -j reclaim app --bytes 1M
@@ -401,6 +414,7 @@ OUT=/dev/full reclaim_with "$T/k612" 256 -- -j reclaim app --bytes 1M
 	grep -q '^wmark: reclaim: standard output: No space left on device: the report is lost; 1 write made$' "$T/err" &&
 	[ "$(requests "$T/k612")" = 1048576 ]
 check $? "a full stdout after one write: exit 3, one line saying the write was made (status $rc)"
+[ "$last" -eq 0 ] || fake_diag
 
 # 7.2's memory.stat has pgsteal_proactive: that is the counter read.
 mktree "$T/k72" 7.2.13+deb14-amd64
@@ -410,6 +424,7 @@ reclaim_with "$T/k72" 300 -- -j reclaim app --bytes 1M --swappiness max
 [ "$rc" -eq 0 ] && [ "$(requests "$T/k72")" = "1048576 swappiness=max" ] &&
 	json 'd["counter"] == "pgsteal_proactive" and d["writes"][0]["reclaimed_pages"] == 300 and d["writes"][0]["over_pages"] == 44'
 check $? "7.2: pgsteal_proactive is read, swappiness=max passed"
+[ "$last" -eq 0 ] || fake_diag
 
 # stdout is data: a full disk is an error
 "$WMARK" --kernel 6.12 reclaim x --bytes 1G -n >/dev/full 2>/dev/null

@@ -83,6 +83,12 @@ static void test_a_regular_file_inside_opens_for_writing(void **state)
 	assert_int_equal(bn_open(base, "cg/memory.reclaim", O_WRONLY, 0, NULL), 0);
 	/* "." components and doubled slashes are harmless */
 	assert_int_equal(bn_open(base, "./cg//memory.reclaim", O_WRONLY, 0, NULL), 0);
+	/* O_CREAT | O_EXCL: a new file is made, an existing one refused */
+	assert_int_equal(bn_open(base, "cg/new", O_WRONLY | O_CREAT | O_EXCL, 0600, &fd), 0);
+	close(fd);
+	assert_int_equal(bn_open(base, "cg/new", O_WRONLY | O_CREAT | O_EXCL, 0600, &fd), -EEXIST);
+	assert_int_equal(bn_open(base, "cg/memory.reclaim", O_WRONLY | O_CREAT | O_EXCL, 0600, &fd),
+			 -EEXIST);
 }
 
 static void test_a_linked_file_is_refused_and_its_target_untouched(void **state)
