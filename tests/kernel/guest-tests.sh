@@ -449,7 +449,12 @@ if has stalls; then
 		}'
 		check $? "stalls --pid decodes this shell's record as schedstat has it (taskstats v${ver:-?}, $(uname -m)): CPU $r1 <= ${run:-none} <= $r2 ns, wait $w1 <= ${wt:-none} <= $w2 ns, runs $c1 <= ${cnt:-none} <= $c2"
 	fi
-	if [ "$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)" -lt 614400 ]; then
+	if [ "$(uname -m)" = s390x ] || [ "$(uname -m)" = riscv64 ]; then
+		# tail's growing line fills memory too slowly under TCG there:
+		# still short of direct reclaim after 40 s of its CPU
+		skip "stalls --all sees a memory hog's direct reclaim" \
+			"tail /dev/zero is too slow under TCG on $(uname -m); guest-stalls.sh's anonymous burst checks the reclaim delay"
+	elif [ "$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)" -lt 614400 ]; then
 		# Without swap or page cache on disk, an anonymous hog drives
 		# the allocator into direct reclaim, which finds nothing, and
 		# then into the OOM killer.  stalls must see the reclaim delay
@@ -488,7 +493,15 @@ if has stalls; then
 		[ $rc -eq 0 ] && [ "${count:-0}" -gt 0 ] && [ "${count:-0}" -le $delta ]
 		check $? "stalls --all sees the memory hog's direct reclaim (exit $rc, ${count:-no} stalls; vmstat allocstall +$delta)"
 		[ $rc -ne 0 ] && diag "$(head -5 /tmp/st.err)"
-		[ "${count:-0}" -gt 0 ] || diag "tail's records: $(tr '\n' ' ' </tmp/hog.txt)"
+		if [ "${count:-0}" -eq 0 ]; then
+			diag "tail's records: $(tr '\n' ' ' </tmp/hog.txt)"
+			# every delay count of every record, to see what arrived
+			awk -f $T/json-flat.awk /tmp/st.json | awk '
+				{ split($1, p, ".") }
+				p[1] == "tasks" && (p[3] == "comm" || p[3] == "state" || p[5] == "count" ||
+					p[3] == "cpu_run_ns") { printf "%s=%s ", $1, $2 }
+				END { print "" }' | fold -w 200 | head -20 | while read -r l; do diag "$l"; done
+		fi
 		[ "$after" = "$before" ]
 		check $? "stalls --enable-delayacct restores kernel.task_delayacct ($before, now $after)"
 	else

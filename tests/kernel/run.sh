@@ -11,7 +11,8 @@
 #   WMARK_KERNEL_MATRIX    short (default) or full
 #   WMARK_KERNEL_ACCEL     kvm or tcg to skip the probe (default: probe
 #                          /dev/kvm once, with one boot)
-#   WMARK_KERNEL_TIMEOUT   hard limit per boot in seconds (default 240)
+#   WMARK_KERNEL_TIMEOUT   hard limit per boot in seconds (default 240;
+#                          twice that for s390x and riscv64)
 #   WMARK_KERNEL_JOBS      boots at once (default: one per CPU, at most
 #                          4, fewer when memory is short)
 #   WMARK_KERNEL_CACHE     kernel cache (default build/kernel-cache)
@@ -273,7 +274,11 @@ boot() {
 	[ -x /usr/bin/time ] && measure=(/usr/bin/time -f %M -o "$dir/rss_kib")
 	# timeout(1) runs qemu in a process group of its own, out of reach
 	# of ^C: the pid file lets stop_boots end it.
-	timeout -k 10 "$limit" "${measure[@]}" "${cmd[@]}" \
+	# s390x and riscv64 run two to three times slower under TCG than the
+	# others: twice the limit
+	local lim=$limit
+	case $arch in s390x|riscv64) lim=$((limit * 2)) ;; esac
+	timeout -k 10 "$lim" "${measure[@]}" "${cmd[@]}" \
 		</dev/null >"$dir/qemu.log" 2>&1 &
 	echo $! >"$dir/pid"
 	wait $!
@@ -575,7 +580,7 @@ while read -r name flavour mem nodes args; do
 	fi
 	if [ -z "$end" ]; then
 		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-			not_ok "[$name] the guest finishes its tests ($what): killed after ${limit}s"
+			not_ok "[$name] the guest finishes its tests ($what): killed after ${wall}s"
 		else
 			not_ok "[$name] the guest finishes its tests ($what): qemu exit $rc after ${wall}s"
 		fi
