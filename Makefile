@@ -154,7 +154,10 @@ static-cross:
 		CJSON_CFLAGS=-I$(CURDIR)/build/sysroot-$(SARCH)/include \
 		CJSON_LIBS=$(CURDIR)/build/sysroot-$(SARCH)/lib/libcjson.a \
 		STATIC_OBJ=$(SB)/obj/cli/static/noproto.o $(SB)/obj/wmark
-	$(Q)$(TRIPLET)-strip -o $(SB)/wmark $(SB)/obj/wmark
+	@# no unwind tables either: wmark never unwinds (no C++, no thread
+	@# cancellation, no backtrace), and libc's are 80 KiB of the phone build
+	$(Q)$(TRIPLET)-strip --remove-section=.eh_frame --remove-section=.gcc_except_table \
+		-o $(SB)/wmark $(SB)/obj/wmark
 	@echo "$(SB)/wmark: $$(stat -c %s $(SB)/wmark) bytes, stripped, static"
 
 # Build dependencies from Debian's packages: what `make`, `make run` and

@@ -333,7 +333,7 @@ static bool lru_pass(enum wm_scan_rule rule, const struct wm_scan_in *in, int pr
 int wm_scan_count(enum wm_scan_rule rule, const struct wm_scan_in *in, int priority,
 		  struct wm_scan_out *out, struct wm_diag *diag)
 {
-	const unsigned long *dl;
+	const uint64_t *dl;
 
 	memset(out, 0, sizeof(*out));
 	if ((unsigned)rule >= WM_NR_RULES)
