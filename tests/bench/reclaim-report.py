@@ -152,7 +152,7 @@ def row_name(e, row):
 
 def stuck_text(stuck):
     return "did not end: the guest was still in it when stopped (%s)" % ", ".join(
-        "run `%s` round %d%s" % (x.run, r, ", qemu killed after %s s" % x.host["wall"]
+        "run `%s` round %d%s" % (x.run, r, "; qemu stopped %s s after it started" % x.host["wall"]
                                  if x.host.get("wall") else "") for x, r in stuck)
 
 
@@ -353,6 +353,8 @@ def main():
     o()
     o("    make bench-reclaim                            # boots, keeps the run, writes this page")
     o("    RECLAIM_ENTRIES=k61-2g-never make bench-reclaim")
+    o("    RECLAIM_CASES=root_pre,root_q,part_pre,part_post,part_q,full_pre,full_post,full_q \\")
+    o("        RECLAIM_ENTRIES=k61-2g-never make bench-reclaim   # 6.1 without root_post")
     o("    RECLAIM_REPORT_ONLY=1 make bench-reclaim      # this page again from the kept runs")
 
 
