@@ -195,17 +195,23 @@ def findings(e61, others, out):
     any_line = False
     for lru, lname in LRUS:
         pre, post, q = (cell(e61, lru, "part", c) for c in ("pre", "post", "q"))
-        if pre and q and pre["over_med"] is not None and q["over_med"] is not None:
+        if pre and q and pre.get("over_med") is not None and q.get("over_med") is not None:
             out("* **%s, %s MiB of the cgroup**: one write (6.1's single call) ended %.2f MiB over"
                 " (median of %d rounds), wmark's quarters %.2f MiB (%d rounds)." % (
                     lname, e61.setup.get("part_mb"), pre["over_med"], pre["n"], q["over_med"],
                     q["n"]))
             any_line = True
-        if pre and post and pre["rate_med"] and post["rate_med"] is not None:
+        if pre and post and pre.get("rate_med") and post.get("rate_med") is not None:
             out("* **%s, 32-page writes against one write**: %.0f against %.0f pages/s"
                 " (medians), %.2fx." % (lname, post["rate_med"], pre["rate_med"],
                                         post["rate_med"] / pre["rate_med"]))
             any_line = True
+        for row in ("part", "full"):
+            cp = cell(e61, lru, row, "post")
+            if cp and not cp["n"]:
+                out("* **%s, %s, in 32-page writes** never ended: %s.  Why was not traced." % (
+                    lname, row_name(e61, row), stuck_text(cp["stuck"]).split(": ", 1)[1]))
+                any_line = True
         rp = cell(e61, lru, "root", "post")
         if rp and not rp["n"]:
             out("* **%s, root reclaim in 32-page writes** never ended: %s.  The SIGTERM that"
@@ -228,7 +234,7 @@ def findings(e61, others, out):
     for e in others:
         for lru, lname in LRUS:
             c = cell(e, lru, "part", "pre")
-            if c and c["over_med"] is not None:
+            if c and c.get("over_med") is not None:
                 out("* **%s, %s, its own loop** (one write of %s MiB): %.2f MiB over (median of %d"
                     " rounds)." % (e.release, lname, e.setup.get("part_mb"), c["over_med"],
                                    c["n"]))
