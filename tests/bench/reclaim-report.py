@@ -209,15 +209,18 @@ def findings(e61, others, out):
         for row in ("part", "full"):
             cp = cell(e61, lru, row, "post")
             if cp and not cp["n"]:
-                out("* **%s, %s, in 32-page writes** never ended: %s.  Why was not traced." % (
+                out("* **%s, %s, in 32-page writes** had not ended when its guest was stopped:"
+                    " %s.  Why was not traced (a slow kernel loop, a thrashing guest and a fault"
+                    " of wmark's fixed batches were not told apart)." % (
                     lname, row_name(e61, row), stuck_text(cp["stuck"]).split(": ", 1)[1]))
                 any_line = True
         rp = cell(e61, lru, "root", "post")
         if rp and not rp["n"]:
-            out("* **%s, root reclaim in 32-page writes** never ended: %s.  The SIGTERM that"
-                " `timeout` sends after %s s did not end it either (wmark holds SIGTERM blocked"
-                " during each write and acts on it between writes).  This is the 2024 table's"
-                " \"inf\" in kind; why it did not end was not traced." % (
+            out("* **%s, root reclaim in 32-page writes** had not ended when its guest was"
+                " stopped: %s.  The SIGTERM that `timeout` sends after %s s did not end it either"
+                " (wmark holds SIGTERM blocked during each write and acts on it between writes)."
+                "  The 2024 table has \"inf\" in this cell; whether for the same cause was not"
+                " traced." % (
                     lname, stuck_text(rp["stuck"]).split(": ", 1)[1], e61.setup.get("root32_s")))
             any_line = True
         elif rp:
