@@ -700,7 +700,9 @@ static int apply_from(const struct snapshot *s, bool have_snap, const struct sca
 		t->in.memcg_low_reclaim = o->low_reclaim;
 	}
 	if (t->from != FROM_GLOBAL)
-		return EXIT_OK;
+		return o->node >= 0 ? cli_usage("scan", "--node: %s's parent is a cgroup, whose "
+						"reclaim is no node's", o->cgroup)
+				    : EXIT_OK;
 	if (!have_snap) {
 		t->target_assumed = true;
 		return EXIT_OK;

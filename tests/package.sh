@@ -88,6 +88,8 @@ is "the unpacked program runs: show of a capture" bash -c \
 if command -v readelf >/dev/null; then
 	is "the packaged binary is PIE with full RELRO and fortified (dpkg-buildflags)" bash -c \
 		"readelf -h '$tmp/root/usr/bin/wmark' | grep -q 'DYN' && readelf -d '$tmp/root/usr/bin/wmark' | grep -q 'BIND_NOW' && readelf -lW '$tmp/root/usr/bin/wmark' | grep -q GNU_RELRO && readelf -sW '$tmp/root/usr/bin/wmark' | grep -q '_chk@'"
+else
+	n=$((n + 1)); echo "ok $n - the packaged binary is PIE with full RELRO and fortified # SKIP readelf not installed (Debian binutils)"
 fi
 if command -v lintian >/dev/null; then
 	changes=$(ls build/deb/wmark_*.changes | head -1)

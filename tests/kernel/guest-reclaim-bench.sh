@@ -31,10 +31,12 @@ part_mb=${WMARK_RECLAIM_PART_MB:-256}
 root32_s=${WMARK_RECLAIM_ROOT32_S:-60}
 rounds=${WMARK_RECLAIM_ROUNDS:-5}
 mem_kb=$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)
+# wmark.reclaim_cases=A,B,... on the kernel command line picks cases
 case $rel in
 6.1.*) cases=${WMARK_RECLAIM_CASES:-root_pre root_post root_q part_pre part_post part_q full_pre full_post full_q} ;;
 *) cases=${WMARK_RECLAIM_CASES:-root_pre part_pre full_pre} ;;
 esac
+cases=$(echo $cases | tr , ' ')
 info "reclaim_setup=file_mb:$file_mb,anon_mb:$anon_mb,part_mb:$part_mb,root32_s:$root32_s,rounds:$rounds,mem_kb:$mem_kb"
 lg=/sys/kernel/mm/lru_gen/enabled
 lrus=classic

@@ -11,6 +11,8 @@
 #   WMARK_KERNEL_MATRIX    short (default) or full
 #   WMARK_KERNEL_ACCEL     kvm or tcg to skip the probe (default: probe
 #                          /dev/kvm once, with one boot)
+#   WMARK_KERNEL_APPEND    more kernel arguments for every guest (wmark.KEY=VALUE
+#                          reaches the guest script as WMARK_KEY)
 #   WMARK_KERNEL_TIMEOUT   hard limit per boot in seconds (default 240;
 #                          twice that for s390x and riscv64)
 #   WMARK_KERNEL_JOBS      boots at once (default: one per CPU, at most
@@ -360,7 +362,7 @@ while read -r name flavour mem nodes args; do
 	(
 		t0=$(now)
 		say "$name: booting ${k%% *}, $mem, $nodes node(s) $args"
-		bargs="${guest_script}wmark.entry=$name wmark.nodes=$nodes $args"
+		bargs="${guest_script}${WMARK_KERNEL_APPEND:+$WMARK_KERNEL_APPEND }wmark.entry=$name wmark.nodes=$nodes $args"
 		if boot "$dir" "${k#* }" "$accel" "$mem" "$nodes" "$bargs" "$(arch_of "$flavour")"; then
 			say "$name: done in $(cat "$dir/wall")s"
 		elif ! grep -q '^WMARK-BEGIN' "$dir/data.log" 2>/dev/null; then

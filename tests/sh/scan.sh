@@ -213,6 +213,8 @@ is "$(echo "$out" | get targets.0.rules.0.priorities.12.inactive_anon)" 35610 \
 	"global reclaim at priority 0: 60000 - 60000 * 50000 / 123001 = 35610"
 "$W" --root "$P" scan --cgroup /$PC/job --low-reclaim >/dev/null 2>&1
 is $? 2 "--low-reclaim without --from-parent: exit 2"
+"$W" --root "$P" scan --cgroup /$PC/job --from-parent --node 0 >/dev/null 2>&1
+is $? 2 "--node with --from-parent under a parent cgroup: exit 2"
 echo junk >"$P/$PC/job/memory.min"
 "$W" --root "$P" scan --cgroup /$PC/job >/dev/null 2>"$tmp/err"
 is $? 2 "memory.min 'junk': exit 2"
