@@ -174,11 +174,39 @@ static int model_at(struct ctx *c, long wsf, struct at *a, struct wm_diag *diag)
 	return WM_OK;
 }
 
-/* The smallest wsf in [lo, hi] whose summed gap reaches need; hi if none. */
-static int wsf_for_gap(struct ctx *c, long lo, long hi, uint64_t need, long *out,
-		       struct wm_diag *diag)
+/*
+ * The summed gap, the high watermarks and the reserve all grow with wsf,
+ * so each question below is a monotone test over [lo, hi]: find where it
+ * turns.  With last, the largest wsf that passes (tests true up to a
+ * point); else the smallest (true from a point).  dflt when none passes.
+ */
+struct probe {
+	enum { P_GAP_AT_LEAST, P_GAP_AT_MOST, P_BOUNDS, P_BOUNDS_CACHE } what;
+	uint64_t pages;
+	uint64_t max_reserve;		/* 0: none */
+};
+
+static bool passes(const struct probe *q, const struct at *a)
 {
-	long best = hi;
+	switch (q->what) {
+	case P_GAP_AT_LEAST:
+		return a->gap >= q->pages;
+	case P_GAP_AT_MOST:
+		return a->gap <= q->pages;
+	case P_BOUNDS_CACHE:
+		if (!a->cache_ok)
+			return false;
+		/* fall through */
+	case P_BOUNDS:
+		return !q->max_reserve || a->reserve <= q->max_reserve;
+	}
+	return false;
+}
+
+static int search(struct ctx *c, const struct probe *q, bool last, long lo, long hi, long dflt,
+		  long *out, struct wm_diag *diag)
+{
+	long best = dflt;
 	struct at a;
 	int rc;
 
@@ -187,39 +215,36 @@ static int wsf_for_gap(struct ctx *c, long lo, long hi, uint64_t need, long *out
 
 		if ((rc = model_at(c, mid, &a, diag)))
 			return rc;
-		if (a.gap >= need) {
-			best = mid;
-			hi = mid - 1;
-		} else {
+		if (passes(q, &a) == last) {
+			if (last)
+				best = mid;
 			lo = mid + 1;
+		} else {
+			if (!last)
+				best = mid;
+			hi = mid - 1;
 		}
 	}
 	*out = best;
 	return WM_OK;
 }
 
+/* The smallest wsf in [lo, hi] whose summed gap reaches need; hi if none. */
+static int wsf_for_gap(struct ctx *c, long lo, long hi, uint64_t need, long *out,
+		       struct wm_diag *diag)
+{
+	struct probe q = { P_GAP_AT_LEAST, need, 0 };
+
+	return search(c, &q, false, lo, hi, hi, out, diag);
+}
+
 /* The largest wsf in [1, hi] whose summed gap is at most target; 1 if none. */
 static int wsf_at_most(struct ctx *c, long hi, uint64_t target, long *out,
 		       struct wm_diag *diag)
 {
-	long lo = 1, best = 1;
-	struct at a;
-	int rc;
+	struct probe q = { P_GAP_AT_MOST, target, 0 };
 
-	while (lo <= hi) {
-		long mid = lo + (hi - lo) / 2;
-
-		if ((rc = model_at(c, mid, &a, diag)))
-			return rc;
-		if (a.gap <= target) {
-			best = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	*out = best;
-	return WM_OK;
+	return search(c, &q, true, 1, hi, 1, out, diag);
 }
 
 /*
@@ -229,24 +254,9 @@ static int wsf_at_most(struct ctx *c, long hi, uint64_t target, long *out,
 static int wsf_ceiling(struct ctx *c, const struct wm_tune_params *p, long hi, bool cache,
 		       long *out, struct wm_diag *diag)
 {
-	long lo = 1, best = 0;
-	struct at a;
-	int rc;
+	struct probe q = { cache ? P_BOUNDS_CACHE : P_BOUNDS, 0, p->max_reserve };
 
-	while (lo <= hi) {
-		long mid = lo + (hi - lo) / 2;
-
-		if ((rc = model_at(c, mid, &a, diag)))
-			return rc;
-		if ((!p->max_reserve || a.reserve <= p->max_reserve) && (!cache || a.cache_ok)) {
-			best = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	*out = best;
-	return WM_OK;
+	return search(c, &q, true, 1, hi, 0, out, diag);
 }
 
 /* ---- evidence ----------------------------------------------------------- */

@@ -319,26 +319,11 @@ static int read_sample(const struct rec *r, struct wm_rec_sample *smp)
  */
 static int read_boost_obs(const struct rec *r, struct wm_boost_obs *obs)
 {
-	char *buf = NULL, path[4096];
 	struct zi_info zi;
-	struct wm_diag d = { 0 };
-	size_t len;
-	int rc, e;
+	int rc;
 
-	root_path(r->s.root, P_ZONEINFO, path, sizeof(path));
-	if ((e = read_rooted(r->s.root, P_ZONEINFO, &buf, &len)))
-		return read_error(CMD, path, READ_MAX_ZONES, e);
-	rc = zi_parse(buf, len, &zi, &d);
-	free(buf);
-	if (rc) {
-		zi_free(&zi);
-		return cli_diag(path, rc, &d);
-	}
-	if (zi.nzones != r->s.zi.nzones) {
-		zi_free(&zi);
-		return cli_err(EXIT_SYSTEM, CMD, "%s: %zu zones now, %zu at the start", path,
-			       zi.nzones, r->s.zi.nzones);
-	}
+	if ((rc = snapshot_reread_zones(&r->s, CMD, &zi)))
+		return rc;
 	boost_obs_of(r, &zi, obs);
 	zi_free(&zi);
 	return EXIT_OK;

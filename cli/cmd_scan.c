@@ -193,7 +193,7 @@ static int read_num(const char *root, const char *rel, int64_t *v)
  * with MAX_SWAPPINESS; mem_cgroup_swappiness_write() likewise), so anything
  * else, "max" included, is no file of a kernel: exit 2 naming file:1.
  */
-static int read_swappiness(const char *root, const char *rel, long *v)
+static int read_swappiness(const char *root, const char *rel, int64_t *v)
 {
 	char path[4096], *buf;
 	size_t len;
@@ -211,7 +211,7 @@ static int read_swappiness(const char *root, const char *rel, long *v)
 	}
 	rc = read_num(root, rel, v);
 	if (rc == EXIT_OK && (*v < 0 || *v > 200))
-		return cli_err(EXIT_USAGE, "scan", "%s:1: %ld is outside the kernel's "
+		return cli_err(EXIT_USAGE, "scan", "%s:1: %" PRId64 " is outside the kernel's "
 			       "swappiness range, 0 to 200", path, *v);
 	return rc;
 }
@@ -323,7 +323,7 @@ static void print_head(const struct target *t, const char *kernel, enum wm_scan_
 
 		pages_or_max(t->min, mn, sizeof(mn));
 		pages_or_max(t->low, lw, sizeof(lw));
-		printf("  memory.min %s, memory.low %s, usage %lu pages: %s\n", mn, lw, t->usage,
+		printf("  memory.min %s, memory.low %s, usage %" PRIu64 " pages: %s\n", mn, lw, t->usage,
 		       t->from == FROM_SELF ? "not applied: the cgroup is the reclaim target, "
 					      "whose own protection the kernel ignores "
 					      "(mem_cgroup_protection()); --from-parent for "

@@ -231,7 +231,7 @@ static int parse_max_reserve(struct tune *t)
 	len = strlen(a);
 	if (len > 1 && a[len - 1] == '%') {
 		char num[32];
-		long pct;
+		int64_t pct;
 
 		if (len - 1 >= sizeof(num))
 			return cli_usage(CMD, "--max-reserve: '%s' is not N%%", a);
@@ -291,29 +291,15 @@ static int read_vmstat_psi(struct tune *t, struct wm_rec_sample *smp)
 /* Free and file pages and boost of every model zone, from zoneinfo now. */
 static int read_zones(struct tune *t, bool *have_file)
 {
-	char *buf = NULL, path[4096];
-	struct wm_diag d = { 0 };
 	struct zi_info zi;
-	size_t len, i;
-	int rc, e;
+	size_t i;
+	int rc;
 
-	root_path(t->s.root, P_ZONEINFO, path, sizeof(path));
-	if ((e = read_rooted(t->s.root, P_ZONEINFO, &buf, &len)))
-		return read_error(CMD, path, READ_MAX_ZONES, e);
-	rc = zi_parse(buf, len, &zi, &d);
-	free(buf);
-	if (rc) {
-		zi_free(&zi);
-		return cli_diag(path, rc, &d);
-	}
-	if (zi.nzones != t->s.zi.nzones) {
-		zi_free(&zi);
-		return cli_err(EXIT_SYSTEM, CMD, "%s: %zu zones now, %zu at the start", path,
-			       zi.nzones, t->s.zi.nzones);
-	}
+	if ((rc = snapshot_reread_zones(&t->s, CMD, &zi)))
+		return rc;
 	*have_file = false;
 	for (i = 0; i < t->s.m.nzones; i++) {
-		long k = t->s.zone_map[i];
+		int64_t k = t->s.zone_map[i];
 		const struct zi_zone *z = k >= 0 ? &zi.zones[k] : NULL;
 
 		memset(&t->zones[i], 0, sizeof(t->zones[i]));

@@ -375,6 +375,33 @@ static int read_kernel(const struct cli_ctx *ctx, struct snapshot *s)
 	return EXIT_OK;
 }
 
+int snapshot_reread_zones(const struct snapshot *s, const char *cmd, struct zi_info *zi)
+{
+	char *buf = NULL, path[4096];
+	struct wm_diag d = { 0 };
+	size_t len;
+	int rc, e;
+
+	memset(zi, 0, sizeof(*zi));
+	root_path(s->root, P_ZONEINFO, path, sizeof(path));
+	if ((e = read_rooted(s->root, P_ZONEINFO, &buf, &len)))
+		return read_error(cmd, path, READ_MAX_ZONES, e);
+	rc = zi_parse(buf, len, zi, &d);
+	free(buf);
+	if (rc) {
+		zi_free(zi);
+		return cli_diag(path, rc, &d);
+	}
+	if (zi->nzones != s->zi.nzones) {
+		size_t now = zi->nzones;
+
+		zi_free(zi);
+		return cli_err(EXIT_SYSTEM, cmd, "%s: %zu zones now, %zu at the start", path, now,
+			       s->zi.nzones);
+	}
+	return EXIT_OK;
+}
+
 int snapshot_thp_sizes(const char *root, struct thp_size *out, int max)
 {
 	char path[PATH_MAX];

@@ -166,6 +166,14 @@ struct thp_size {
 };
 
 /*
+ * Read s->root's zoneinfo again into *zi, for a series of readings
+ * (recommend --sample, tune): parsed, with as many zones as the snapshot
+ * had.  Return EXIT_OK, or an exit code after one line naming the file,
+ * with cmd as its context; *zi is then empty.
+ */
+int snapshot_reread_zones(const struct snapshot *s, const char *cmd, struct zi_info *zi);
+
+/*
  * The hugepages-<N>kB directories under ROOT's transparent_hugepage
  * directory, at most max into out; return how many (0 on kernels before
  * 6.8 or when the directory cannot be read).
