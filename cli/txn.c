@@ -424,7 +424,7 @@ int txn_restore(struct txn *t)
 			       strerror(-r));
 	for (k = 0; k < WM_NKNOBS; k++)
 		if (t->k[k].last[0] && !t->k[k].foreign)
-			snprintf(t->k[k].last, JR_TEXT_MAX, "%s", t->k[k].first);
+			memcpy(t->k[k].last, t->k[k].first, sizeof(t->k[k].last));
 	return EXIT_OK;
 }
 
