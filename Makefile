@@ -263,6 +263,7 @@ bench-reclaim: all
 # kernel build, then boots under qemu; tests/kernel/rfc/README.md).
 bench-rfc: all
 	$(Q)tests/kernel/rfc/build.sh >/dev/null
+	$(Q)tests/kernel/rfc/capture.sh
 
 lint:
 	mandoc -Tlint -W warning wmark.1

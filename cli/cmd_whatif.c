@@ -228,6 +228,9 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage("whatif", "unexpected argument '%s'", argv[optind]);
+	/* the model's high and promo follow the rule: show them */
+	if (rule == WM_HIGH_SQRT)
+		cols |= COL_DEFAULT;
 	if (!ch.set)
 		return cli_usage("whatif", "name a change: --wsf, --min-free-kbytes, --boost-factor, "
 				 "--lowmem-reserve-ratio or --extra-free-kbytes");

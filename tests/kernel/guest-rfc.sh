@@ -10,7 +10,7 @@ T=/tests
 V=/proc/sys/vm
 . $T/guest-lib.sh
 
-echo "WMARK-INFO bootline=$(dmesg | grep -m1 'wmark_rfc=' | sed 's/^\[[^]]*\] *//' | tr ' ' '_')"
+echo "WMARK-INFO bootline=$(dmesg | grep 'wmark_rfc=[0-9]: high watermark' | head -1 | sed 's/^\[[^]]*\] *//' | tr ' ' '_')"
 snap /tmp/s/boot
 send boot /tmp/s/boot
 for wsf in 10 120 1000; do

@@ -95,7 +95,10 @@ for line in open(sys.argv[2]):
         node, zone = int(t[1].rstrip(",")), t[3]
     elif len(t) == 2 and t[0] in ("min", "low", "high", "promo"):
         want.setdefault((node, zone), {})[t[0]] = int(t[1])
-bad = [f"{z['node']}/{z['zone']} {k} {z[k]} != {want[(z['node'], z['zone'])][k]}"
+for z in d["zones"]:
+    if "high" not in z:	# --formula sqrt shows the RFC's column
+        z["high"] = z.get("high_sqrt")
+bad = [f"{z['node']}/{z['zone']} {k} {z.get(k)} != {want[(z['node'], z['zone'])][k]}"
        for z in d["zones"] for k in ("min", "low", "high", "promo")
        if (z["node"], z["zone"]) in want and z.get(k) != want[(z["node"], z["zone"])][k]]
 print("; ".join(bad) if bad else "same")

@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612rfc-2g-rfc2-wsf120 verify --formula quarter

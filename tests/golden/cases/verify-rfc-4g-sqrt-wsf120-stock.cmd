@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612rfc-4g-rfc1-wsf120 verify

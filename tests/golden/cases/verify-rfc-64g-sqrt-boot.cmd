@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612rfc-64g-rfc1-boot verify --formula sqrt

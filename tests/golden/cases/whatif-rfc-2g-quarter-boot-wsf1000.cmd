@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612rfc-2g-rfc2-boot whatif --wsf 1000 --formula quarter

@@ -1,0 +1,1 @@
+--root data/machines/qemu-k612rfc-64g-rfc2-boot whatif --wsf 1000 --formula quarter
