@@ -337,6 +337,7 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 				out->free += s->zones[i].free;
 		}
 	}
+	/* From here rc is WM_OK unless a call below fails: a hold just leaves. */
 	if ((rc = model_at(&c, st->wsf, &now, diag)))
 		goto out;
 	out->gap_old = out->gap_new = out->gap_target = now.gap;
@@ -351,7 +352,6 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 		st->started = true;
 		st->prev = *b;
 		out->why = WM_TUNE_FIRST;
-		rc = WM_OK;
 		goto out;
 	}
 	out->dt = b->t - a->t;
@@ -376,7 +376,6 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 		/* A reboot, a counter reset: this period says nothing. */
 		st->quiet = 0;
 		out->why = WM_TUNE_RESET;
-		rc = WM_OK;
 		goto out;
 	}
 	if (st->since_raise < UINT32_MAX)
@@ -432,7 +431,6 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 			}
 			st->since_raise = 0;
 			st->writes++;
-			rc = WM_OK;
 			goto out;
 		}
 		/* The pages the gap lacked, or the stall rate's share of it. */
@@ -449,7 +447,6 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 		out->gap_target = now.gap + add;
 		if (st->wsf >= wsf_max) {
 			out->why = WM_TUNE_AT_TOP;
-			rc = WM_OK;
 			goto out;
 		}
 		if ((rc = wsf_for_gap(&c, st->wsf + 1, wsf_max, out->gap_target, &want, diag)))
@@ -459,7 +456,6 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 			goto out;
 		if (top <= st->wsf) {
 			out->why = WM_TUNE_AT_BOUND;
-			rc = WM_OK;
 			goto out;
 		}
 		want = top;
@@ -467,7 +463,6 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 			goto out;
 		if (top <= st->wsf) {
 			out->why = WM_TUNE_NO_CACHE;
-			rc = WM_OK;
 			goto out;
 		}
 		want = top;
@@ -483,7 +478,6 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 				goto out;
 			if (top <= want) {
 				out->why = p->max_reserve ? WM_TUNE_AT_BOUND : WM_TUNE_AT_TOP;
-				rc = WM_OK;
 				goto out;
 			}
 			want = top;
@@ -523,12 +517,10 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 		}
 		if (st->quiet < p->quiet_periods) {
 			out->why = WM_TUNE_WAIT;
-			rc = WM_OK;
 			goto out;
 		}
 		if (st->since_raise < p->hold_after_raise) {
 			out->why = WM_TUNE_HOLD_OFF;
-			rc = WM_OK;
 			goto out;
 		}
 		{
@@ -544,12 +536,10 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 				goto out;
 			if (now.gap <= one.gap || st->wsf <= 1) {
 				out->why = WM_TUNE_FLOOR;
-				rc = WM_OK;
 				goto out;
 			}
 			if (keep >= now.gap) {
 				out->why = WM_TUNE_STALL_MEMORY;
-				rc = WM_OK;
 				goto out;
 			}
 			if (target < keep)
@@ -569,13 +559,11 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 					goto out;
 				if (want >= st->wsf || next.gap >= now.gap) {
 					out->why = WM_TUNE_STALL_MEMORY;
-					rc = WM_OK;
 					goto out;
 				}
 			}
 			if (now.gap - next.gap < pct_of(now.gap, p->deadband_pct)) {
 				out->why = target == keep ? WM_TUNE_STALL_MEMORY : WM_TUNE_DEADBAND;
-				rc = WM_OK;
 				goto out;
 			}
 		}
@@ -593,7 +581,6 @@ write:
 	out->lmk_new = next.lmk;
 	st->wsf = want;
 	st->writes++;
-	rc = WM_OK;
 out:
 	free(w);
 	free(usable);

@@ -32,6 +32,7 @@
 #include "explain.h"
 #include "opts.h"
 #include "report.h"
+#include "sig.h"
 #include "snapshot.h"
 #include "tracecount.h"
 
@@ -329,27 +330,6 @@ static int read_boost_obs(const struct rec *r, struct wm_boost_obs *obs)
 	return EXIT_OK;
 }
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_until(double t)
-{
-	double d = t - mono_now();
-	struct timespec ts;
-
-	if (d <= 0)
-		return;
-	ts.tv_sec = (time_t)d;
-	ts.tv_nsec = (int64_t)((d - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
 {
 	double dt = (double)r->interval_ms / 1000.0, t0;
@@ -374,9 +354,9 @@ static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
 	else if (tp_counter_open(&r->fbc, "kmem/mm_page_alloc_extfrag", r->fbc_why,
 				 sizeof(r->fbc_why)) == 0)
 		r->fbc_on = true;
-	t0 = mono_now();
+	t0 = sig_now();
 	for (;;) {
-		double t = mono_now();
+		double t = sig_now();
 
 		if ((rc = read_sample(r, &s[i])) ||
 		    (rc = read_boost_obs(r, &r->bobs[i * r->s.m.nzones]))) {
@@ -404,7 +384,7 @@ static int sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
 		 * late must not be followed by catch-up readings microseconds
 		 * apart, whose tiny intervals would make absurd peak rates.
 		 */
-		sleep_until(t0 + s[i - 1].t + dt);
+		sig_sleep_until(t0 + s[i - 1].t + dt);
 	}
 	*out = s;
 	*n = i;

@@ -409,30 +409,6 @@ static int replay_next(struct tune *t, struct wm_tune_sample *smp, bool *done)
 	return EXIT_OK;
 }
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Sleep until monotonic time t, or until a signal asks to stop. */
-static void sleep_until(double t)
-{
-	while (!sig_stopped()) {
-		double d = t - mono_now();
-		struct timespec ts;
-
-		if (d <= 0)
-			return;
-		ts.tv_sec = (time_t)d;
-		ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
-		if (nanosleep(&ts, NULL) == 0)
-			return;
-	}
-}
-
 /* ---- output ------------------------------------------------------------ */
 
 static double mib(const struct tune *t, uint64_t pages)
@@ -663,7 +639,7 @@ static void summary(const struct tune *t, int rc, bool restored)
 		jw_obj_open(&w, NULL);
 		jw_obj_open(&w, "summary");
 		jw_u64(&w, "periods", t->periods);
-		jw_double(&w, "seconds", t->replay ? t->rprev.t - t->rt0 : mono_now() - t->t0);
+		jw_double(&w, "seconds", t->replay ? t->rprev.t - t->rt0 : sig_now() - t->t0);
 		jw_u64(&w, "stalls", t->stalls);
 		jw_u64(&w, "writes", t->st.writes);
 		jw_long(&w, "wsf", t->st.wsf);
@@ -759,7 +735,7 @@ static int run(struct tune *t)
 		printf("; reserve bound %.1f MiB\n", mib(t, t->p.max_reserve));
 		fflush(stdout);
 	}
-	t->t0 = mono_now();
+	t->t0 = sig_now();
 	next = t->t0;
 	while (!sig_stopped()) {
 		struct wm_tune_sample smp;
@@ -774,7 +750,7 @@ static int run(struct tune *t)
 		} else {
 			if ((rc = read_vmstat_psi(t, &smp.vm)) || (rc = read_zones(t, &smp.have_file)))
 				break;
-			smp.vm.t = mono_now() - t->t0;
+			smp.vm.t = sig_now() - t->t0;
 		}
 		smp.zones = t->zones;
 		check_foreign(t);
@@ -798,12 +774,12 @@ static int run(struct tune *t)
 			break;
 		if (t->replay)
 			continue;
-		if (t->duration > 0 && mono_now() - t->t0 + 1e-9 >= t->duration)
+		if (t->duration > 0 && sig_now() - t->t0 + 1e-9 >= t->duration)
 			break;
 		next += t->interval;
 		if (t->duration > 0 && next > t->t0 + t->duration)
 			next = t->t0 + t->duration;
-		sleep_until(next);
+		sig_sleep_until(next);
 	}
 	if (sig_stopped() && t->ctx->format != FMT_JSON)
 		printf("tune: %s: stopping\n", strsignal(sig_stopped()));

@@ -151,3 +151,26 @@ bool sig_wait_end(void)
 	kicked = 0;
 	return past(&deadline);
 }
+
+double sig_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void sig_sleep_until(double t)
+{
+	while (!sig_stopped()) {
+		double d = t - sig_now();
+		struct timespec ts;
+
+		if (d <= 0)
+			return;
+		ts.tv_sec = (time_t)d;
+		ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+		if (nanosleep(&ts, NULL) == 0)
+			return;
+	}
+}

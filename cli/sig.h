@@ -44,4 +44,13 @@ bool sig_wait_begin(double timeout);
 /* Close the wait: stop the timer; return whether its deadline passed. */
 bool sig_wait_end(void);
 
+/* Seconds on the monotonic clock, for periods and deadlines. */
+double sig_now(void);
+
+/*
+ * Sleep until sig_now() reaches t, or until a stop signal has been caught
+ * (sig_catch_stop); other signals that interrupt the sleep do not end it.
+ */
+void sig_sleep_until(double t);
+
 #endif /* WMARK_SIG_H */
