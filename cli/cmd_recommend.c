@@ -31,6 +31,7 @@
 #include "commands.h"
 #include "explain.h"
 #include "opts.h"
+#include "readings.h"
 #include "report.h"
 #include "sig.h"
 #include "snapshot.h"
@@ -685,60 +686,18 @@ static int record_write(const struct rec *r, const struct wm_rec_sample *s, size
 	return EXIT_OK;
 }
 
-/*
- * The first counter of b that went backwards since a, as a message, or
- * EXIT_OK: a recording is one run of one boot, as the two vmstat files are.
- */
-static int replay_forward(const struct rec *r, size_t lineno, const struct wm_rec_sample *a,
-			  const struct wm_rec_sample *b)
-{
-	int k = wm_rec_backwards(a, b);
-
-	if (k < 0)
-		return EXIT_OK;
-	if (k == WM_REC_NCTR)
-		return cli_err(EXIT_USAGE, CMD, "%s:%zu: the memory pressure totals (psi=) went "
-			       "backwards since the line before: not one recording of one boot",
-			       r->replay, lineno);
-	return cli_err(EXIT_USAGE, CMD, "%s:%zu: %s went backwards since the line before "
-		       "(%llu -> %llu): not one recording of one boot", r->replay, lineno,
-		       wm_rec_ctrs[k].json, (unsigned long long)a->c[k],
-		       (unsigned long long)b->c[k]);
-}
-
 static int replay_read(struct rec *r, struct wm_rec_sample **out, size_t *n)
 {
-	size_t nz = r->s.m.nzones ? r->s.m.nzones : 1, cap = 0, i = 0, lineno = 0, linecap = 0;
+	size_t nz = r->s.m.nzones, cap = 0, i = 0;
 	struct wm_rec_sample *s = NULL;
-	char *line = NULL;
-	FILE *f = strcmp(r->replay, "-") ? fopen(r->replay, "r") : stdin;
-	struct wm_diag d = { 0 };
-	ssize_t len;
-	int rc = EXIT_OK;
+	struct readings rd;
+	bool done = false;
+	int rc;
 
-	if (!f)
-		return cli_err(EXIT_USAGE, CMD, "%s: %s", r->replay, strerror(errno));
 	free(r->bobs);
 	r->bobs = NULL;
-	while ((len = getline(&line, &linecap, f)) >= 0) {
-		lineno++;
-		if (lineno == 1) {
-			size_t hz = 0;
-
-			if (wm_replay_header(line, &hz, &d)) {
-				rc = cli_err(EXIT_USAGE, CMD, "%s:1: %s", r->replay, d.msg);
-				break;
-			}
-			if (hz != r->s.m.nzones) {
-				rc = cli_err(EXIT_USAGE, CMD, "%s:1: zones=%zu, but %s has %zu: replay "
-					     "against the capture of the machine that recorded it",
-					     r->replay, hz, r->s.root, r->s.m.nzones);
-				break;
-			}
-			continue;
-		}
-		if (line[0] == '#' || line[strspn(line, " \t\n")] == '\0')
-			continue;
+	rc = readings_open(&rd, CMD, r->replay, nz, r->s.root);
+	while (rc == EXIT_OK) {
 		if (i == cap) {
 			size_t nc = cap ? cap * 2 : 256;
 			void *ns = NULL, *nb = NULL;
@@ -759,27 +718,15 @@ static int replay_read(struct rec *r, struct wm_rec_sample **out, size_t *n)
 			r->bobs = nb;
 			cap = nc;
 		}
-		if (wm_replay_line(line, nz, &s[i], &r->bobs[i * nz], &d)) {
-			rc = cli_err(EXIT_USAGE, CMD, "%s:%zu: %s", r->replay, lineno, d.msg);
-			break;
-		}
-		if (i > 0 && !(s[i].t > s[i - 1].t)) {
-			rc = cli_err(EXIT_USAGE, CMD, "%s:%zu: t=%.3f is not later than the reading "
-				     "before", r->replay, lineno, s[i].t);
-			break;
-		}
-		if (i > 0 && (rc = replay_forward(r, lineno, &s[i - 1], &s[i])))
+		rc = readings_next(&rd, &s[i], &r->bobs[i * nz], &done);
+		if (rc || done)
 			break;
 		i++;
 	}
-	if (rc == EXIT_OK && ferror(f))
-		rc = cli_err(EXIT_SYSTEM, CMD, "%s: %s", r->replay, strerror(errno));
+	readings_close(&rd);
 	if (rc == EXIT_OK && i < 2)
 		rc = cli_err(EXIT_USAGE, CMD, "%s: %zu readings; two or more are needed", r->replay,
 			     i);
-	free(line);
-	if (f != stdin)
-		fclose(f);
 	if (rc) {
 		free(s);
 		return rc;

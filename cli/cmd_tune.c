@@ -24,11 +24,11 @@
 
 #include "../calc/procfs.h"
 #include "../calc/recommend.h"
-#include "../calc/replay.h"
 #include "../calc/tune.h"
 #include "commands.h"
 #include "journal.h"
 #include "jsonw.h"
+#include "readings.h"
 #include "sig.h"
 #include "snapshot.h"
 #include "txn.h"
@@ -76,12 +76,9 @@ struct tune {
 	bool txn_open;
 	bool wsf_foreign, boost_foreign;
 	/* --replay */
-	FILE *rf;
-	char *rline;
-	size_t rcap, rlineno;
+	struct readings rd;
+	bool rd_open, rstarted;
 	struct wm_boost_obs *robs;
-	struct wm_rec_sample rprev;
-	bool rhave_prev;
 	double rt0, rnext;
 	/* summary */
 	size_t periods;
@@ -320,28 +317,11 @@ static int read_zones(struct tune *t, bool *have_file)
 
 static int replay_open(struct tune *t)
 {
-	struct wm_diag d = { 0 };
-	size_t nz = 0;
-	ssize_t len;
-
-	t->rf = strcmp(t->replay, "-") ? fopen(t->replay, "r") : stdin;
-	if (!t->rf)
-		return cli_err(EXIT_USAGE, CMD, "%s: %s", t->replay, strerror(errno));
 	t->robs = calloc(t->s.m.nzones ? t->s.m.nzones : 1, sizeof(*t->robs));
 	if (!t->robs)
 		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
-	len = getline(&t->rline, &t->rcap, t->rf);
-	t->rlineno = 1;
-	if (len < 0)
-		return cli_err(EXIT_USAGE, CMD, "%s: empty: not a file of wmark recommend --record",
-			       t->replay);
-	if (wm_replay_header(t->rline, &nz, &d))
-		return cli_err(EXIT_USAGE, CMD, "%s:1: %s", t->replay, d.msg);
-	if (nz != t->s.m.nzones)
-		return cli_err(EXIT_USAGE, CMD, "%s:1: zones=%zu, but %s has %zu: replay against "
-			       "the capture of the machine that recorded it", t->replay, nz,
-			       t->s.root, t->s.m.nzones);
-	return EXIT_OK;
+	t->rd_open = true;
+	return readings_open(&t->rd, CMD, t->replay, t->s.m.nzones, t->s.root);
 }
 
 /*
@@ -354,35 +334,21 @@ static int replay_open(struct tune *t)
 static int replay_next(struct tune *t, struct wm_tune_sample *smp, bool *done)
 {
 	size_t nz = t->s.m.nzones, z;
-	struct wm_diag d = { 0 };
 	struct wm_rec_sample cur;
-	ssize_t len;
+	int rc;
 
-	*done = false;
 	for (z = 0; z < nz; z++)
 		t->zones[z].boosted = false;
-	while ((len = getline(&t->rline, &t->rcap, t->rf)) >= 0) {
-		int k;
-
-		t->rlineno++;
-		if (t->rline[0] == '#' || t->rline[strspn(t->rline, " \t\n")] == '\0')
-			continue;
-		if (wm_replay_line(t->rline, nz, &cur, t->robs, &d))
-			return cli_err(EXIT_USAGE, CMD, "%s:%zu: %s", t->replay, t->rlineno, d.msg);
-		if (t->rhave_prev && !(cur.t > t->rprev.t))
-			return cli_err(EXIT_USAGE, CMD, "%s:%zu: t=%.3f is not later than the reading "
-				       "before", t->replay, t->rlineno, cur.t);
-		if (t->rhave_prev && (k = wm_rec_backwards(&t->rprev, &cur)) >= 0)
-			return cli_err(EXIT_USAGE, CMD, "%s:%zu: %s went backwards since the line "
-				       "before: not one recording of one boot", t->replay, t->rlineno,
-				       k == WM_REC_NCTR ? "psi=" : wm_rec_ctrs[k].json);
+	for (;;) {
+		if ((rc = readings_next(&t->rd, &cur, t->robs, done)) || *done)
+			return rc;
 		for (z = 0; z < nz; z++)
 			if (t->robs[z].boost > 0)
 				t->zones[z].boosted = true;
-		if (!t->rhave_prev)
+		if (!t->rstarted) {
+			t->rstarted = true;
 			t->rt0 = cur.t;
-		t->rprev = cur;
-		t->rhave_prev = true;
+		}
 		if (t->periods == 0 && !t->st.started) {
 			t->rnext = cur.t + t->interval;
 			break;
@@ -392,12 +358,6 @@ static int replay_next(struct tune *t, struct wm_tune_sample *smp, bool *done)
 				t->rnext += t->interval;
 			break;
 		}
-	}
-	if (ferror(t->rf))
-		return cli_err(EXIT_SYSTEM, CMD, "%s: %s", t->replay, strerror(errno));
-	if (len < 0) {
-		*done = true;
-		return EXIT_OK;
 	}
 	smp->vm = cur;
 	smp->vm.t = cur.t - t->rt0;
@@ -639,7 +599,7 @@ static void summary(const struct tune *t, int rc, bool restored)
 		jw_obj_open(&w, NULL);
 		jw_obj_open(&w, "summary");
 		jw_u64(&w, "periods", t->periods);
-		jw_double(&w, "seconds", t->replay ? t->rprev.t - t->rt0 : sig_now() - t->t0);
+		jw_double(&w, "seconds", t->replay ? t->rd.prev.t - t->rt0 : sig_now() - t->t0);
 		jw_u64(&w, "stalls", t->stalls);
 		jw_u64(&w, "writes", t->st.writes);
 		jw_long(&w, "wsf", t->st.wsf);
@@ -814,8 +774,7 @@ int cmd_tune(struct cli_ctx *ctx, int argc, char **argv)
 		snapshot_free(&t.s);
 	free(t.zones);
 	free(t.robs);
-	free(t.rline);
-	if (t.rf && t.rf != stdin)
-		fclose(t.rf);
+	if (t.rd_open)
+		readings_close(&t.rd);
 	return rc;
 }

@@ -251,4 +251,19 @@ EOF
 [ "$rc" -le 1 ] && [ -s "$T/out" ] && [ ! -s "$T/chk" ]
 check $? "replay: pages_needed and gap_needed_pages at 2^53 or more are digit strings ($(head -c 300 "$T/chk"))"
 
+# 7. recommend --replay and tune --replay read the file with one reader:
+# every broken file above is refused by both, exit 2, in the same words
+# (after each command's own "wmark: CMD: ").
+: >"$T/empty.txt"
+for f in bad1 bad3 bad4 missing empty r_back r_huge r_psi r_z3 r_z0; do
+	"$W" --root "$vm" recommend --replay "$T/$f.txt" >/dev/null 2>"$T/e_rec"
+	a=$?
+	"$W" --root "$vm" tune --replay "$T/$f.txt" >/dev/null 2>"$T/e_tune"
+	b=$?
+	sed 's/^wmark: recommend: //' "$T/e_rec" >"$T/e_rec2"
+	sed 's/^wmark: tune: //' "$T/e_tune" >"$T/e_tune2"
+	[ "$a" -eq 2 ] && [ "$b" -eq 2 ] && [ -s "$T/e_rec2" ] && cmp -s "$T/e_rec2" "$T/e_tune2"
+	check $? "$f.txt: recommend and tune --replay refuse it in the same words ($(head -c 160 "$T/e_tune"))"
+done
+
 echo "1..$n"
