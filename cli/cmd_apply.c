@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_apply.c - `wmark apply` and `wmark rollback`: change the watermark
- * sysctls so that a mistake can always be undone.
+ * cmd_apply.c - `wmark apply`: change the watermark sysctls so that a
+ * mistake can always be undone.
  *
  * apply, in order:
  *   1. read the machine, resolve every knob under <root>/proc/sys/vm,
@@ -15,12 +15,10 @@
  *   4. write each knob and read it back; on the first failure write the
  *      previous text back to those already written, last first;
  *   5. on a live kernel, re-read zoneinfo and compare it with the model.
- * rollback writes the journal's previous texts back, refusing (without
- * --force) when a knob holds neither the previous nor the written value,
- * i.e. someone else changed it since.  Successive applies share one
- * journal entry per knob that keeps the text from before the first of
- * them, so one rollback undoes them all: the question people ask after a
- * tuning session is "how was it before I started?".
+ * Successive applies share one journal entry per knob that keeps the text
+ * from before the first of them, so one `wmark rollback` (cmd_rollback.c)
+ * undoes them all: the question people ask after a tuning session is "how
+ * was it before I started?".
  *
  * Between steps 3 and 4 a crash leaves each knob at its previous or its
  * new value (a proc sysctl write takes effect whole or not at all), and
@@ -44,6 +42,7 @@
 #include "commands.h"
 #include "journal.h"
 #include "jsonw.h"
+#include "livecheck.h"
 #include "snapshot.h"
 #include "persist.h"
 #include "report.h"
@@ -144,22 +143,6 @@ static void join_argv(char *out, size_t n, int argc, char **argv)
 	}
 }
 
-/* Number or array, as the JSON "written"/"previous" objects hold them. */
-static void json_value(cJSON *o, const char *name, const struct sc_value *v,
-		       enum wm_knob k)
-{
-	cJSON *arr;
-	int i;
-
-	if (k != WM_KNOB_LRR) {
-		cJSON_AddNumberToObject(o, name, (double)v->v[0]);
-		return;
-	}
-	arr = cJSON_AddArrayToObject(o, name);
-	for (i = 0; arr && i < v->n; i++)
-		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)v->v[i]));
-}
-
 /*
  * The zoneinfo entry of model zone i, or NULL for a zone the kernel does
  * not print (before 4.12, unpopulated zones are left out).
@@ -208,166 +191,6 @@ static int read_knob(struct apply *a, const char *cmd, enum wm_knob k,
 	if (sc_value_parse(k, c->prev_text, &c->prev, &d) < 0)
 		return cli_err(EXIT_SYSTEM, cmd, "%s: unexpected content: %s", c->path,
 			       sc_escape(d.msg, esc, sizeof(esc)));
-	return EXIT_OK;
-}
-
-/*
- * Did stdout take everything printed so far?  If not, say so on stderr
- * with what was done anyway (done), point stdout at /dev/null so that
- * main's check at exit does not say it again, and return EXIT_SYSTEM
- * unless rc is already an error; else return rc.
- */
-static int stdout_check(const char *cmd, int rc, const char *done)
-{
-	int e, fd;
-
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return rc;
-	e = errno;
-	cli_err(0, cmd, "standard output: %s: the report is lost; %s", strerror(e), done);
-	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		dup2(fd, STDOUT_FILENO);
-		close(fd);
-	}
-	clearerr(stdout);
-	return rc ? rc : EXIT_SYSTEM;
-}
-
-/* The hint after a refused write: none for root, whom it would not help. */
-static const char *needs_root(int err)
-{
-	if ((err != -EACCES && err != -EPERM) || geteuid() == 0)
-		return "";
-	return " (writing sysctls needs root)";
-}
-
-/* ---- the live check ---------------------------------------------------- */
-
-struct diffs {
-	cJSON *arr;			/* JSON diff entries, or NULL */
-	int n;
-};
-
-static void diff_add(struct diffs *d, FILE *f, const struct zi_zone *z,
-		     const char *field, int64_t want, int64_t got)
-{
-	d->n++;
-	if (f)
-		fprintf(f, "  Node %d, zone %-8s %-12s predicted %" PRId64 ", kernel %" PRId64 "\n",
-			z->node, z->name, field, want, got);
-	if (d->arr) {
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(o, "node", z->node);
-		cJSON_AddStringToObject(o, "zone", z->name);
-		cJSON_AddStringToObject(o, "field", field);
-		cJSON_AddItemToObject(o, "predicted", json_long((int64_t)want));
-		cJSON_AddItemToObject(o, "kernel", json_long((int64_t)got));
-		cJSON_AddItemToArray(d->arr, o);
-	}
-}
-
-/*
- * Compare the zoneinfo of s2 (re-read after the writes) with the
- * prediction (wm_compare): printed watermarks minus the printed boost
- * when wmarks says the writes recomputed them; protection always.
- */
-static void compare_zones(const struct snapshot *s2, const struct wm_predicted *pred,
-			  size_t npred, bool wmarks, FILE *f, struct diffs *d)
-{
-	struct wm_diff diff[64];
-	size_t n = wm_compare(&s2->zi, &s2->layout, pred, npred, wmarks, diff, 64), i;
-
-	for (i = 0; i < n && i < 64; i++) {
-		const struct zi_zone *z = zi_of(s2, diff[i].zone);
-
-		if (strcmp(diff[i].field, "zones") == 0) {
-			d->n++;
-			if (f)
-				fprintf(f, "  the kernel now has %" PRId64 " zones, the prediction %" PRId64 "\n",
-					diff[i].kernel, diff[i].predicted);
-			continue;
-		}
-		diff_add(d, f, z, diff[i].field, diff[i].predicted, diff[i].kernel);
-	}
-	if (n > 64)
-		d->n += (int)(n - 64);
-}
-
-/*
- * On a live kernel: re-read the machine and compare with the model of
- * sysctls sc.  Fills the "check" member of doc when given.  Return
- * EXIT_OK, EXIT_CHECK on a difference, or snapshot_read's code.
- */
-static int live_check(const struct cli_ctx *ctx, const char *cmd,
-		      const struct snapshot *before, const struct wm_predicted *pred,
-		      const struct wm_sysctl *sc, bool wmarks, cJSON *doc)
-{
-	struct snapshot s2;
-	struct diffs d = { 0 };
-	cJSON *chk = NULL;
-	FILE *f = doc ? NULL : stdout;
-	int rc;
-
-	if (doc)
-		chk = cJSON_AddObjectToObject(doc, "check");
-	if (!before->live) {
-		if (f)
-			printf("watermarks not re-checked: not a live kernel\n");
-		if (chk) {
-			cJSON_AddBoolToObject(chk, "done", false);
-			cJSON_AddStringToObject(chk, "note", "watermarks not re-checked: not a live kernel");
-		}
-		return EXIT_OK;
-	}
-	memset(&s2, 0, sizeof(s2));
-	rc = snapshot_read(ctx, &s2);
-	if (rc != EXIT_OK)
-		return rc;
-	if (chk)
-		d.arr = cJSON_AddArrayToObject(chk, "diff");
-	if (f)
-		printf("kernel's watermarks after the write:\n");
-	compare_zones(&s2, pred, before->m.nzones, wmarks, f, &d);
-	/* Memory came or went meanwhile: judge by the machine as it is now. */
-	if (d.n && s2.m.nzones == before->m.nzones) {
-		struct wm_predicted *p2 = calloc(s2.m.nzones, sizeof(*p2));
-		size_t i;
-		bool moved = false;
-
-		for (i = 0; i < s2.m.nzones; i++)
-			moved |= s2.zones[i].managed != before->zones[i].managed;
-		if (p2 && moved && (sc->have & WM_HAVE_MFK) &&
-		    wm_predict(&s2.prof, &s2.m, &s2.zi, &s2.layout, sc, WM_RECOMPUTE_WMARKS,
-			       p2, NULL) == WM_OK) {
-			struct diffs d2 = { 0 };
-
-			compare_zones(&s2, p2, s2.m.nzones, wmarks, NULL, &d2);
-			if (d2.n == 0) {
-				if (f)
-					printf("  (managed pages changed while applying; the kernel matches the model of the memory it has now)\n");
-				d.n = 0;
-				if (d.arr) {
-					cJSON_DeleteItemFromObject(chk, "diff");
-					d.arr = NULL;
-				}
-			}
-		}
-		free(p2);
-	}
-	if (chk) {
-		cJSON_AddBoolToObject(chk, "done", true);
-		cJSON_AddBoolToObject(chk, "match", d.n == 0);
-	}
-	if (f && d.n == 0)
-		printf("  every zone matches the prediction (%zu zones)\n", s2.zi.nzones);
-	snapshot_free(&s2);
-	if (d.n) {
-		cli_err(0, cmd, "the kernel's watermarks differ from the prediction in %d field%s",
-			d.n, d.n == 1 ? "" : "s");
-		return EXIT_CHECK;
-	}
 	return EXIT_OK;
 }
 
@@ -1048,7 +871,7 @@ static int check_access(struct apply *a, const char *cmd)
 		r = sc_writable(c->path);
 		if (r < 0)
 			return cli_err(EXIT_SYSTEM, cmd, "%s: %s%s; nothing was written", c->path,
-				       strerror(-r), needs_root(r));
+				       strerror(-r), txn_needs_root(r));
 	}
 	r = jr_prepare_dir(a->state_path, &failed);
 	if (r < 0)
@@ -1230,7 +1053,7 @@ static int run_apply(struct apply *a, const char *cmd)
 			       a->ctx->root);
 		if (!a->dry_run) {
 			/* Nobody would see what is about to be written. */
-			rc = stdout_check(cmd, EXIT_OK, "nothing was written");
+			rc = txn_stdout_check(cmd, EXIT_OK, "nothing was written");
 			if (rc != EXIT_OK)
 				return rc;
 		}
@@ -1243,9 +1066,9 @@ static int run_apply(struct apply *a, const char *cmd)
 		if (!c->set || c->dropped)
 			continue;
 		if (written)
-			json_value(written, wm_knob_name(k), &c->val, (enum wm_knob)k);
+			txn_json_value(written, wm_knob_name(k), &c->val, (enum wm_knob)k);
 		if (previous)
-			json_value(previous, wm_knob_name(k), &c->prev, (enum wm_knob)k);
+			txn_json_value(previous, wm_knob_name(k), &c->prev, (enum wm_knob)k);
 	}
 	if (a->dry_run) {
 		rc = do_persist(a, cmd, a->doc);
@@ -1346,11 +1169,11 @@ out:
 		for (i = 0; i < a->nwarn; i++)
 			cJSON_AddItemToArray(warns, cJSON_CreateString(a->warn[i]));
 		cJSON_AddBoolToObject(a->doc, "ok", rc == EXIT_OK);
-		jw_print(stdout, a->doc);	/* a write error: stdout_check() */
+		jw_print(stdout, a->doc);	/* a write error: txn_stdout_check() */
 	}
 	flush_warnings(a, cmd);
 	if (a->wrote)
-		rc = stdout_check(cmd, rc, "the sysctls were written and journaled ('wmark rollback' restores them)");
+		rc = txn_stdout_check(cmd, rc, "the sysctls were written and journaled ('wmark rollback' restores them)");
 	return rc;
 }
 
@@ -1382,466 +1205,5 @@ int cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 	cJSON_Delete(a.doc);
 	if (a.lock_fd >= 0)
 		close(a.lock_fd);
-	return rc;
-}
-
-/* ---- rollback ---------------------------------------------------------- */
-
-static void rollback_usage(FILE *f)
-{
-	fputs("Usage: wmark [--root DIR] [-j] rollback [OPTIONS]\n"
-	      "\n"
-	      "Restore the sysctls that apply changed to the values they had before\n"
-	      "it, from the journal.  After several applies, the values from before\n"
-	      "the first one since the last rollback, also after an apply that was\n"
-	      "killed.  Files --persist and --initrc wrote are removed, or the file\n"
-	      "they replaced is put back.  Running it again changes nothing.  Values\n"
-	      "or files someone else changed since are left alone, and nothing is\n"
-	      "written, unless --force.\n"
-	      "\n"
-	      "Options:\n"
-	      "      --state FILE   journal (default ROOT/var/lib/wmark/state.json)\n"
-	      "  -f, --force        restore values changed since the apply too\n"
-	      "  -n, --dry-run      say what would be restored, write nothing\n"
-	      "  -h, --help         show this help\n"
-	      "\n"
-	      "Exit status: 0 restored or nothing to do, 1 values changed since (and\n"
-	      "no --force) or a read-back differed, 2 bad usage, a malformed journal,\n"
-	      "one for another root or a value the kernel refuses, 3 no journal, no\n"
-	      "permission or I/O.\n", f);
-}
-
-enum rb_state { RB_AT_PREVIOUS, RB_AT_WRITTEN, RB_CHANGED };
-
-/* What rollback does with a file --persist or --initrc wrote. */
-enum rb_file { RBF_NONE, RBF_REMOVE, RBF_RESTORE };
-
-struct rb_files {
-	enum rb_file act[JR_MAX_FILES];
-	bool changed[JR_MAX_FILES];	/* not as apply left it: someone else's now */
-	const char *why[JR_MAX_FILES];	/* how it changed */
-	char text[JR_FILE_MAX];		/* scratch: a file's text now */
-};
-
-/*
- * Decide for every file of journal j what rollback does: remove one that
- * did not exist before, put back the text of one that did, nothing when
- * it holds that text already.  A file that lost wmark's header, or that
- * is gone, was changed by someone else since.  Return EXIT_OK, or
- * EXIT_SYSTEM after one line for a file that cannot be touched by the
- * rule of ps_inspect (a symlink, a directory, outside the root).
- */
-static int rollback_files(const struct cli_ctx *ctx, const char *cmd,
-			  const struct journal *j, struct rb_files *rf)
-{
-	enum ps_kind kind;
-	int i, r;
-
-	for (i = 0; i < j->nfiles; i++) {
-		const struct jr_file *f = &j->f[i];
-
-		rf->act[i] = RBF_NONE;
-		rf->changed[i] = false;
-		rf->why[i] = "";
-		r = ps_inspect(ctx->root, f->path, &kind, rf->text, sizeof(rf->text));
-		if (r == -EFBIG || r == -EILSEQ) {
-			kind = PS_FOREIGN;	/* not what wmark writes */
-		} else if (r < 0) {
-			return cli_err(EXIT_SYSTEM, cmd, "%s: %s; nothing was restored", f->path,
-				       r == -EXDEV ? "resolves outside the root: refusing to follow a symlink" :
-				       r == -ELOOP ? "is a symbolic link: refusing" :
-				       r == -EISDIR ? "is a directory, not a file" :
-				       r == -ENXIO ? "is not a regular file" : strerror(-r));
-		}
-		if (j->state == JR_ROLLED_BACK || j->state == JR_RESTORED)
-			continue;
-		if (kind == PS_ABSENT && !f->existed)
-			continue;
-		if (kind != PS_ABSENT && f->existed && r == 0 && strcmp(rf->text, f->previous) == 0)
-			continue;
-		rf->act[i] = f->existed ? RBF_RESTORE : RBF_REMOVE;
-		if (kind == PS_ABSENT) {
-			rf->changed[i] = true;
-			rf->why[i] = "was removed";
-		} else if (kind == PS_FOREIGN) {
-			rf->changed[i] = true;
-			rf->why[i] = "no longer starts with wmark's header";
-		}
-	}
-	return EXIT_OK;
-}
-
-/* Carry out rf's decisions; EXIT_OK or EXIT_SYSTEM after one line. */
-static int rollback_do_files(const char *cmd, const struct journal *j,
-			     const struct rb_files *rf)
-{
-	const char *failed = NULL;
-	int i, r = 0;
-
-	for (i = 0; i < j->nfiles; i++) {
-		const struct jr_file *f = &j->f[i];
-
-		if (rf->act[i] == RBF_REMOVE) {
-			r = jr_remove(f->path, &failed);
-		} else if (rf->act[i] == RBF_RESTORE) {
-			r = jr_prepare_dir(f->path, &failed);
-			if (r == 0)
-				r = jr_write_atomic(f->path, f->previous, strlen(f->previous), 0644,
-						    NULL, &failed);
-		}
-		if (r < 0)
-			return cli_err(EXIT_SYSTEM, cmd, "%s: %s: %s (the sysctls are restored, this file not: run 'wmark rollback' again)",
-				       f->path, failed, strerror(-r));
-	}
-	return EXIT_OK;
-}
-
-/*
- * The kernel rollback writes to, for the range check: --kernel, else the
- * root's osrelease with the Debian sublevel from its version string (as
- * snapshot_read takes it), else the newest rules.  Read on its own, not with
- * snapshot_read, which refuses a knob file that does not parse: rollback
- * -f exists to repair exactly those.
- */
-static void rollback_profile(const struct cli_ctx *ctx, struct wm_profile *p)
-{
-	struct wm_kver k;
-	char *buf = NULL;
-	size_t len;
-
-	if (ctx->kernel && wm_kver_parse(ctx->kernel, &k, NULL) == 0) {
-		wm_profile_for(&k, p);
-		return;
-	}
-	if (read_rooted(ctx->root, P_OSRELEASE, &buf, &len) == 0) {
-		buf[strcspn(buf, "\n")] = '\0';
-		if (wm_kver_parse(buf, &k, NULL) == 0) {
-			free(buf);
-			buf = NULL;
-			if (read_rooted(ctx->root, P_KVERSION, &buf, &len) == 0)
-				wm_kver_debian_sublevel(buf, &k);
-			free(buf);
-			wm_profile_for(&k, p);
-			return;
-		}
-	}
-	free(buf);
-	wm_profile_default(p);
-}
-
-/*
- * `wmark rollback`: argv[0] is "rollback", then its options
- * (rollback_usage).  Return the exit code: 0 restored or nothing to do,
- * 1 values changed since or a read-back differed, 2 bad usage or a
- * malformed journal, 3 the system refused or there is no journal.
- */
-const struct option cmd_rollback_opts[] = {
-	{ "state", required_argument, NULL, 'S' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
-{
-	const char *cmd = "rollback", *state_opt = NULL, *failed = NULL;
-	char path[PATH_MAX], err[200], rroot[PATH_MAX], boot_id[64];
-	char knob[WM_NKNOBS][PATH_MAX], shown[WM_NKNOBS][JR_TEXT_MAX + 8];
-	char raw[WM_NKNOBS][JR_TEXT_MAX];	/* a knob's text, when it does not parse */
-	struct sc_value cur[WM_NKNOBS], prev[WM_NKNOBS], wr[WM_NKNOBS], bf;
-	bool cur_ok[WM_NKNOBS];
-	enum rb_state where[WM_NKNOBS];
-	struct txn_step st[WM_NKNOBS];
-	struct wm_profile prof;
-	struct journal j;
-	static struct rb_files rf;
-	bool force = false, dry = false, undone;
-	int c, i, r, rc = EXIT_OK, n = 0, changed = 0, todo = 0, lock_fd = -1;
-	cJSON *doc = NULL, *restored = NULL, *before = NULL, *left = NULL, *files = NULL;
-	bool restored_any = false;
-
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":fnh", cmd_rollback_opts, NULL)) != -1) {
-		switch (c) {
-		case 'S':
-			state_opt = optarg;
-			break;
-		case 'f':
-			force = true;
-			break;
-		case 'n':
-			dry = true;
-			break;
-		case 'h':
-			rollback_usage(stdout);
-			return EXIT_OK;
-		case ':':
-			return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	if (txn_state_path(ctx, state_opt, path, sizeof(path)) < 0)
-		return cli_usage(cmd, "--state: path too long");
-	r = jr_load(path, &j, err, sizeof(err));
-	if (r == -ENOENT)
-		return cli_err(EXIT_SYSTEM, cmd, "%s: no journal: nothing was applied with this root and --state",
-			       path);
-	if (r == 0 && !dry) {
-		r = txn_lock(cmd, path, &lock_fd);
-		if (r != EXIT_OK)
-			return r;
-		/* Read it again: it is ours now. */
-		r = jr_load(path, &j, err, sizeof(err));
-	}
-	if (r < 0) {
-		/* malformed input (wmark.1): exit 2, but no usage hint */
-		rc = cli_err(r == -EINVAL ? EXIT_USAGE : EXIT_SYSTEM, cmd, "%s: %s; nothing was restored",
-			     path, err);
-		goto out;
-	}
-	if (!realpath(ctx->root, rroot))
-		return cli_err(EXIT_SYSTEM, cmd, "%s: %s", ctx->root, strerror(errno));
-	if (strcmp(rroot, j.root) != 0)
-		return cli_err(EXIT_USAGE, cmd, "%s was written for root %s, not %s; nothing was restored",
-			       path, j.root, rroot);
-
-	for (i = 0; i < j.n; i++) {
-		enum wm_knob k = j.e[i].key;
-		char text[JR_TEXT_MAX], esc[JR_TEXT_MAX];
-
-		r = sc_path(ctx->root, k, knob[i], sizeof(knob[i]));
-		if (r < 0)
-			return cli_err(EXIT_SYSTEM, cmd, "vm.%s under %s: %s", wm_knob_name(k),
-				       ctx->root, r == -EXDEV ? "resolves outside proc/sys/vm" : strerror(-r));
-		r = sc_read(knob[i], text, sizeof(text));
-		if (r == -EFBIG)
-			snprintf(text, sizeof(text), "(over %d bytes)", JR_TEXT_MAX - 1);
-		else if (r < 0)
-			return cli_err(EXIT_SYSTEM, cmd, "%s: read: %s", knob[i], strerror(-r));
-		/* jr_load checked that the journal's texts parse */
-		sc_value_parse(k, j.e[i].previous, &prev[i], NULL);
-		sc_value_parse(k, j.e[i].written, &wr[i], NULL);
-		/* Whatever a knob holds (empty, garbage: a file, not the kernel), --force restores it. */
-		cur_ok[i] = r >= 0 && sc_value_parse(k, text, &cur[i], NULL) == 0;
-		snprintf(raw[i], sizeof(raw[i]), "%s", text);
-		if (cur_ok[i])
-			txn_value_str(&cur[i], shown[i], sizeof(shown[i]));
-		else
-			snprintf(shown[i], sizeof(shown[i]), "\"%s\"", sc_escape(text, esc, sizeof(esc)));
-		if (!cur_ok[i])
-			where[i] = RB_CHANGED;
-		else if (sc_value_equal(&cur[i], &prev[i]))
-			where[i] = RB_AT_PREVIOUS;
-		else if (sc_value_equal(&cur[i], &wr[i]))
-			where[i] = RB_AT_WRITTEN;
-		/* An interrupted apply may not have come to this knob yet. */
-		else if (j.e[i].before[0] && sc_value_parse(k, j.e[i].before, &bf, NULL) == 0 &&
-			 sc_value_equal(&cur[i], &bf))
-			where[i] = RB_AT_WRITTEN;
-		else
-			where[i] = RB_CHANGED;
-		/* After a rollback or a restore, nothing of ours is left. */
-		if (j.state == JR_ROLLED_BACK || j.state == JR_RESTORED)
-			continue;
-		changed += where[i] == RB_CHANGED;
-		todo += where[i] != RB_AT_PREVIOUS;
-	}
-	/* What a kill in an earlier apply or rollback left beside the knobs. */
-	for (i = 0; !dry && i < j.n; i++)
-		jr_remove_stale(knob[i]);
-	rc = rollback_files(ctx, cmd, &j, &rf);
-	if (rc != EXIT_OK)
-		goto out;
-	for (i = 0; i < j.nfiles; i++) {
-		changed += rf.changed[i];
-		todo += rf.act[i] != RBF_NONE;
-	}
-	txn_boot_id(ctx->root, boot_id, sizeof(boot_id));
-	if (changed && !force) {
-		for (i = 0; i < j.n; i++) {
-			char b[128];
-
-			if (where[i] != RB_CHANGED)
-				continue;
-			txn_value_str(&wr[i], b, sizeof(b));
-			cli_err(0, cmd, "vm.%s is %s, not the %s apply wrote: changed since",
-				wm_knob_name(j.e[i].key), shown[i], b);
-		}
-		for (i = 0; i < j.nfiles; i++)
-			if (rf.changed[i])
-				cli_err(0, cmd, "%s %s since apply wrote it: changed since",
-					j.f[i].path, rf.why[i]);
-		return cli_err(EXIT_CHECK, cmd, "nothing restored%s; --force restores the journal's values anyway",
-			       boot_id[0] && j.boot_id[0] && strcmp(boot_id, j.boot_id) ?
-			       " (the machine has rebooted since the apply)" : "");
-	}
-	/* A value the kernel would refuse (a journal of another kernel, or edited). */
-	rollback_profile(ctx, &prof);
-	for (i = 0; todo && i < j.n; i++) {
-		enum wm_knob k = j.e[i].key;
-		struct wm_diag d = { 0 };
-		char esc[200];
-
-		if (where[i] == RB_AT_PREVIOUS)
-			continue;
-		if (sc_value_check(&prof, k, &prev[i], k == WM_KNOB_LRR && cur_ok[i] ? cur[i].n : 0,
-				   &d) < 0)
-			return cli_err(EXIT_USAGE, cmd, "journal %s: vm.%s: the previous value cannot be written back: %s; nothing was restored",
-				       path, wm_knob_name(k), sc_escape(d.msg, esc, sizeof(esc)));
-	}
-	if (ctx->format == FMT_JSON) {
-		doc = cJSON_CreateObject();
-		cJSON_AddStringToObject(doc, "journal", path);
-		cJSON_AddStringToObject(doc, "journal_state", jr_state_name(j.state));
-		cJSON_AddBoolToObject(doc, "dry_run", dry);
-		restored = cJSON_AddObjectToObject(doc, "restored");
-		before = cJSON_AddObjectToObject(doc, "previous");
-		left = cJSON_AddObjectToObject(doc, "unchanged");
-	}
-	for (i = 0; i < j.n; i++) {
-		enum wm_knob k = j.e[i].key;
-		bool go = todo && where[i] != RB_AT_PREVIOUS;
-		const char *a = shown[i];
-		char b[128];
-
-		txn_value_str(&prev[i], b, sizeof(b));
-		if (doc) {
-			cJSON *o = go ? before : left;
-
-			if (go)
-				json_value(restored, wm_knob_name(k), &prev[i], k);
-			/* what the knob held: its value, or its text if it had none */
-			if (cur_ok[i])
-				json_value(o, wm_knob_name(k), &cur[i], k);
-			else
-				cJSON_AddStringToObject(o, wm_knob_name(k), raw[i]);
-		} else if (go) {
-			printf("%s vm.%s = %s (was %s)\n", dry ? "would restore" : "restore",
-			       wm_knob_name(k), b, a);
-		} else {
-			printf("vm.%s = %s: %s\n", wm_knob_name(k), a,
-			       where[i] == RB_AT_PREVIOUS ? "already the previous value" :
-			       "not ours to restore (the last apply did not leave it changed)");
-		}
-		if (go)
-			st[n++] = (struct txn_step){ .key = k, .path = knob[i], .to = j.e[i].previous,
-						 .back = j.e[i].written, .want = prev[i] };
-	}
-	/* The files --persist and --initrc wrote: at boot, too, as before. */
-	if (doc)
-		files = cJSON_AddArrayToObject(doc, "files");
-	for (i = 0; i < j.nfiles; i++) {
-		static const char *const act[] = {
-			[RBF_NONE] = "unchanged", [RBF_REMOVE] = "removed", [RBF_RESTORE] = "restored",
-		};
-
-		if (files) {
-			cJSON *o = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(o, "path", j.f[i].path);
-			cJSON_AddStringToObject(o, "action", act[rf.act[i]]);
-			cJSON_AddItemToArray(files, o);
-		} else if (rf.act[i] == RBF_REMOVE) {
-			printf("%s %s (apply wrote it)\n", dry ? "would remove" : "remove", j.f[i].path);
-		} else if (rf.act[i] == RBF_RESTORE) {
-			printf("%s %s (as before the first apply)\n", dry ? "would restore" : "restore",
-			       j.f[i].path);
-		} else if (!doc) {
-			printf("%s: %s\n", j.f[i].path, j.f[i].existed ? "already as before" :
-			       "not there (nothing to remove)");
-		}
-	}
-	if (!todo) {
-		if (!doc)
-			printf("nothing to roll back: journal %s is %s\n", path, jr_state_name(j.state));
-		goto out;
-	}
-	if (dry)
-		goto out;
-	if (!doc) {
-		/* Nobody would see what is about to be written. */
-		rc = stdout_check(cmd, EXIT_OK, "nothing was restored");
-		if (rc != EXIT_OK)
-			goto out;
-	}
-	for (i = 0; i < n; i++) {
-		r = sc_writable(st[i].path);
-		if (r < 0) {
-			rc = cli_err(EXIT_SYSTEM, cmd, "%s: %s%s; nothing was restored", st[i].path,
-				     strerror(-r), needs_root(r));
-			goto out;
-		}
-	}
-	for (i = 0; i < j.nfiles; i++) {
-		if (rf.act[i] == RBF_NONE)
-			continue;
-		r = jr_prepare_dir(j.f[i].path, &failed);
-		if (r < 0) {
-			rc = cli_err(EXIT_SYSTEM, cmd, "%s: %s: %s; nothing was restored", j.f[i].path,
-				     failed, strerror(-r));
-			goto out;
-		}
-	}
-	r = jr_prepare_dir(path, &failed);
-	if (r < 0) {
-		rc = cli_err(EXIT_SYSTEM, cmd, "journal %s: %s: %s; nothing was written",
-			     path, failed, strerror(-r));
-		goto out;
-	}
-	rc = txn_write_steps(cmd, st, n, &undone);
-	if (rc != EXIT_OK) {
-		cli_err(0, cmd, undone ? "the values the apply wrote are back: nothing changed" :
-			"some values are restored, others not; run 'wmark rollback' again");
-		goto out;
-	}
-	restored_any = true;
-	rc = rollback_do_files(cmd, &j, &rf);
-	if (rc != EXIT_OK)
-		goto out;
-	j.state = JR_ROLLED_BACK;
-	r = jr_save(path, &j, &failed);
-	if (r < 0)
-		cli_err(0, cmd, "journal %s: %s: %s (the values are restored)", path, failed,
-			strerror(-r));
-	if (!doc)
-		printf("restored; journal %s marked rolled-back\n", path);
-	{
-		/* Check the kernel recomputed what the restored values give. */
-		struct snapshot s;
-		unsigned set = 0;
-		bool recomp;
-
-		for (i = 0; i < n; i++)
-			set |= wm_knob_have(st[i].key);
-		recomp = (wm_change_recomputes(set) & WM_RECOMPUTE_WMARKS) != 0;
-
-		memset(&s, 0, sizeof(s));
-		if (snapshot_read(ctx, &s) == EXIT_OK) {
-			struct wm_predicted *w = calloc(s.m.nzones ? s.m.nzones : 1, sizeof(*w));
-
-			if (w && (s.sysctl.have & WM_HAVE_MFK) && s.m.nzones &&
-			    wm_predict(&s.prof, &s.m, &s.zi, &s.layout, &s.sysctl,
-				       WM_RECOMPUTE_WMARKS, w, NULL) == WM_OK)
-				rc = live_check(ctx, cmd, &s, w, &s.sysctl, recomp, doc);
-			free(w);
-			snapshot_free(&s);
-		}
-	}
-out:
-	if (doc) {
-		cJSON_AddBoolToObject(doc, "ok", rc == EXIT_OK);
-		jw_print(stdout, doc);	/* a write error: stdout_check() */
-		cJSON_Delete(doc);
-	}
-	if (restored_any)
-		rc = stdout_check(cmd, rc, "the values were restored");
-	/* The remaining returns above end the process, which drops the lock. */
-	if (lock_fd >= 0)
-		close(lock_fd);
 	return rc;
 }

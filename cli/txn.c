@@ -158,6 +158,44 @@ bool txn_holds(enum wm_knob k, const char *text, const struct sc_value *v)
 }
 
 
+void txn_json_value(cJSON *o, const char *name, const struct sc_value *v, enum wm_knob k)
+{
+	cJSON *arr;
+	int i;
+
+	if (k != WM_KNOB_LRR) {
+		cJSON_AddNumberToObject(o, name, (double)v->v[0]);
+		return;
+	}
+	arr = cJSON_AddArrayToObject(o, name);
+	for (i = 0; arr && i < v->n; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)v->v[i]));
+}
+
+int txn_stdout_check(const char *cmd, int rc, const char *done)
+{
+	int e, fd;
+
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	e = errno;
+	cli_err(0, cmd, "standard output: %s: the report is lost; %s", strerror(e), done);
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
+	clearerr(stdout);
+	return rc ? rc : EXIT_SYSTEM;
+}
+
+const char *txn_needs_root(int err)
+{
+	if ((err != -EACCES && err != -EPERM) || geteuid() == 0)
+		return "";
+	return " (writing sysctls needs root)";
+}
+
 /* ---- a run of writes under one journal -------------------------------- */
 
 /* Read knob k of the run into text (size JR_TEXT_MAX) and *v; 0 or -errno. */

@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
 #include "journal.h"
 #include "sysctl.h"
@@ -60,6 +62,20 @@ int txn_lock(const char *cmd, const char *state, int *fd);
 
 /* The root's boot id (proc/sys/kernel/random/boot_id), "" if unknown. */
 void txn_boot_id(const char *root, char *out, size_t n);
+
+/* A knob's value into JSON object o as name: a number, or an array for lowmem_reserve_ratio. */
+void txn_json_value(cJSON *o, const char *name, const struct sc_value *v, enum wm_knob k);
+
+/*
+ * Did stdout take everything printed so far?  If not, say so on stderr
+ * with what was done anyway (done), point stdout at /dev/null so that
+ * main's check at exit does not say it again, and return EXIT_SYSTEM
+ * unless rc is already an error; else return rc.
+ */
+int txn_stdout_check(const char *cmd, int rc, const char *done);
+
+/* The hint after a write refused with err (-errno): "" for root, whom it would not help. */
+const char *txn_needs_root(int err);
 
 /* ---- a run of writes under one journal -------------------------------- */
 

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_rollback.c - `wmark rollback`: write back the values the journal
+ * holds from before the applies (or a tune run) since the last rollback,
+ * and put back or remove the files --persist and --initrc wrote.
+ *
+ * A knob that holds neither the journal's previous nor its written value
+ * was changed by someone else since: without --force nothing is written.
+ * The journal and the write-with-undo are cli/txn.c's, as for apply.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "../calc/change.h"
+#include "commands.h"
+#include "journal.h"
+#include "jsonw.h"
+#include "livecheck.h"
+#include "persist.h"
+#include "snapshot.h"
+#include "sysctl.h"
+#include "txn.h"
+
+static void rollback_usage(FILE *f)
+{
+	fputs("Usage: wmark [--root DIR] [-j] rollback [OPTIONS]\n"
+	      "\n"
+	      "Restore the sysctls that apply changed to the values they had before\n"
+	      "it, from the journal.  After several applies, the values from before\n"
+	      "the first one since the last rollback, also after an apply that was\n"
+	      "killed.  Files --persist and --initrc wrote are removed, or the file\n"
+	      "they replaced is put back.  Running it again changes nothing.  Values\n"
+	      "or files someone else changed since are left alone, and nothing is\n"
+	      "written, unless --force.\n"
+	      "\n"
+	      "Options:\n"
+	      "      --state FILE   journal (default ROOT/var/lib/wmark/state.json)\n"
+	      "  -f, --force        restore values changed since the apply too\n"
+	      "  -n, --dry-run      say what would be restored, write nothing\n"
+	      "  -h, --help         show this help\n"
+	      "\n"
+	      "Exit status: 0 restored or nothing to do, 1 values changed since (and\n"
+	      "no --force) or a read-back differed, 2 bad usage, a malformed journal,\n"
+	      "one for another root or a value the kernel refuses, 3 no journal, no\n"
+	      "permission or I/O.\n", f);
+}
+
+enum rb_state { RB_AT_PREVIOUS, RB_AT_WRITTEN, RB_CHANGED };
+
+/* What rollback does with a file --persist or --initrc wrote. */
+enum rb_file { RBF_NONE, RBF_REMOVE, RBF_RESTORE };
+
+struct rb_files {
+	enum rb_file act[JR_MAX_FILES];
+	bool changed[JR_MAX_FILES];	/* not as apply left it: someone else's now */
+	const char *why[JR_MAX_FILES];	/* how it changed */
+	char text[JR_FILE_MAX];		/* scratch: a file's text now */
+};
+
+/*
+ * Decide for every file of journal j what rollback does: remove one that
+ * did not exist before, put back the text of one that did, nothing when
+ * it holds that text already.  A file that lost wmark's header, or that
+ * is gone, was changed by someone else since.  Return EXIT_OK, or
+ * EXIT_SYSTEM after one line for a file that cannot be touched by the
+ * rule of ps_inspect (a symlink, a directory, outside the root).
+ */
+static int rollback_files(const struct cli_ctx *ctx, const char *cmd,
+			  const struct journal *j, struct rb_files *rf)
+{
+	enum ps_kind kind;
+	int i, r;
+
+	for (i = 0; i < j->nfiles; i++) {
+		const struct jr_file *f = &j->f[i];
+
+		rf->act[i] = RBF_NONE;
+		rf->changed[i] = false;
+		rf->why[i] = "";
+		r = ps_inspect(ctx->root, f->path, &kind, rf->text, sizeof(rf->text));
+		if (r == -EFBIG || r == -EILSEQ) {
+			kind = PS_FOREIGN;	/* not what wmark writes */
+		} else if (r < 0) {
+			return cli_err(EXIT_SYSTEM, cmd, "%s: %s; nothing was restored", f->path,
+				       r == -EXDEV ? "resolves outside the root: refusing to follow a symlink" :
+				       r == -ELOOP ? "is a symbolic link: refusing" :
+				       r == -EISDIR ? "is a directory, not a file" :
+				       r == -ENXIO ? "is not a regular file" : strerror(-r));
+		}
+		if (j->state == JR_ROLLED_BACK || j->state == JR_RESTORED)
+			continue;
+		if (kind == PS_ABSENT && !f->existed)
+			continue;
+		if (kind != PS_ABSENT && f->existed && r == 0 && strcmp(rf->text, f->previous) == 0)
+			continue;
+		rf->act[i] = f->existed ? RBF_RESTORE : RBF_REMOVE;
+		if (kind == PS_ABSENT) {
+			rf->changed[i] = true;
+			rf->why[i] = "was removed";
+		} else if (kind == PS_FOREIGN) {
+			rf->changed[i] = true;
+			rf->why[i] = "no longer starts with wmark's header";
+		}
+	}
+	return EXIT_OK;
+}
+
+/* Carry out rf's decisions; EXIT_OK or EXIT_SYSTEM after one line. */
+static int rollback_do_files(const char *cmd, const struct journal *j,
+			     const struct rb_files *rf)
+{
+	const char *failed = NULL;
+	int i, r = 0;
+
+	for (i = 0; i < j->nfiles; i++) {
+		const struct jr_file *f = &j->f[i];
+
+		if (rf->act[i] == RBF_REMOVE) {
+			r = jr_remove(f->path, &failed);
+		} else if (rf->act[i] == RBF_RESTORE) {
+			r = jr_prepare_dir(f->path, &failed);
+			if (r == 0)
+				r = jr_write_atomic(f->path, f->previous, strlen(f->previous), 0644,
+						    NULL, &failed);
+		}
+		if (r < 0)
+			return cli_err(EXIT_SYSTEM, cmd, "%s: %s: %s (the sysctls are restored, this file not: run 'wmark rollback' again)",
+				       f->path, failed, strerror(-r));
+	}
+	return EXIT_OK;
+}
+
+/*
+ * The kernel rollback writes to, for the range check: --kernel, else the
+ * root's osrelease with the Debian sublevel from its version string (as
+ * snapshot_read takes it), else the newest rules.  Read on its own, not with
+ * snapshot_read, which refuses a knob file that does not parse: rollback
+ * -f exists to repair exactly those.
+ */
+static void rollback_profile(const struct cli_ctx *ctx, struct wm_profile *p)
+{
+	struct wm_kver k;
+	char *buf = NULL;
+	size_t len;
+
+	if (ctx->kernel && wm_kver_parse(ctx->kernel, &k, NULL) == 0) {
+		wm_profile_for(&k, p);
+		return;
+	}
+	if (read_rooted(ctx->root, P_OSRELEASE, &buf, &len) == 0) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (wm_kver_parse(buf, &k, NULL) == 0) {
+			free(buf);
+			buf = NULL;
+			if (read_rooted(ctx->root, P_KVERSION, &buf, &len) == 0)
+				wm_kver_debian_sublevel(buf, &k);
+			free(buf);
+			wm_profile_for(&k, p);
+			return;
+		}
+	}
+	free(buf);
+	wm_profile_default(p);
+}
+
+/*
+ * `wmark rollback`: argv[0] is "rollback", then its options
+ * (rollback_usage).  Return the exit code: 0 restored or nothing to do,
+ * 1 values changed since or a read-back differed, 2 bad usage or a
+ * malformed journal, 3 the system refused or there is no journal.
+ */
+const struct option cmd_rollback_opts[] = {
+	{ "state", required_argument, NULL, 'S' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const char *cmd = "rollback", *state_opt = NULL, *failed = NULL;
+	char path[PATH_MAX], err[200], rroot[PATH_MAX], boot_id[64];
+	char knob[WM_NKNOBS][PATH_MAX], shown[WM_NKNOBS][JR_TEXT_MAX + 8];
+	char raw[WM_NKNOBS][JR_TEXT_MAX];	/* a knob's text, when it does not parse */
+	struct sc_value cur[WM_NKNOBS], prev[WM_NKNOBS], wr[WM_NKNOBS], bf;
+	bool cur_ok[WM_NKNOBS];
+	enum rb_state where[WM_NKNOBS];
+	struct txn_step st[WM_NKNOBS];
+	struct wm_profile prof;
+	struct journal j;
+	static struct rb_files rf;
+	bool force = false, dry = false, undone;
+	int c, i, r, rc = EXIT_OK, n = 0, changed = 0, todo = 0, lock_fd = -1;
+	cJSON *doc = NULL, *restored = NULL, *before = NULL, *left = NULL, *files = NULL;
+	bool restored_any = false;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":fnh", cmd_rollback_opts, NULL)) != -1) {
+		switch (c) {
+		case 'S':
+			state_opt = optarg;
+			break;
+		case 'f':
+			force = true;
+			break;
+		case 'n':
+			dry = true;
+			break;
+		case 'h':
+			rollback_usage(stdout);
+			return EXIT_OK;
+		case ':':
+			return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	if (txn_state_path(ctx, state_opt, path, sizeof(path)) < 0)
+		return cli_usage(cmd, "--state: path too long");
+	r = jr_load(path, &j, err, sizeof(err));
+	if (r == -ENOENT)
+		return cli_err(EXIT_SYSTEM, cmd, "%s: no journal: nothing was applied with this root and --state",
+			       path);
+	if (r == 0 && !dry) {
+		r = txn_lock(cmd, path, &lock_fd);
+		if (r != EXIT_OK)
+			return r;
+		/* Read it again: it is ours now. */
+		r = jr_load(path, &j, err, sizeof(err));
+	}
+	if (r < 0) {
+		/* malformed input (wmark.1): exit 2, but no usage hint */
+		rc = cli_err(r == -EINVAL ? EXIT_USAGE : EXIT_SYSTEM, cmd, "%s: %s; nothing was restored",
+			     path, err);
+		goto out;
+	}
+	if (!realpath(ctx->root, rroot))
+		return cli_err(EXIT_SYSTEM, cmd, "%s: %s", ctx->root, strerror(errno));
+	if (strcmp(rroot, j.root) != 0)
+		return cli_err(EXIT_USAGE, cmd, "%s was written for root %s, not %s; nothing was restored",
+			       path, j.root, rroot);
+
+	for (i = 0; i < j.n; i++) {
+		enum wm_knob k = j.e[i].key;
+		char text[JR_TEXT_MAX], esc[JR_TEXT_MAX];
+
+		r = sc_path(ctx->root, k, knob[i], sizeof(knob[i]));
+		if (r < 0)
+			return cli_err(EXIT_SYSTEM, cmd, "vm.%s under %s: %s", wm_knob_name(k),
+				       ctx->root, r == -EXDEV ? "resolves outside proc/sys/vm" : strerror(-r));
+		r = sc_read(knob[i], text, sizeof(text));
+		if (r == -EFBIG)
+			snprintf(text, sizeof(text), "(over %d bytes)", JR_TEXT_MAX - 1);
+		else if (r < 0)
+			return cli_err(EXIT_SYSTEM, cmd, "%s: read: %s", knob[i], strerror(-r));
+		/* jr_load checked that the journal's texts parse */
+		sc_value_parse(k, j.e[i].previous, &prev[i], NULL);
+		sc_value_parse(k, j.e[i].written, &wr[i], NULL);
+		/* Whatever a knob holds (empty, garbage: a file, not the kernel), --force restores it. */
+		cur_ok[i] = r >= 0 && sc_value_parse(k, text, &cur[i], NULL) == 0;
+		snprintf(raw[i], sizeof(raw[i]), "%s", text);
+		if (cur_ok[i])
+			txn_value_str(&cur[i], shown[i], sizeof(shown[i]));
+		else
+			snprintf(shown[i], sizeof(shown[i]), "\"%s\"", sc_escape(text, esc, sizeof(esc)));
+		if (!cur_ok[i])
+			where[i] = RB_CHANGED;
+		else if (sc_value_equal(&cur[i], &prev[i]))
+			where[i] = RB_AT_PREVIOUS;
+		else if (sc_value_equal(&cur[i], &wr[i]))
+			where[i] = RB_AT_WRITTEN;
+		/* An interrupted apply may not have come to this knob yet. */
+		else if (j.e[i].before[0] && sc_value_parse(k, j.e[i].before, &bf, NULL) == 0 &&
+			 sc_value_equal(&cur[i], &bf))
+			where[i] = RB_AT_WRITTEN;
+		else
+			where[i] = RB_CHANGED;
+		/* After a rollback or a restore, nothing of ours is left. */
+		if (j.state == JR_ROLLED_BACK || j.state == JR_RESTORED)
+			continue;
+		changed += where[i] == RB_CHANGED;
+		todo += where[i] != RB_AT_PREVIOUS;
+	}
+	/* What a kill in an earlier apply or rollback left beside the knobs. */
+	for (i = 0; !dry && i < j.n; i++)
+		jr_remove_stale(knob[i]);
+	rc = rollback_files(ctx, cmd, &j, &rf);
+	if (rc != EXIT_OK)
+		goto out;
+	for (i = 0; i < j.nfiles; i++) {
+		changed += rf.changed[i];
+		todo += rf.act[i] != RBF_NONE;
+	}
+	txn_boot_id(ctx->root, boot_id, sizeof(boot_id));
+	if (changed && !force) {
+		for (i = 0; i < j.n; i++) {
+			char b[128];
+
+			if (where[i] != RB_CHANGED)
+				continue;
+			txn_value_str(&wr[i], b, sizeof(b));
+			cli_err(0, cmd, "vm.%s is %s, not the %s apply wrote: changed since",
+				wm_knob_name(j.e[i].key), shown[i], b);
+		}
+		for (i = 0; i < j.nfiles; i++)
+			if (rf.changed[i])
+				cli_err(0, cmd, "%s %s since apply wrote it: changed since",
+					j.f[i].path, rf.why[i]);
+		return cli_err(EXIT_CHECK, cmd, "nothing restored%s; --force restores the journal's values anyway",
+			       boot_id[0] && j.boot_id[0] && strcmp(boot_id, j.boot_id) ?
+			       " (the machine has rebooted since the apply)" : "");
+	}
+	/* A value the kernel would refuse (a journal of another kernel, or edited). */
+	rollback_profile(ctx, &prof);
+	for (i = 0; todo && i < j.n; i++) {
+		enum wm_knob k = j.e[i].key;
+		struct wm_diag d = { 0 };
+		char esc[200];
+
+		if (where[i] == RB_AT_PREVIOUS)
+			continue;
+		if (sc_value_check(&prof, k, &prev[i], k == WM_KNOB_LRR && cur_ok[i] ? cur[i].n : 0,
+				   &d) < 0)
+			return cli_err(EXIT_USAGE, cmd, "journal %s: vm.%s: the previous value cannot be written back: %s; nothing was restored",
+				       path, wm_knob_name(k), sc_escape(d.msg, esc, sizeof(esc)));
+	}
+	if (ctx->format == FMT_JSON) {
+		doc = cJSON_CreateObject();
+		cJSON_AddStringToObject(doc, "journal", path);
+		cJSON_AddStringToObject(doc, "journal_state", jr_state_name(j.state));
+		cJSON_AddBoolToObject(doc, "dry_run", dry);
+		restored = cJSON_AddObjectToObject(doc, "restored");
+		before = cJSON_AddObjectToObject(doc, "previous");
+		left = cJSON_AddObjectToObject(doc, "unchanged");
+	}
+	for (i = 0; i < j.n; i++) {
+		enum wm_knob k = j.e[i].key;
+		bool go = todo && where[i] != RB_AT_PREVIOUS;
+		const char *a = shown[i];
+		char b[128];
+
+		txn_value_str(&prev[i], b, sizeof(b));
+		if (doc) {
+			cJSON *o = go ? before : left;
+
+			if (go)
+				txn_json_value(restored, wm_knob_name(k), &prev[i], k);
+			/* what the knob held: its value, or its text if it had none */
+			if (cur_ok[i])
+				txn_json_value(o, wm_knob_name(k), &cur[i], k);
+			else
+				cJSON_AddStringToObject(o, wm_knob_name(k), raw[i]);
+		} else if (go) {
+			printf("%s vm.%s = %s (was %s)\n", dry ? "would restore" : "restore",
+			       wm_knob_name(k), b, a);
+		} else {
+			printf("vm.%s = %s: %s\n", wm_knob_name(k), a,
+			       where[i] == RB_AT_PREVIOUS ? "already the previous value" :
+			       "not ours to restore (the last apply did not leave it changed)");
+		}
+		if (go)
+			st[n++] = (struct txn_step){ .key = k, .path = knob[i], .to = j.e[i].previous,
+						 .back = j.e[i].written, .want = prev[i] };
+	}
+	/* The files --persist and --initrc wrote: at boot, too, as before. */
+	if (doc)
+		files = cJSON_AddArrayToObject(doc, "files");
+	for (i = 0; i < j.nfiles; i++) {
+		static const char *const act[] = {
+			[RBF_NONE] = "unchanged", [RBF_REMOVE] = "removed", [RBF_RESTORE] = "restored",
+		};
+
+		if (files) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "path", j.f[i].path);
+			cJSON_AddStringToObject(o, "action", act[rf.act[i]]);
+			cJSON_AddItemToArray(files, o);
+		} else if (rf.act[i] == RBF_REMOVE) {
+			printf("%s %s (apply wrote it)\n", dry ? "would remove" : "remove", j.f[i].path);
+		} else if (rf.act[i] == RBF_RESTORE) {
+			printf("%s %s (as before the first apply)\n", dry ? "would restore" : "restore",
+			       j.f[i].path);
+		} else if (!doc) {
+			printf("%s: %s\n", j.f[i].path, j.f[i].existed ? "already as before" :
+			       "not there (nothing to remove)");
+		}
+	}
+	if (!todo) {
+		if (!doc)
+			printf("nothing to roll back: journal %s is %s\n", path, jr_state_name(j.state));
+		goto out;
+	}
+	if (dry)
+		goto out;
+	if (!doc) {
+		/* Nobody would see what is about to be written. */
+		rc = txn_stdout_check(cmd, EXIT_OK, "nothing was restored");
+		if (rc != EXIT_OK)
+			goto out;
+	}
+	for (i = 0; i < n; i++) {
+		r = sc_writable(st[i].path);
+		if (r < 0) {
+			rc = cli_err(EXIT_SYSTEM, cmd, "%s: %s%s; nothing was restored", st[i].path,
+				     strerror(-r), txn_needs_root(r));
+			goto out;
+		}
+	}
+	for (i = 0; i < j.nfiles; i++) {
+		if (rf.act[i] == RBF_NONE)
+			continue;
+		r = jr_prepare_dir(j.f[i].path, &failed);
+		if (r < 0) {
+			rc = cli_err(EXIT_SYSTEM, cmd, "%s: %s: %s; nothing was restored", j.f[i].path,
+				     failed, strerror(-r));
+			goto out;
+		}
+	}
+	r = jr_prepare_dir(path, &failed);
+	if (r < 0) {
+		rc = cli_err(EXIT_SYSTEM, cmd, "journal %s: %s: %s; nothing was written",
+			     path, failed, strerror(-r));
+		goto out;
+	}
+	rc = txn_write_steps(cmd, st, n, &undone);
+	if (rc != EXIT_OK) {
+		cli_err(0, cmd, undone ? "the values the apply wrote are back: nothing changed" :
+			"some values are restored, others not; run 'wmark rollback' again");
+		goto out;
+	}
+	restored_any = true;
+	rc = rollback_do_files(cmd, &j, &rf);
+	if (rc != EXIT_OK)
+		goto out;
+	j.state = JR_ROLLED_BACK;
+	r = jr_save(path, &j, &failed);
+	if (r < 0)
+		cli_err(0, cmd, "journal %s: %s: %s (the values are restored)", path, failed,
+			strerror(-r));
+	if (!doc)
+		printf("restored; journal %s marked rolled-back\n", path);
+	{
+		/* Check the kernel recomputed what the restored values give. */
+		struct snapshot s;
+		unsigned set = 0;
+		bool recomp;
+
+		for (i = 0; i < n; i++)
+			set |= wm_knob_have(st[i].key);
+		recomp = (wm_change_recomputes(set) & WM_RECOMPUTE_WMARKS) != 0;
+
+		memset(&s, 0, sizeof(s));
+		if (snapshot_read(ctx, &s) == EXIT_OK) {
+			struct wm_predicted *w = calloc(s.m.nzones ? s.m.nzones : 1, sizeof(*w));
+
+			if (w && (s.sysctl.have & WM_HAVE_MFK) && s.m.nzones &&
+			    wm_predict(&s.prof, &s.m, &s.zi, &s.layout, &s.sysctl,
+				       WM_RECOMPUTE_WMARKS, w, NULL) == WM_OK)
+				rc = live_check(ctx, cmd, &s, w, &s.sysctl, recomp, doc);
+			free(w);
+			snapshot_free(&s);
+		}
+	}
+out:
+	if (doc) {
+		cJSON_AddBoolToObject(doc, "ok", rc == EXIT_OK);
+		jw_print(stdout, doc);	/* a write error: txn_stdout_check() */
+		cJSON_Delete(doc);
+	}
+	if (restored_any)
+		rc = txn_stdout_check(cmd, rc, "the values were restored");
+	/* The remaining returns above end the process, which drops the lock. */
+	if (lock_fd >= 0)
+		close(lock_fd);
+	return rc;
+}
