@@ -968,10 +968,9 @@ static void print_changes(const struct apply *a)
 static int run_apply(struct apply *a, const char *cmd)
 {
 	struct txn_step st[WM_NKNOBS];
+	struct txn_outcome done;
 	struct journal j;
-	const char *failed = NULL;
-	bool undone;
-	int k, n = 0, r, rc, i;
+	int k, n = 0, rc, i;
 	cJSON *written = NULL, *previous = NULL, *warns;
 
 	rc = snapshot_read(a->ctx, &a->s);
@@ -1078,14 +1077,7 @@ static int run_apply(struct apply *a, const char *cmd)
 	}
 
 	/* The journal first: from here on, rollback can undo anything. */
-	memset(&j, 0, sizeof(j));
-	j.state = JR_PENDING;
-	if (!realpath(a->ctx->root, j.root))
-		snprintf(j.root, sizeof(j.root), "%s", a->ctx->root);
-	snprintf(j.kernel, sizeof(j.kernel), "%s", a->s.osrelease);
-	txn_boot_id(a->ctx->root, j.boot_id, sizeof(j.boot_id));
-	j.time = (long long)time(NULL);
-	snprintf(j.command, sizeof(j.command), "%s", a->command);
+	txn_journal_head(&j, a->ctx->root, a->s.osrelease, a->command);
 	for (k = 0; k < WM_NKNOBS; k++) {
 		struct change *c = &a->ch[k];
 
@@ -1108,29 +1100,17 @@ static int run_apply(struct apply *a, const char *cmd)
 	rc = journal_files(a, cmd, &j);
 	if (rc != EXIT_OK)
 		goto out;
-	r = jr_save(a->state_path, &j, &failed);
-	if (r < 0) {
-		rc = cli_err(EXIT_SYSTEM, cmd, "journal %s: %s: %s; nothing was written",
-			     a->state_path, failed, strerror(-r));
-		goto out;
-	}
-	rc = txn_write_steps(cmd, st, n, &undone);
+	/* Undone: back to the journal as it was before this apply. */
+	rc = txn_commit(cmd, a->state_path, &j, st, n, a->have_old ? &a->old : NULL, &done);
 	if (rc != EXIT_OK) {
-		if (undone) {
-			/* Back to the journal as it was before this apply. */
-			if (a->have_old)
-				j = a->old;
-			else
-				j.state = JR_RESTORED;
-			if (jr_save(a->state_path, &j, &failed) < 0)
-				cli_err(0, cmd, "journal %s: could not record the restore", a->state_path);
+		if (done.undone)
 			cli_err(0, cmd, "every value is as before: nothing changed");
-		} else {
+		else if (done.journaled)
 			cli_err(0, cmd, "some values could not be put back; 'wmark rollback' retries from %s",
 				a->state_path);
-		}
 		goto out;
 	}
+	a->wrote = true;
 	for (i = 0; i < n; i++) {
 		if (!st[i].failed_ignored)
 			continue;
@@ -1138,21 +1118,9 @@ static int run_apply(struct apply *a, const char *cmd)
 		warn(a, "%s: write failed, skipped (\"-\" in %s)", st[i].path,
 		     a->ch[st[i].key].origin);
 	}
-	a->wrote = true;
-	for (i = 0; i < n; i++)
-		jr_remove_stale(st[i].path);
-	/* Written: the text from before this apply is no longer the knob's. */
-	for (i = 0; i < j.n; i++) {
-		const struct change *c = &a->ch[j.e[i].key];
-
-		if (c->set && !c->dropped && !c->write_failed)
-			j.e[i].before[0] = '\0';
-	}
-	j.state = JR_APPLIED;
-	r = jr_save(a->state_path, &j, &failed);
-	if (r < 0)
+	if (done.save_err)
 		warn(a, "journal %s: %s: %s: it still reads \"pending\", which rollback handles",
-		     a->state_path, failed, strerror(-r));
+		     a->state_path, done.save_failed, strerror(-done.save_err));
 	if (!a->doc) {
 		printf("written and read back; journal %s ('wmark rollback' restores the previous values)\n",
 		       a->state_path);

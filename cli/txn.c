@@ -196,6 +196,63 @@ const char *txn_needs_root(int err)
 	return " (writing sysctls needs root)";
 }
 
+void txn_journal_head(struct journal *j, const char *root, const char *kernel,
+		      const char *command)
+{
+	memset(j, 0, sizeof(*j));
+	if (!realpath(root, j->root))
+		snprintf(j->root, sizeof(j->root), "%s", root);
+	snprintf(j->kernel, sizeof(j->kernel), "%s", kernel ? kernel : "");
+	txn_boot_id(root, j->boot_id, sizeof(j->boot_id));
+	j->time = (long long)time(NULL);
+	snprintf(j->command, sizeof(j->command), "%s", command);
+}
+
+int txn_commit(const char *cmd, const char *state, struct journal *j, struct txn_step *st,
+	       int n, const struct journal *on_undo, struct txn_outcome *out)
+{
+	const char *failed = NULL;
+	int i, e, r, rc;
+
+	memset(out, 0, sizeof(*out));
+	j->state = JR_PENDING;
+	r = jr_save(state, j, &failed);
+	if (r < 0)
+		return cli_err(EXIT_SYSTEM, cmd, "journal %s: %s: %s; nothing was written",
+			       state, failed, strerror(-r));
+	out->journaled = true;
+	rc = txn_write_steps(cmd, st, n, &out->undone);
+	if (rc != EXIT_OK) {
+		if (out->undone) {
+			struct journal back;
+
+			if (on_undo) {
+				back = *on_undo;
+			} else {
+				back = *j;
+				back.state = JR_RESTORED;
+			}
+			if (jr_save(state, &back, &failed) < 0)
+				cli_err(0, cmd, "journal %s: could not record the restore", state);
+		}
+		return rc;
+	}
+	for (i = 0; i < n; i++)
+		jr_remove_stale(st[i].path);
+	/* Written: the text from before this write is no longer the knob's. */
+	for (e = 0; e < j->n; e++)
+		for (i = 0; i < n; i++)
+			if (st[i].key == j->e[e].key && st[i].done && !st[i].failed_ignored)
+				j->e[e].before[0] = '\0';
+	j->state = JR_APPLIED;
+	r = jr_save(state, j, &failed);
+	if (r < 0) {
+		out->save_err = r;
+		out->save_failed = failed;
+	}
+	return EXIT_OK;
+}
+
 /* ---- a run of writes under one journal -------------------------------- */
 
 /* Read knob k of the run into text (size JR_TEXT_MAX) and *v; 0 or -errno. */
@@ -213,13 +270,7 @@ static void run_journal(const struct txn *t, const char *const *to, struct journ
 {
 	int k;
 
-	memset(j, 0, sizeof(*j));
-	if (!realpath(t->ctx->root, j->root))
-		snprintf(j->root, sizeof(j->root), "%s", t->ctx->root);
-	snprintf(j->kernel, sizeof(j->kernel), "%s", t->kernel);
-	txn_boot_id(t->ctx->root, j->boot_id, sizeof(j->boot_id));
-	j->time = (long long)time(NULL);
-	snprintf(j->command, sizeof(j->command), "%s", t->command);
+	txn_journal_head(j, t->ctx->root, t->kernel, t->command);
 	for (k = 0; k < WM_NKNOBS; k++) {
 		const struct txn_knob *kn = &t->k[k];
 		struct jr_entry *e;
@@ -377,11 +428,11 @@ bool txn_changed(struct txn *t, enum wm_knob k, struct sc_value *now)
 
 int txn_write(struct txn *t, const enum wm_knob *k, const char *const *to, int n)
 {
-	const char *want[WM_NKNOBS] = { 0 }, *failed = NULL;
+	const char *want[WM_NKNOBS] = { 0 };
 	struct txn_step st[WM_NKNOBS];
-	struct journal j;
-	bool undone;
-	int i, r, rc;
+	struct txn_outcome done;
+	struct journal j, before;
+	int i, rc;
 
 	for (i = 0; i < n && i < WM_NKNOBS; i++) {
 		struct txn_knob *kn = &t->k[k[i]];
@@ -393,32 +444,20 @@ int txn_write(struct txn *t, const enum wm_knob *k, const char *const *to, int n
 			return cli_err(EXIT_USAGE, t->cmd, "vm.%s: \"%s\" is not a value of it",
 				       wm_knob_name(k[i]), to[i]);
 	}
+	/* Undone: the journal as it stood before this write. */
+	run_journal(t, NULL, &before);
+	before.state = before.n ? JR_APPLIED : JR_RESTORED;
 	run_journal(t, want, &j);
-	j.state = JR_PENDING;
-	r = jr_save(t->state, &j, &failed);
-	if (r < 0)
-		return cli_err(EXIT_SYSTEM, t->cmd, "journal %s: %s: %s; nothing was written",
-			       t->state, failed, strerror(-r));
-	t->journaled = true;
-	rc = txn_write_steps(t->cmd, st, n, &undone);
-	if (rc != EXIT_OK) {
-		run_journal(t, NULL, &j);
-		j.state = j.n ? JR_APPLIED : JR_RESTORED;
-		if (undone && jr_save(t->state, &j, &failed) < 0)
-			cli_err(0, t->cmd, "journal %s: could not record the undo", t->state);
+	rc = txn_commit(t->cmd, t->state, &j, st, n, &before, &done);
+	t->journaled |= done.journaled;
+	if (rc != EXIT_OK)
 		return rc;
-	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		snprintf(t->k[k[i]].last, JR_TEXT_MAX, "%s", to[i]);
-		jr_remove_stale(t->k[k[i]].path);
-	}
 	t->writes++;
-	run_journal(t, NULL, &j);
-	j.state = JR_APPLIED;
-	r = jr_save(t->state, &j, &failed);
-	if (r < 0)
+	if (done.save_err)
 		cli_err(0, t->cmd, "journal %s: %s: %s: it still reads \"pending\", which rollback handles",
-			t->state, failed, strerror(-r));
+			t->state, done.save_failed, strerror(-done.save_err));
 	return EXIT_OK;
 }
 

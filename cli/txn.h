@@ -77,6 +77,39 @@ int txn_stdout_check(const char *cmd, int rc, const char *done);
 /* The hint after a write refused with err (-errno): "" for root, whom it would not help. */
 const char *txn_needs_root(int err);
 
+/*
+ * Start journal j for a write under root: everything cleared, then the
+ * root (resolved), kernel, boot id, time and command filled in.
+ */
+void txn_journal_head(struct journal *j, const char *root, const char *kernel,
+		      const char *command);
+
+/* What txn_commit() did besides its return code. */
+struct txn_outcome {
+	bool journaled;			/* j was saved as pending: writes were tried */
+	bool undone;			/* failed: every write done was put back */
+	int save_err;			/* succeeded, but the last save failed (-errno) */
+	const char *save_failed;	/* then: what failed */
+};
+
+/*
+ * Write steps st[0..n) under journal j (at path state), the one sequence
+ * of apply and tune: j, which must name every knob of st, goes to disk
+ * as pending before any write; then each step is written and read back,
+ * and on the first failure that is not ignorable every write done is
+ * undone (txn_write_steps).  Then:
+ *   - on success each knob written loses its "before" text in j, stale
+ *     temporary files beside the knobs are removed, and j is saved as
+ *     applied; a failure of that last save is only reported in *out
+ *     (the journal then reads pending, which rollback handles);
+ *   - on a failure whose writes were all undone, on_undo (the journal as
+ *     it was before; NULL: j itself, marked restored) is saved again.
+ * Return EXIT_OK, or an exit code after lines on stderr (a journal that
+ * cannot be saved first: "nothing was written").
+ */
+int txn_commit(const char *cmd, const char *state, struct journal *j, struct txn_step *st,
+	       int n, const struct journal *on_undo, struct txn_outcome *out);
+
 /* ---- a run of writes under one journal -------------------------------- */
 
 /* A knob a run may write, as it stands. */
