@@ -52,8 +52,6 @@ static void rollback_usage(FILE *f)
 	      "permission or I/O.\n", f);
 }
 
-enum rb_state { RB_AT_PREVIOUS, RB_AT_WRITTEN, RB_CHANGED };
-
 /* What rollback does with a file --persist or --initrc wrote. */
 enum rb_file { RBF_NONE, RBF_REMOVE, RBF_RESTORE };
 
@@ -190,9 +188,9 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	char path[PATH_MAX], err[200], rroot[PATH_MAX], boot_id[64];
 	char knob[WM_NKNOBS][PATH_MAX], shown[WM_NKNOBS][JR_TEXT_MAX + 8];
 	char raw[WM_NKNOBS][JR_TEXT_MAX];	/* a knob's text, when it does not parse */
-	struct sc_value cur[WM_NKNOBS], prev[WM_NKNOBS], wr[WM_NKNOBS], bf;
+	struct sc_value cur[WM_NKNOBS], prev[WM_NKNOBS], wr[WM_NKNOBS];
 	bool cur_ok[WM_NKNOBS];
-	enum rb_state where[WM_NKNOBS];
+	enum txn_where where[WM_NKNOBS];
 	struct txn_step st[WM_NKNOBS];
 	struct wm_profile prof;
 	struct journal j;
@@ -274,23 +272,12 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 			txn_value_str(&cur[i], shown[i], sizeof(shown[i]));
 		else
 			snprintf(shown[i], sizeof(shown[i]), "\"%s\"", sc_escape(text, esc, sizeof(esc)));
-		if (!cur_ok[i])
-			where[i] = RB_CHANGED;
-		else if (sc_value_equal(&cur[i], &prev[i]))
-			where[i] = RB_AT_PREVIOUS;
-		else if (sc_value_equal(&cur[i], &wr[i]))
-			where[i] = RB_AT_WRITTEN;
-		/* An interrupted apply may not have come to this knob yet. */
-		else if (j.e[i].before[0] && sc_value_parse(k, j.e[i].before, &bf, NULL) == 0 &&
-			 sc_value_equal(&cur[i], &bf))
-			where[i] = RB_AT_WRITTEN;
-		else
-			where[i] = RB_CHANGED;
+		where[i] = txn_where(&j.e[i], cur_ok[i] ? &cur[i] : NULL);
 		/* After a rollback or a restore, nothing of ours is left. */
 		if (j.state == JR_ROLLED_BACK || j.state == JR_RESTORED)
 			continue;
-		changed += where[i] == RB_CHANGED;
-		todo += where[i] != RB_AT_PREVIOUS;
+		changed += where[i] == TXN_CHANGED;
+		todo += where[i] != TXN_AT_PREVIOUS;
 	}
 	/* What a kill in an earlier apply or rollback left beside the knobs. */
 	for (i = 0; !dry && i < j.n; i++)
@@ -307,7 +294,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		for (i = 0; i < j.n; i++) {
 			char b[128];
 
-			if (where[i] != RB_CHANGED)
+			if (where[i] != TXN_CHANGED)
 				continue;
 			txn_value_str(&wr[i], b, sizeof(b));
 			cli_err(0, cmd, "vm.%s is %s, not the %s apply wrote: changed since",
@@ -328,7 +315,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		struct wm_diag d = { 0 };
 		char esc[200];
 
-		if (where[i] == RB_AT_PREVIOUS)
+		if (where[i] == TXN_AT_PREVIOUS)
 			continue;
 		if (sc_value_check(&prof, k, &prev[i], k == WM_KNOB_LRR && cur_ok[i] ? cur[i].n : 0,
 				   &d) < 0)
@@ -346,7 +333,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	for (i = 0; i < j.n; i++) {
 		enum wm_knob k = j.e[i].key;
-		bool go = todo && where[i] != RB_AT_PREVIOUS;
+		bool go = todo && where[i] != TXN_AT_PREVIOUS;
 		const char *a = shown[i];
 		char b[128];
 
@@ -366,7 +353,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 			       wm_knob_name(k), b, a);
 		} else {
 			printf("vm.%s = %s: %s\n", wm_knob_name(k), a,
-			       where[i] == RB_AT_PREVIOUS ? "already the previous value" :
+			       where[i] == TXN_AT_PREVIOUS ? "already the previous value" :
 			       "not ours to restore (the last apply did not leave it changed)");
 		}
 		if (go)

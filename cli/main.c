@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,49 +57,6 @@ const struct option cli_global_opts[] = {
 };
 
 #define NGLOBAL (sizeof(cli_global_opts) / sizeof(cli_global_opts[0]) - 1)
-
-int cli_err(int code, const char *context, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("wmark: ", stderr);
-	if (context && *context)
-		fprintf(stderr, "%s: ", context);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
-
-int cli_usage(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("wmark: ", stderr);
-	if (cmd && *cmd)
-		fprintf(stderr, "%s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'wmark --help'", stderr);
-	if (cmd && *cmd)
-		fprintf(stderr, " or 'wmark %s --help'", cmd);
-	fputs(".\n", stderr);
-	return EXIT_USAGE;
-}
-
-int cli_diag(const char *context, int rc, const struct wm_diag *d)
-{
-	const char *msg = d->msg[0] ? d->msg : "invalid input";
-	int code = rc == WM_ENOMEM ? EXIT_SYSTEM : EXIT_USAGE;
-
-	if (d->line > 0)
-		return cli_err(code, context, "line %d: %s", d->line, msg);
-	if (d->key[0])
-		return cli_err(code, context, "%s: %s", d->key, msg);
-	return cli_err(code, context, "%s", msg);
-}
 
 static void usage(FILE *f)
 {

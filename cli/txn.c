@@ -157,6 +157,17 @@ bool txn_holds(enum wm_knob k, const char *text, const struct sc_value *v)
 	return text[0] && sc_value_parse(k, text, &t, NULL) == 0 && sc_value_equal(&t, v);
 }
 
+enum txn_where txn_where(const struct jr_entry *e, const struct sc_value *now)
+{
+	if (!now)
+		return TXN_CHANGED;
+	if (txn_holds(e->key, e->previous, now))
+		return TXN_AT_PREVIOUS;
+	/* "before": an interrupted write may not have come to this knob yet */
+	if (txn_holds(e->key, e->written, now) || txn_holds(e->key, e->before, now))
+		return TXN_AT_WRITTEN;
+	return TXN_CHANGED;
+}
 
 void txn_json_value(cJSON *o, const char *name, const struct sc_value *v, enum wm_knob k)
 {
@@ -307,6 +318,7 @@ static int restore_old(struct txn *t, struct journal *old)
 		struct sc_value v, prev;
 		struct txn_knob kn;
 		struct txn_step st;
+		enum txn_where where;
 		bool undone;
 
 		memset(&kn, 0, sizeof(kn));
@@ -316,9 +328,10 @@ static int restore_old(struct txn *t, struct journal *old)
 			bad++;
 			continue;
 		}
-		if (txn_holds(e->key, e->previous, &v))
+		where = txn_where(e, &v);
+		if (where == TXN_AT_PREVIOUS)
 			continue;
-		if (!txn_holds(e->key, e->written, &v) && !txn_holds(e->key, e->before, &v)) {
+		if (where == TXN_CHANGED) {
 			txn_value_str(&v, shown, sizeof(shown));
 			cli_err(0, t->cmd, "vm.%s: holds %s, which the journal did not write: left as it is",
 				wm_knob_name(e->key), shown);

@@ -50,6 +50,16 @@ void txn_value_str(const struct sc_value *v, char *buf, size_t n);
 /* Does text (a journal's, "" for none) hold the value v of knob k? */
 bool txn_holds(enum wm_knob k, const char *text, const struct sc_value *v);
 
+/* Where a journaled knob stands against its entry. */
+enum txn_where {
+	TXN_AT_PREVIOUS,	/* the value from before: nothing to restore */
+	TXN_AT_WRITTEN,		/* what was written (or, after a kill, from before that write) */
+	TXN_CHANGED,		/* anything else: someone else's value now */
+};
+
+/* Where knob e->key stands with value now (NULL: unreadable, or no value). */
+enum txn_where txn_where(const struct jr_entry *e, const struct sc_value *now);
+
 /* The journal's path: --state's opt, else under the root.  0 or -ENAMETOOLONG. */
 int txn_state_path(const struct cli_ctx *ctx, const char *opt, char *out, size_t n);
 
