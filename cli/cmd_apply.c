@@ -303,30 +303,31 @@ const struct option cmd_apply_opts[] = {
 
 static int parse_apply(struct apply *a, const char *cmd, int argc, char **argv)
 {
-	int c, rc = EXIT_OK, i;
+	int c, oi, rc = EXIT_OK, i;
 	bool any = false;
 
-	optind = 0;
-	opterr = 0;
-	while (rc == EXIT_OK && (c = getopt_long(argc, argv, ":nfh", cmd_apply_opts, NULL)) != -1) {
+	for (oi = 0; rc == EXIT_OK && oi < a->ctx->args.nopt; oi++) {
+		const char *arg = a->ctx->args.opt[oi].arg;
+
+		c = a->ctx->args.opt[oi].code;
 		switch (c) {
 		case O_WSF:
-			rc = set_value(a, cmd, WM_KNOB_WSF, optarg, "--wsf", false);
+			rc = set_value(a, cmd, WM_KNOB_WSF, arg, "--wsf", false);
 			break;
 		case O_MFK:
-			rc = set_value(a, cmd, WM_KNOB_MFK, optarg, "--min-free-kbytes", false);
+			rc = set_value(a, cmd, WM_KNOB_MFK, arg, "--min-free-kbytes", false);
 			break;
 		case O_BOOST:
-			rc = set_value(a, cmd, WM_KNOB_BOOST, optarg, "--boost-factor", false);
+			rc = set_value(a, cmd, WM_KNOB_BOOST, arg, "--boost-factor", false);
 			break;
 		case O_LRR:
-			rc = set_value(a, cmd, WM_KNOB_LRR, optarg, "--lowmem-reserve-ratio", false);
+			rc = set_value(a, cmd, WM_KNOB_LRR, arg, "--lowmem-reserve-ratio", false);
 			break;
 		case O_EXTRA:
-			rc = set_value(a, cmd, WM_KNOB_EXTRA, optarg, "--extra-free-kbytes", false);
+			rc = set_value(a, cmd, WM_KNOB_EXTRA, arg, "--extra-free-kbytes", false);
 			break;
 		case O_FROM:
-			rc = read_from(a, cmd, optarg);
+			rc = read_from(a, cmd, arg);
 			break;
 		case O_REFRESH:
 			a->refresh = true;
@@ -338,27 +339,25 @@ static int parse_apply(struct apply *a, const char *cmd, int argc, char **argv)
 			a->force = true;
 			break;
 		case O_STATE:
-			a->state_opt = optarg;
+			a->state_opt = arg;
 			break;
 		case O_PERSIST:
-			a->persist = a->tgt[0].file = optarg;
+			a->persist = a->tgt[0].file = arg;
 			break;
 		case O_INITRC:
-			a->initrc = a->tgt[1].file = optarg;
+			a->initrc = a->tgt[1].file = arg;
 			break;
 		case 'h':
 			apply_usage(stdout);
 			return -1;
-		case ':':
-			return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+			return cli_opt_unhandled(cmd, c);
 		}
 	}
 	if (rc != EXIT_OK)
 		return rc;
-	if (optind < argc)
-		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	if (a->ctx->args.noperand)
+		return cli_usage(cmd, "unexpected argument '%s'", a->ctx->args.operand[0]);
 	for (i = 0; i < WM_NKNOBS; i++)
 		any |= a->ch[i].set;
 	if (!any && !a->refresh)

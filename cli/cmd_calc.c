@@ -169,7 +169,7 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	const char *zone_args[MAX_CALC_ZONES], *mem = NULL;
 	size_t ngiven = 0, nzones = 0, i;
 	enum wm_zone_type types[WM_MAX_ZONES];
-	int ntypes = 0, c, rc;
+	int ntypes = 0, c, oi, rc;
 	int64_t page_size = 4096, pageblock = 0;
 	enum wm_arch arch = WM_ARCH_UNKNOWN;
 	bool arch_given = false;
@@ -187,62 +187,61 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	struct explain ex;
 	struct wm_zone_wm *w;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", cmd_calc_opts, NULL)) != -1) {
+	for (oi = 0; oi < ctx->args.nopt; oi++) {
+		const char *arg = ctx->args.opt[oi].arg;
+
+		c = ctx->args.opt[oi].code;
 		switch (c) {
 		case O_MEM:
-			mem = optarg;
+			mem = arg;
 			break;
 		case O_ZONE:
 			if (ngiven >= MAX_CALC_ZONES)
 				return cli_usage("calc", "too many --zone options");
-			zone_args[ngiven++] = optarg;
+			zone_args[ngiven++] = arg;
 			break;
 		case OPT_THP:
-			if ((rc = opts_thp("calc", optarg, &thp)))
+			if ((rc = opts_thp("calc", arg, &thp)))
 				return rc;
 			thp_given = true;
 			break;
 		case OPT_FORMULA:
-			if ((rc = opts_formula("calc", optarg, &cols, &rule)))
+			if ((rc = opts_formula("calc", arg, &cols, &rule)))
 				return rc;
 			break;
 		case O_PAGESIZE: {
 			uint64_t b;
 
-			if (wm_parse_size(optarg, &b, &d) ||
+			if (wm_parse_size(arg, &b, &d) ||
 			    (b != 4096 && b != 16384 && b != 65536))
 				return cli_usage("calc", "--page-size: 4096, 16384 or 65536 (4K, 16K, 64K)");
 			page_size = (int64_t)b;
 			break;
 		}
 		case O_PAGEBLOCK:
-			if (wm_parse_long(optarg, 1, 1L << 30, &pageblock, &d) ||
+			if (wm_parse_long(arg, 1, 1L << 30, &pageblock, &d) ||
 			    (pageblock & (pageblock - 1)))
 				return cli_usage("calc", "--pageblock-pages: a power of two (1 to 2^30)");
 			break;
 		case O_ARCH:
-			if (wm_arch_parse(optarg, &arch, &d))
+			if (wm_arch_parse(arg, &arch, &d))
 				return cli_usage("calc", "--arch: %s", d.msg);
 			arch_given = true;
 			break;
 		case 'h':
 			calc_usage();
 			return EXIT_OK;
-		case ':':
-			return cli_usage("calc", "option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (opts_is_knob(c)) {
-				if ((rc = opts_knob("calc", c, optarg, &ch)))
+				if ((rc = opts_knob("calc", c, arg, &ch)))
 					return rc;
 				break;
 			}
-			return cli_usage("calc", "unknown option '%s'", argv[optind - 1]);
+			return cli_opt_unhandled("calc", c);
 		}
 	}
-	if (optind < argc)
-		return cli_usage("calc", "unexpected argument '%s'", argv[optind]);
+	if (ctx->args.noperand)
+		return cli_usage("calc", "unexpected argument '%s'", ctx->args.operand[0]);
 	if (!mem && !ngiven)
 		return cli_usage("calc", "give --mem SIZE or --zone NAME=SIZE");
 	if (mem && ngiven)

@@ -192,27 +192,25 @@ int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct snapshot s;
 	char tmp[PATH_MAX], dest[PATH_MAX];
+	const char *dir;
 	size_t i, dl;
-	int c, rc, st, err, nfiles = 1;
+	int rc, st, err, nfiles = 1;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", cmd_capture_opts, NULL)) != -1) {
-		if (c == 'h') {
-			capture_usage();
-			return EXIT_OK;
-		}
-		return cli_usage("capture", "unknown option '%s'", argv[optind - 1]);
+	/* -h is its only option */
+	if (ctx->args.nopt) {
+		capture_usage();
+		return EXIT_OK;
 	}
-	if (optind != argc - 1)
+	if (ctx->args.noperand != 1)
 		return cli_usage("capture", "give one destination directory");
+	dir = ctx->args.operand[0];
 	/* "DIR/" names DIR: the partial tree is its sibling, not its child */
-	dl = strlen(argv[optind]);
-	while (dl > 1 && argv[optind][dl - 1] == '/')
+	dl = strlen(dir);
+	while (dl > 1 && dir[dl - 1] == '/')
 		dl--;
 	if (dl >= sizeof(dest))
-		return cli_err(EXIT_USAGE, "capture", "%s: path too long", argv[optind]);
-	memcpy(dest, argv[optind], dl);
+		return cli_err(EXIT_USAGE, "capture", "%s: path too long", dir);
+	memcpy(dest, dir, dl);
 	dest[dl] = 0;
 	st = dest_state(dest);
 	if (st < 0)

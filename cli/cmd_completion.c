@@ -215,30 +215,27 @@ static void print_zsh(void)
 
 int cmd_completion(struct cli_ctx *ctx, int argc, char **argv)
 {
-	int c;
+	const char *shell;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", cmd_completion_opts, NULL)) != -1) {
-		if (c == 'h') {
-			completion_usage();
-			return EXIT_OK;
-		}
-		return cli_usage("completion", "unknown option '%s'", argv[optind - 1]);
+	/* -h is its only option */
+	if (ctx->args.nopt) {
+		completion_usage();
+		return EXIT_OK;
 	}
-	if (optind >= argc)
+	if (ctx->args.noperand < 1)
 		return cli_usage("completion", "name one of bash, zsh or options");
-	if (optind < argc - 1)
-		return cli_usage("completion", "unexpected argument '%s'", argv[optind + 1]);
+	if (ctx->args.noperand > 1)
+		return cli_usage("completion", "unexpected argument '%s'", ctx->args.operand[1]);
+	shell = ctx->args.operand[0];
 	if (ctx->format != FMT_TEXT)
 		return cli_usage("completion", "prints a script: no -j or -o");
-	if (strcmp(argv[optind], "bash") == 0)
+	if (strcmp(shell, "bash") == 0)
 		print_bash();
-	else if (strcmp(argv[optind], "zsh") == 0)
+	else if (strcmp(shell, "zsh") == 0)
 		print_zsh();
-	else if (strcmp(argv[optind], "options") == 0)
+	else if (strcmp(shell, "options") == 0)
 		print_options();
 	else
-		return cli_usage("completion", "'%s': bash, zsh or options", argv[optind]);
+		return cli_usage("completion", "'%s': bash, zsh or options", shell);
 	return EXIT_OK;
 }

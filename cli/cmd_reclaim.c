@@ -146,69 +146,70 @@ const struct option cmd_reclaim_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_opts(int argc, char **argv, struct rc_opts *o)
+static int parse_opts(const struct cli_args *args, struct rc_opts *o)
 {
 	char *end;
 	int64_t v;
-	int c, rc;
+	int c, oi, rc;
 
 	memset(o, 0, sizeof(*o));
 	o->swappiness = -2;
 	o->node = -1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":nh", cmd_reclaim_opts, NULL)) != -1) {
+	for (oi = 0; oi < args->nopt; oi++) {
+		const char *arg = args->opt[oi].arg;
+
+		c = args->opt[oi].code;
 		switch (c) {
 		case 'b':
-			if ((rc = size_opt("--bytes", optarg, &o->bytes)))
+			if ((rc = size_opt("--bytes", arg, &o->bytes)))
 				return rc;
 			o->have_bytes = true;
 			break;
 		case 't':
-			if ((rc = size_opt("--to", optarg, &o->to)))
+			if ((rc = size_opt("--to", arg, &o->to)))
 				return rc;
 			o->have_to = true;
 			break;
 		case 'B':
-			if (strcmp(optarg, "kernel") == 0) {
+			if (strcmp(arg, "kernel") == 0) {
 				o->batch = WM_BATCH_KERNEL;
-			} else if (strcmp(optarg, "quarter") == 0) {
+			} else if (strcmp(arg, "quarter") == 0) {
 				o->batch = WM_BATCH_QUARTER;
-			} else if (strncmp(optarg, "fixed:", 6) == 0) {
-				if ((rc = size_opt("--batch fixed", optarg + 6, &o->fixed)))
+			} else if (strncmp(arg, "fixed:", 6) == 0) {
+				if ((rc = size_opt("--batch fixed", arg + 6, &o->fixed)))
 					return rc;
 				if (!o->fixed)
-					return cli_usage(CMD, "--batch '%s': a fixed step must not be 0", optarg);
+					return cli_usage(CMD, "--batch '%s': a fixed step must not be 0", arg);
 				o->batch = WM_BATCH_FIXED;
 			} else {
 				return cli_usage(CMD, "--batch '%s': expected kernel, quarter or fixed:SIZE",
-						 optarg);
+						 arg);
 			}
 			break;
 		case 's':
-			if (strcmp(optarg, "max") == 0) {
+			if (strcmp(arg, "max") == 0) {
 				o->swappiness = -1;
 				break;
 			}
 			errno = 0;
-			v = strtoll(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 || v > 200)
-				return cli_usage(CMD, "--swappiness '%s': expected 0 to 200 or max", optarg);
+			v = strtoll(arg, &end, 10);
+			if (errno || end == arg || *end || v < 0 || v > 200)
+				return cli_usage(CMD, "--swappiness '%s': expected 0 to 200 or max", arg);
 			o->swappiness = (int)v;
 			break;
 		case 'N':
 			errno = 0;
-			v = strtoll(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 || v > 1 << 20)
-				return cli_usage(CMD, "--node '%s': expected a node number", optarg);
+			v = strtoll(arg, &end, 10);
+			if (errno || end == arg || *end || v < 0 || v > 1 << 20)
+				return cli_usage(CMD, "--node '%s': expected a node number", arg);
 			o->node = v;
 			break;
 		case 'T':
 			errno = 0;
-			o->timeout = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(o->timeout > 0) || o->timeout > 86400)
+			o->timeout = strtod(arg, &end);
+			if (errno || end == arg || *end || !(o->timeout > 0) || o->timeout > 86400)
 				return cli_usage(CMD, "--timeout '%s': expected seconds, more than 0 "
-						 "and at most 86400 (a day)", optarg);
+						 "and at most 86400 (a day)", arg);
 			break;
 		case 'n':
 			o->dry_run = true;
@@ -216,16 +217,14 @@ static int parse_opts(int argc, char **argv, struct rc_opts *o)
 		case 'h':
 			reclaim_usage();
 			return -1;
-		case ':':
-			return cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+			return cli_opt_unhandled(CMD, c);
 		}
 	}
-	if (optind < argc)
-		o->cgroup = argv[optind++];
-	if (optind < argc)
-		return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+	if (args->noperand > 0)
+		o->cgroup = args->operand[0];
+	if (args->noperand > 1)
+		return cli_usage(CMD, "unexpected argument '%s'", args->operand[1]);
 	if (o->node >= 0 && o->cgroup)
 		return cli_usage(CMD, "--node reclaims a node, not a cgroup: give one of them");
 	if (o->node < 0 && !o->cgroup)
@@ -977,7 +976,7 @@ int cmd_reclaim(struct cli_ctx *ctx, int argc, char **argv)
 	size_t len;
 	int rc;
 
-	rc = parse_opts(argc, argv, &o);
+	rc = parse_opts(&ctx->args, &o);
 	if (rc < 0)
 		return EXIT_OK;
 	if (rc)

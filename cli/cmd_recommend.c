@@ -1584,21 +1584,22 @@ const struct option cmd_recommend_opts[] = {
 static int parse_args(struct rec *r, int argc, char **argv)
 {
 	struct wm_diag d = { 0 };
-	int c, rc, modes = 0;
+	int c, oi, rc, modes = 0;
 	int64_t secs;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", cmd_recommend_opts, NULL)) != -1) {
+	for (oi = 0; oi < r->ctx->args.nopt; oi++) {
+		const char *arg = r->ctx->args.opt[oi].arg;
+
+		c = r->ctx->args.opt[oi].code;
 		switch (c) {
 		case O_EXTRA:
-			if (wm_parse_long(optarg, 0, 2147483647L, &r->extra_kb, &d))
+			if (wm_parse_long(arg, 0, 2147483647L, &r->extra_kb, &d))
 				return cli_usage(CMD, "--extra-free-kbytes: %s", d.msg);
 			r->mode = M_EXTRA;
 			modes++;
 			break;
 		case O_BURST:
-			if (wm_parse_size(optarg, &r->burst_bytes, &d))
+			if (wm_parse_size(arg, &r->burst_bytes, &d))
 				return cli_usage(CMD, "--burst: %s", d.msg);
 			if (!r->burst_bytes)
 				return cli_usage(CMD, "--burst: the size must be above 0");
@@ -1606,69 +1607,67 @@ static int parse_args(struct rec *r, int argc, char **argv)
 			modes++;
 			break;
 		case O_SAMPLE:
-			if (wm_parse_long(optarg, 1, MAX_SAMPLE_SECONDS, &r->sample_s, &d))
+			if (wm_parse_long(arg, 1, MAX_SAMPLE_SECONDS, &r->sample_s, &d))
 				return cli_usage(CMD, "--sample: %s", d.msg);
 			r->mode = M_SAMPLE;
 			modes++;
 			break;
 		case O_INTERVAL:
-			if (wm_parse_long(optarg, 10, 60000, &r->interval_ms, &d))
+			if (wm_parse_long(arg, 10, 60000, &r->interval_ms, &d))
 				return cli_usage(CMD, "--interval: %s", d.msg);
 			break;
 		case O_BEFORE:
-			r->vm_before = optarg;
+			r->vm_before = arg;
 			break;
 		case O_AFTER:
-			r->vm_after = optarg;
+			r->vm_after = arg;
 			break;
 		case O_PSI_BEFORE:
-			r->psi_before = optarg;
+			r->psi_before = arg;
 			break;
 		case O_PSI_AFTER:
-			r->psi_after = optarg;
+			r->psi_after = arg;
 			break;
 		case O_RECORD:
-			r->record = optarg;
+			r->record = arg;
 			break;
 		case O_REPLAY:
-			r->replay = optarg;
+			r->replay = arg;
 			r->mode = M_REPLAY;
 			modes++;
 			break;
 		case O_FROM_TUNE:
-			r->from_tune = optarg;
+			r->from_tune = arg;
 			r->mode = M_TUNE;
 			modes++;
 			break;
 		case O_SECONDS:
-			if (wm_parse_long(optarg, 1, 2147483647L, &secs, &d))
+			if (wm_parse_long(arg, 1, 2147483647L, &secs, &d))
 				return cli_usage(CMD, "--seconds: %s", d.msg);
 			r->seconds = (double)secs;
 			break;
 		case O_VM_TOTAL:
-			if (wm_parse_long(optarg, 1, (int64_t)2147483647 * 1024, &r->vm_total, &d))
+			if (wm_parse_long(arg, 1, (int64_t)2147483647 * 1024, &r->vm_total, &d))
 				return cli_usage(CMD, "--vm-total-pages: %s", d.msg);
 			break;
 		case O_BASE_WSF:
-			if (wm_parse_long(optarg, 1, 2147483647L, &r->base_wsf, &d))
+			if (wm_parse_long(arg, 1, 2147483647L, &r->base_wsf, &d))
 				return cli_usage(CMD, "--base-wsf: %s", d.msg);
 			break;
 		case OPT_MFK:
 		case OPT_WSF:
-			if ((rc = opts_knob(CMD, c, optarg, &r->given)))
+			if ((rc = opts_knob(CMD, c, arg, &r->given)))
 				return rc;
 			break;
 		case 'h':
 			rec_usage();
 			return -1;
-		case ':':
-			return cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+			return cli_opt_unhandled(CMD, c);
 		}
 	}
-	if (optind < argc)
-		return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+	if (r->ctx->args.noperand)
+		return cli_usage(CMD, "unexpected argument '%s'", r->ctx->args.operand[0]);
 	if (!!r->vm_before != !!r->vm_after)
 		return cli_usage(CMD, "--vmstat-before and --vmstat-after go together");
 	if (!!r->psi_before != !!r->psi_after)

@@ -196,16 +196,17 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 	struct journal j;
 	static struct rb_files rf;
 	bool force = false, dry = false, undone;
-	int c, i, r, rc = EXIT_OK, n = 0, changed = 0, todo = 0, lock_fd = -1;
+	int c, oi, i, r, rc = EXIT_OK, n = 0, changed = 0, todo = 0, lock_fd = -1;
 	cJSON *doc = NULL, *restored = NULL, *before = NULL, *left = NULL, *files = NULL;
 	bool restored_any = false;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":fnh", cmd_rollback_opts, NULL)) != -1) {
+	for (oi = 0; oi < ctx->args.nopt; oi++) {
+		const char *arg = ctx->args.opt[oi].arg;
+
+		c = ctx->args.opt[oi].code;
 		switch (c) {
 		case 'S':
-			state_opt = optarg;
+			state_opt = arg;
 			break;
 		case 'f':
 			force = true;
@@ -216,14 +217,12 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		case 'h':
 			rollback_usage(stdout);
 			return EXIT_OK;
-		case ':':
-			return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+			return cli_opt_unhandled(cmd, c);
 		}
 	}
-	if (optind < argc)
-		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	if (ctx->args.noperand)
+		return cli_usage(cmd, "unexpected argument '%s'", ctx->args.operand[0]);
 	if (txn_state_path(ctx, state_opt, path, sizeof(path)) < 0)
 		return cli_usage(cmd, "--state: path too long");
 	r = jr_load(path, &j, err, sizeof(err));

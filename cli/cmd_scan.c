@@ -763,18 +763,19 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	struct wm_diag d = { 0 };
 	struct wm_kver kv;
 	enum wm_scan_rule def = WM_RULE_CURRENT;
-	int c, rc, lo, hi;
+	int c, oi, rc, lo, hi;
 	uint64_t folio = 1;
 	int64_t v;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", cmd_scan_opts, NULL)) != -1) {
+	for (oi = 0; oi < ctx->args.nopt; oi++) {
+		const char *arg = ctx->args.opt[oi].arg;
+
+		c = ctx->args.opt[oi].code;
 		rc = EXIT_OK;
 		switch (c) {
 		case OPT_ANON:
 		case OPT_FILE:
-			rc = parse_pair(c == OPT_ANON ? "--anon" : "--file", optarg, pair);
+			rc = parse_pair(c == OPT_ANON ? "--anon" : "--file", arg, pair);
 			if (rc)
 				return rc;
 			o.lru[c == OPT_ANON ? 0 : 2] = pair[0];
@@ -782,25 +783,25 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 			*(c == OPT_ANON ? &o.anon : &o.file) = true;
 			break;
 		case OPT_FREE:
-			rc = parse_pages("--free", optarg, &o.free_v);
+			rc = parse_pages("--free", arg, &o.free_v);
 			o.free = true;
 			break;
 		case OPT_HIGH:
-			rc = parse_pages("--high", optarg, &o.high_v);
+			rc = parse_pages("--high", arg, &o.high_v);
 			o.high = true;
 			break;
 		case OPT_SWAPPINESS:
-			if (strcmp(optarg, "max") == 0)
+			if (strcmp(arg, "max") == 0)
 				o.swappiness_v = 201;
-			else if (wm_parse_long(optarg, 0, 200, &o.swappiness_v, &d))
+			else if (wm_parse_long(arg, 0, 200, &o.swappiness_v, &d))
 				return cli_usage("scan", "--swappiness: expected 0..200 or max, not '%s'",
-						 optarg);
+						 arg);
 			o.swappiness = true;
 			break;
 		case OPT_SWAP:
-			if (wm_parse_size(optarg, &o.swap_bytes, &d))
+			if (wm_parse_size(arg, &o.swap_bytes, &d))
 				return cli_usage("scan", "--swap: expected a size (0 for none), not '%s'",
-						 optarg);
+						 arg);
 			o.swap = true;
 			break;
 		case OPT_MEMCG:
@@ -810,7 +811,7 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 			o.offline = true;
 			break;
 		case OPT_CGROUP:
-			o.cgroup = optarg;
+			o.cgroup = arg;
 			break;
 		case OPT_FROM_PARENT:
 			o.from_parent = true;
@@ -819,42 +820,40 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 			o.low_reclaim = true;
 			break;
 		case OPT_NODE:
-			if (wm_parse_long(optarg, 0, 65535, &o.node, &d))
-				return cli_usage("scan", "--node: expected a node number, not '%s'", optarg);
+			if (wm_parse_long(arg, 0, 65535, &o.node, &d))
+				return cli_usage("scan", "--node: expected a node number, not '%s'", arg);
 			break;
 		case OPT_RULE:
-			if (strcmp(optarg, "all") == 0)
+			if (strcmp(arg, "all") == 0)
 				o.all = true;
-			else if (wm_scan_rule_parse(optarg, &o.rule))
+			else if (wm_scan_rule_parse(arg, &o.rule))
 				return cli_usage("scan", "--rule: '%s' is not 3.14, 3.15, 4.12, 4.13, 5.8, "
-						 "current or all", optarg);
+						 "current or all", arg);
 			o.rule_given = true;
 			break;
 		case OPT_SCANNED:
-			rc = parse_pair("--recent-scanned", optarg, o.hist_s);
+			rc = parse_pair("--recent-scanned", arg, o.hist_s);
 			o.scanned = true;
 			break;
 		case OPT_ROTATED:
-			rc = parse_pair("--recent-rotated", optarg, o.hist_r);
+			rc = parse_pair("--recent-rotated", arg, o.hist_r);
 			o.rotated = true;
 			break;
 		case OPT_COST:
-			rc = parse_pair("--cost", optarg, o.cost_v);
+			rc = parse_pair("--cost", arg, o.cost_v);
 			o.cost = true;
 			break;
 		case 'h':
 			scan_usage();
 			return EXIT_OK;
-		case ':':
-			return cli_usage("scan", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage("scan", "unknown option '%s'", argv[optind - 1]);
+			return cli_opt_unhandled("scan", c);
 		}
 		if (rc)
 			return rc;
 	}
-	if (optind < argc)
-		return cli_usage("scan", "unexpected argument '%s'", argv[optind]);
+	if (ctx->args.noperand)
+		return cli_usage("scan", "unexpected argument '%s'", ctx->args.operand[0]);
 	given = o.anon || o.file;
 	if (given && !(o.anon && o.file))
 		return cli_usage("scan", "give both --anon and --file");

@@ -178,19 +178,15 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	struct show_rows sr;
 	bool promo = false;
 	size_t i;
-	int c, rc;
+	int rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", cmd_show_opts, NULL)) != -1) {
-		if (c == 'h') {
-			show_usage();
-			return EXIT_OK;
-		}
-		return cli_usage("show", "unknown option '%s'", argv[optind - 1]);
+	/* -h is its only option */
+	if (ctx->args.nopt) {
+		show_usage();
+		return EXIT_OK;
 	}
-	if (optind < argc)
-		return cli_usage("show", "unexpected argument '%s'", argv[optind]);
+	if (ctx->args.noperand)
+		return cli_usage("show", "unexpected argument '%s'", ctx->args.operand[0]);
 
 	if ((rc = snapshot_read(ctx, &s)))
 		return rc;

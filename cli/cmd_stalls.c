@@ -858,20 +858,21 @@ const struct option cmd_stalls_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_opts(int argc, char **argv, struct opts *o, bool *help)
+static int parse_opts(const struct cli_args *args, struct opts *o, bool *help)
 {
 	struct wm_diag d = { 0 };
 	bool dur_given = false, int_given = false;
 	uint64_t bytes;
-	int c, rc;
+	int c, oi, rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", cmd_stalls_opts, NULL)) != -1) {
+	for (oi = 0; oi < args->nopt; oi++) {
+		const char *arg = args->opt[oi].arg;
+
+		c = args->opt[oi].code;
 		switch (c) {
 		case O_PID:
 		case O_TGID:
-			rc = add_id(o, c == O_PID ? "--pid" : "--tgid", optarg,
+			rc = add_id(o, c == O_PID ? "--pid" : "--tgid", arg,
 				    c == O_TGID);
 			if (rc)
 				return rc;
@@ -880,28 +881,28 @@ static int parse_opts(int argc, char **argv, struct opts *o, bool *help)
 			o->all = true;
 			break;
 		case O_DUR:
-			if ((rc = parse_seconds("--duration", optarg, &o->duration)))
+			if ((rc = parse_seconds("--duration", arg, &o->duration)))
 				return rc;
 			dur_given = true;
 			break;
 		case O_INT:
-			if ((rc = parse_seconds("--interval", optarg, &o->interval)))
+			if ((rc = parse_seconds("--interval", arg, &o->interval)))
 				return rc;
 			int_given = true;
 			break;
 		case O_TOP:
-			if (wm_parse_long(optarg, 1, 1000000, &o->top, &d) != WM_OK)
-				return cli_usage("stalls", "--top '%s': expected a count", optarg);
+			if (wm_parse_long(arg, 1, 1000000, &o->top, &d) != WM_OK)
+				return cli_usage("stalls", "--top '%s': expected a count", arg);
 			break;
 		case O_SORT:
-			sort_kind = parse_kind(optarg);
+			sort_kind = parse_kind(arg);
 			if (sort_kind == -2)
-				return cli_usage("stalls", "--sort '%s': unknown kind", optarg);
+				return cli_usage("stalls", "--sort '%s': unknown kind", arg);
 			break;
 		case O_RCVBUF:
-			if (wm_parse_size(optarg, &bytes, &d) != WM_OK ||
+			if (wm_parse_size(arg, &bytes, &d) != WM_OK ||
 			    bytes < 4096 || bytes > (1u << 30))
-				return cli_usage("stalls", "--rcvbuf '%s': expected a size from 4K to 1G", optarg);
+				return cli_usage("stalls", "--rcvbuf '%s': expected a size from 4K to 1G", arg);
 			o->rcvbuf = (int)bytes;
 			break;
 		case O_ENABLE:
@@ -910,14 +911,12 @@ static int parse_opts(int argc, char **argv, struct opts *o, bool *help)
 		case 'h':
 			*help = true;
 			return 0;
-		case ':':
-			return cli_usage("stalls", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage("stalls", "unknown option '%s'", argv[optind - 1]);
+			return cli_opt_unhandled("stalls", c);
 		}
 	}
-	if (optind < argc)
-		return cli_usage("stalls", "unexpected argument '%s'", argv[optind]);
+	if (args->noperand)
+		return cli_usage("stalls", "unexpected argument '%s'", args->operand[0]);
 	if (o->all && o->nids)
 		return cli_usage("stalls", "--all does not mix with --pid or --tgid");
 	if (!o->all && !o->nids)
@@ -939,7 +938,7 @@ int cmd_stalls(struct cli_ctx *ctx, int argc, char **argv)
 	int old = -1, rc, e;
 	size_t i;
 
-	rc = parse_opts(argc, argv, &o, &help);
+	rc = parse_opts(&ctx->args, &o, &help);
 	if (rc || help) {
 		if (help)
 			stalls_usage();

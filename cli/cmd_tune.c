@@ -147,22 +147,23 @@ static void join_argv(char *out, size_t n, int argc, char **argv)
 
 static int parse_args(struct tune *t, int argc, char **argv)
 {
-	int c, rc;
+	int c, oi, rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:nh", cmd_tune_opts, NULL)) != -1) {
+	for (oi = 0; oi < t->ctx->args.nopt; oi++) {
+		const char *arg = t->ctx->args.opt[oi].arg;
+
+		c = t->ctx->args.opt[oi].code;
 		switch (c) {
 		case O_INTERVAL:
-			if ((rc = parse_seconds("--interval", optarg, 0.05, &t->interval)))
+			if ((rc = parse_seconds("--interval", arg, 0.05, &t->interval)))
 				return rc;
 			break;
 		case O_DURATION:
-			if ((rc = parse_seconds("--duration", optarg, 0.0, &t->duration)))
+			if ((rc = parse_seconds("--duration", arg, 0.0, &t->duration)))
 				return rc;
 			break;
 		case O_MAX_RESERVE:
-			t->max_reserve_arg = optarg;
+			t->max_reserve_arg = arg;
 			break;
 		case O_NO_BOOST:
 			t->no_boost = true;
@@ -171,13 +172,13 @@ static int parse_args(struct tune *t, int argc, char **argv)
 			t->keep = true;
 			break;
 		case O_STATE:
-			t->state_opt = optarg;
+			t->state_opt = arg;
 			break;
 		case O_PROM_FILE:
-			t->prom_file = optarg;
+			t->prom_file = arg;
 			break;
 		case O_REPLAY:
-			t->replay = optarg;
+			t->replay = arg;
 			break;
 		case 'n':
 			t->dry_run = true;
@@ -185,14 +186,12 @@ static int parse_args(struct tune *t, int argc, char **argv)
 		case 'h':
 			tune_usage();
 			return -1;
-		case ':':
-			return cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+			return cli_opt_unhandled(CMD, c);
 		}
 	}
-	if (optind < argc)
-		return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+	if (t->ctx->args.noperand)
+		return cli_usage(CMD, "unexpected argument '%s'", t->ctx->args.operand[0]);
 	if (t->replay && (t->keep || t->state_opt || t->prom_file || t->duration > 0))
 		return cli_usage(CMD, "--replay writes nothing: --keep, --state, --prom-file and "
 				 "--duration do not go with it");

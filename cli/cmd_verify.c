@@ -512,41 +512,39 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct wm_verify_opts o = { 0 };
 	const char *from = NULL;
-	int c, rc, i;
+	int c, oi, rc, i;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", cmd_verify_opts, NULL)) != -1) {
+	for (oi = 0; oi < ctx->args.nopt; oi++) {
+		const char *arg = ctx->args.opt[oi].arg;
+
+		c = ctx->args.opt[oi].code;
 		switch (c) {
 		case O_INFER:
 			o.infer = true;
 			break;
 		case O_ROOTS_FROM:
-			from = optarg;
+			from = arg;
 			break;
 		case OPT_FORMULA:
-			if ((rc = opts_formula("verify", optarg, NULL, &o.prof.high_rule)))
+			if ((rc = opts_formula("verify", arg, NULL, &o.prof.high_rule)))
 				goto done;
 			break;
 		case 'h':
 			verify_usage();
 			rc = EXIT_OK;
 			goto done;
-		case ':':
-			rc = cli_usage("verify", "option '%s' needs a value", argv[optind - 1]);
-			goto done;
 		default:
 			if (opts_is_knob(c)) {
-				if ((rc = opts_knob("verify", c, optarg, &o.given)))
+				if ((rc = opts_knob("verify", c, arg, &o.given)))
 					goto done;
 				break;
 			}
-			rc = cli_usage("verify", "unknown option '%s'", argv[optind - 1]);
+			rc = cli_opt_unhandled("verify", c);
 			goto done;
 		}
 	}
-	if (optind < argc) {
-		rc = cli_usage("verify", "unexpected argument '%s'", argv[optind]);
+	if (ctx->args.noperand) {
+		rc = cli_usage("verify", "unexpected argument '%s'", ctx->args.operand[0]);
 		goto done;
 	}
 	if (ctx->nroots < 2 && !from) {

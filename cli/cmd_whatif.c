@@ -201,33 +201,32 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	enum wm_high_rule rule = WM_HIGH_STOCK;
 	bool recompute;
 	size_t i, n;
-	int c, rc;
+	int c, oi, rc;
 	struct wm_reserve rv;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", cmd_whatif_opts, NULL)) != -1) {
+	for (oi = 0; oi < ctx->args.nopt; oi++) {
+		const char *arg = ctx->args.opt[oi].arg;
+
+		c = ctx->args.opt[oi].code;
 		switch (c) {
 		case OPT_FORMULA:
-			if ((rc = opts_formula("whatif", optarg, &cols, &rule)))
+			if ((rc = opts_formula("whatif", arg, &cols, &rule)))
 				return rc;
 			break;
 		case 'h':
 			whatif_usage();
 			return EXIT_OK;
-		case ':':
-			return cli_usage("whatif", "option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (opts_is_knob(c)) {
-				if ((rc = opts_knob("whatif", c, optarg, &ch)))
+				if ((rc = opts_knob("whatif", c, arg, &ch)))
 					return rc;
 				break;
 			}
-			return cli_usage("whatif", "unknown option '%s'", argv[optind - 1]);
+			return cli_opt_unhandled("whatif", c);
 		}
 	}
-	if (optind < argc)
-		return cli_usage("whatif", "unexpected argument '%s'", argv[optind]);
+	if (ctx->args.noperand)
+		return cli_usage("whatif", "unexpected argument '%s'", ctx->args.operand[0]);
 	/* the model's high and promo follow the rule: show them */
 	if (rule == WM_HIGH_SQRT)
 		cols |= COL_DEFAULT;

@@ -51,3 +51,8 @@ int cli_diag(const char *context, int rc, const struct wm_diag *d)
 		return cli_err(code, context, "%s: %s", d->key, msg);
 	return cli_err(code, context, "%s", msg);
 }
+
+int cli_opt_unhandled(const char *cmd, int code)
+{
+	return cli_err(EXIT_SYSTEM, cmd, "internal error: option %d has no handler", code);
+}

@@ -188,12 +188,38 @@ static const char *collides(const struct cli_cmd *cmd)
 }
 
 /*
- * The command's arguments argv[0..argc) (argv[0] its name) through one
- * getopt table, the global options and the command's: take the global
- * ones into ctx and put the others into *out, each option on its own
- * ("-nf" becomes "-n" "-f", "--wsf=5" becomes "--wsf" "5"), then "--"
- * and the operands.  The command parses *out with its own table as
- * before.  Return -1 to go on, or an exit code.
+ * The long options of table opts that name (up to '=') abbreviates, as
+ * "--a, --b", when there are two or more; else NULL.
+ */
+static const char *ambiguous(const struct option *opts, const char *name)
+{
+	static char list[256];
+	size_t len = strcspn(name, "="), off = 0;
+	int n = 0;
+
+	list[0] = '\0';
+	for (; opts->name; opts++) {
+		if (strncmp(opts->name, name, len) != 0)
+			continue;
+		if (strlen(opts->name) == len)
+			return NULL;	/* exact: not an abbreviation */
+		if (off < sizeof(list))
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s--%s",
+						n ? ", " : "", opts->name);
+		n++;
+	}
+	return n >= 2 ? list : NULL;
+}
+
+/*
+ * The command's arguments argv[0..argc) (argv[0] its name), parsed once
+ * through one getopt table, the global options and the command's: the
+ * global ones go into ctx, the command's into ctx->args (code and value,
+ * in order) with the operands; an unknown option or a missing value is a
+ * usage error here, worded for the command.  *outv gets the command line
+ * as the command records it: each option on its own ("-nf" becomes "-n"
+ * "-f", "--wsf=5" becomes "--wsf" "5"), then "--" and the operands.
+ * Return -1 to go on, or an exit code.
  */
 static int split_args(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc, char **argv,
 		      int *outc, char ***outv)
@@ -201,15 +227,17 @@ static int split_args(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc, 
 	/* static: what the command gets lives until exit, error or not */
 	static char shorts[64][3];
 	static char **opnd, **out;
+	static struct cli_opt *parsed;
 	struct option all[96];
 	char optstring[64];
 	size_t n = 0, k;
-	int c, li, nout = 1, nopnd = 0, nshort = 0, rc;
+	int c, li, nout = 1, nopnd = 0, nparsed = 0, nshort = 0, rc;
 	const char *clash;
 
 	out = calloc((size_t)argc * 2 + 2, sizeof(*out));
 	opnd = calloc((size_t)argc + 1, sizeof(*opnd));
-	if (!out || !opnd)
+	parsed = calloc((size_t)argc + 1, sizeof(*parsed));
+	if (!out || !opnd || !parsed)
 		return cli_err(EXIT_SYSTEM, cmd->name, "out of memory");
 	if ((clash = collides(cmd)))
 		return cli_err(EXIT_SYSTEM, cmd->name, "internal error: option '%s' is "
@@ -237,15 +265,19 @@ static int split_args(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc, 
 		if (c == ':')
 			return cli_usage(cmd->name, "option '%s' needs a value", argv[optind - 1]);
 		if (c == '?') {
-			/* not in either table: the command words the error */
-			if (optopt && nshort < 64) {
-				shorts[nshort][0] = '-';
-				shorts[nshort][1] = (char)optopt;
-				out[nout++] = shorts[nshort++];
-			} else {
-				out[nout++] = argv[optind - 1];
-			}
-			continue;
+			const char *given = argv[optind - 1], *eq = strchr(given, '=');
+
+			/* a long option as given; "--dry-run=1" names a known one */
+			if (strncmp(given, "--", 2) == 0 && eq && optopt)
+				return cli_usage(cmd->name, "option '%.*s' takes no value",
+						 (int)(eq - given), given);
+			if (strncmp(given, "--", 2) == 0 && ambiguous(all, given + 2))
+				return cli_usage(cmd->name, "option '%s' is ambiguous: %s", given,
+						 ambiguous(all, given + 2));
+			if (strncmp(given, "--", 2) == 0 || !optopt)
+				return cli_usage(cmd->name, "unknown option '%s'", given);
+			/* a short one by its letter, also inside "-nx" */
+			return cli_usage(cmd->name, "unknown option '-%c'", optopt);
 		}
 		if ((li < 0 || (size_t)li < NGLOBAL) &&
 		    (rc = global_opt(ctx, cmd->name, c, optarg)) != -2) {
@@ -253,15 +285,16 @@ static int split_args(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc, 
 				return rc;
 			continue;
 		}
+		parsed[nparsed++] = (struct cli_opt){ .code = c, .arg = optarg };
 		if (li >= 0) {
 			if (all[li].has_arg == optional_argument && optarg) {
 				size_t len = strlen(all[li].name) + strlen(optarg) + 4;
-				char *s = malloc(len);
+				char *o = malloc(len);
 
-				if (!s)
+				if (!o)
 					return cli_err(EXIT_SYSTEM, cmd->name, "out of memory");
-				snprintf(s, len, "--%s=%s", all[li].name, optarg);
-				out[nout++] = s;
+				snprintf(o, len, "--%s=%s", all[li].name, optarg);
+				out[nout++] = o;
 				continue;
 			}
 			out[nout] = malloc(strlen(all[li].name) + 3);
@@ -287,12 +320,20 @@ static int split_args(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc, 
 			out[nout++] = opnd[k];
 	}
 	out[nout] = NULL;
+	ctx->args = (struct cli_args){ .opt = parsed, .nopt = nparsed, .operand = opnd,
+				       .noperand = nopnd };
 	*outc = nout;
 	*outv = out;
 	return -1;
 }
 
-int main(int argc, char **argv)
+/*
+ * Everything after the setup: the global options before the command, the
+ * command and its arguments, then the command itself, whose status is the
+ * process's (exit here, with the context still in main's frame).  Return
+ * an exit code when it stops before the command runs.
+ */
+static int dispatch(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -303,30 +344,9 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	/* every --root takes an argument: at most argc / 2 of them; static, so
-	 * reachable at every return */
-	static const char **roots;
-	struct cli_ctx ctx = { .format = FMT_TEXT, .root = "/" };
 	const struct cli_cmd *cmd;
 	char **cargv;
-	int c, rc, fd, cargc;
-
-	/* a closed pipe is an error to report, never a silent death (sig.h) */
-	sig_init();
-
-	/*
-	 * Started with fd 0, 1 or 2 closed, the next file opened (apply's
-	 * journal lock) would become stdout or stderr and take the report.
-	 */
-	for (fd = 0; fd <= 2; fd++)
-		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
-		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
-			return EXIT_SYSTEM;
-
-	roots = calloc((size_t)argc / 2 + 1, sizeof(*roots));
-	if (!roots)
-		return cli_err(EXIT_SYSTEM, NULL, "out of memory");
-	ctx.roots = roots;
+	int c, rc, cargc;
 
 	/* "+": stop at the command name.  ":": a missing value is ':', not
 	 * an unknown option. */
@@ -341,7 +361,7 @@ int main(int argc, char **argv)
 		case '?':
 			return cli_usage(NULL, "unknown option '%s'", argv[optind - 1]);
 		default:
-			if ((rc = global_opt(&ctx, NULL, c, optarg)) != -1)
+			if ((rc = global_opt(ctx, NULL, c, optarg)) != -1)
 				return rc;
 		}
 	}
@@ -358,16 +378,42 @@ int main(int argc, char **argv)
 	cargc = argc - optind;
 	cargv = argv + optind;
 	/* a command that lists its options takes the global ones after its name too */
-	if (cmd->opts && (rc = split_args(&ctx, cmd, cargc, cargv, &cargc, &cargv)) != -1)
+	if ((rc = split_args(ctx, cmd, cargc, cargv, &cargc, &cargv)) != -1)
 		return rc;	/* a usage error, or --version (stdout closed) */
 	/* Several machines in one run are verify's alone. */
-	if (ctx.nroots > 1 && strcmp(cmd->name, "verify") != 0)
+	if (ctx->nroots > 1 && strcmp(cmd->name, "verify") != 0)
 		return cli_usage(cmd->name, "--root given %d times: only verify reads several "
-				 "machines", ctx.nroots);
+				 "machines", ctx->nroots);
 	/* One place decides: a command without a Prometheus form never prints text for -o prom. */
-	if (ctx.format == FMT_PROM && !cmd->prom && !asks_help(cargc - 1, cargv + 1))
+	if (ctx->format == FMT_PROM && !cmd->prom && !asks_help(cargc - 1, cargv + 1))
 		return cli_usage(cmd->name, "-o prom: %s has no Prometheus form (text or json)",
 				 cmd->name);
-	rc = cmd->run(&ctx, cargc, cargv);
+	rc = cmd->run(ctx, cargc, cargv);
 	exit(close_stdout(rc));
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_ctx ctx = { .format = FMT_TEXT, .root = "/" };
+	int fd, rc;
+
+	/* a closed pipe is an error to report, never a silent death (sig.h) */
+	sig_init();
+
+	/*
+	 * Started with fd 0, 1 or 2 closed, the next file opened (apply's
+	 * journal lock) would become stdout or stderr and take the report.
+	 */
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			return EXIT_SYSTEM;
+
+	/* every --root takes an argument: at most argc / 2 of them */
+	ctx.roots = calloc((size_t)argc / 2 + 1, sizeof(*ctx.roots));
+	if (!ctx.roots)
+		return cli_err(EXIT_SYSTEM, NULL, "out of memory");
+	rc = dispatch(&ctx, argc, argv);
+	free(ctx.roots);
+	return rc;
 }

@@ -50,6 +50,20 @@ is "verify --bogus -j: the command's own 'unknown option', exit 2" \
 "$W" apply -nj -x >"$tmp/o" 2>"$tmp/e"
 is "apply -nj -x: -x is unknown (exit 2), -j was taken" \
 	test $? = 2 -a -n "$(grep -F "unknown option '-x'" "$tmp/e")"
+# One parse of the command's arguments, through the merged table: an
+# option that takes no value given one, and an abbreviation of two
+# options (one global, one the command's), are refused there; before,
+# the command's own table took "--dry-run=1" for -n and "--k" for --keep.
+cp -r "$M" "$tmp/r2"
+"$W" --root "$tmp/r2" apply --wsf 20 --dry-run=1 --state "$tmp/s2.json" >"$tmp/o" 2>"$tmp/e"
+is "apply --dry-run=1: exit 2, 'takes no value', nothing run" \
+	test $? = 2 -a -n "$(grep -F "wmark: apply: option '--dry-run' takes no value" "$tmp/e")" -a ! -s "$tmp/o"
+"$W" --root "$tmp/r2" tune --k --dry-run --duration 1 >"$tmp/o" 2>"$tmp/e"
+is "tune --k: exit 2, ambiguous between the global --kernel and tune's --keep" \
+	test $? = 2 -a -n "$(grep -F "wmark: tune: option '--k' is ambiguous: --kernel, --keep" "$tmp/e")"
+"$W" --root "$tmp/r2" rollback --forc >"$tmp/o" 2>"$tmp/e"
+is "rollback --forc: an abbreviation of one option is that option (--force: no journal, exit 3)" \
+	test $? = 3 -a -n "$(grep -F "no journal" "$tmp/e")"
 "$W" completion -j -- bash >"$tmp/o" 2>"$tmp/e"
 is "completion -j bash: refused, exit 2 (a script has no JSON form)" test $? = 2
 "$W" completion -- bash >"$tmp/o" 2>"$tmp/e"
