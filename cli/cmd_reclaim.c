@@ -846,7 +846,7 @@ static int run_writes(struct rc_run *r)
 	struct rc_stat a, b, first;
 	struct rc_write w;
 	uint64_t left, pages, fixed = o->fixed / r->ps;
-	double t0 = now_ns(), last = t0, credited = 0;
+	double t0 = now_ns(), last = t0, credited, sum_got = 0, sum_asked = 0;
 	int err;
 
 	if (o->batch == WM_BATCH_FIXED && !fixed)
@@ -907,9 +907,14 @@ static int run_writes(struct rc_run *r)
 			 * (the kernel's loop runs until it has), even where
 			 * memory.stat does not show it yet: its counters are
 			 * flushed in batches, and a 32-page write can leave them
-			 * unchanged.  So what is left goes by the larger of the two.
+			 * unchanged.  The pages it did not show are shown by a
+			 * later write's reading, so the two are compared as sums
+			 * since the start, not write by write (that counted such
+			 * pages twice and stopped short of the request).
 			 */
-			credited += or0(w.got) > w.asked ? or0(w.got) : w.asked;
+			sum_got += or0(w.got);
+			sum_asked += w.asked;
+			credited = sum_got > sum_asked ? sum_got : sum_asked;
 			left = credited >= (double)r->request ? 0 : r->request - (uint64_t)credited;
 		}
 		progress(r, t0, &last);

@@ -68,6 +68,10 @@ class Entry:
                 self.rounds_done = max(self.rounds_done, int(v))
             self.facts[k] = v
         self.release = self.facts.get("osrelease", "?")
+        # a guest script that timed the reading of wmark's report apart
+        # (read_ms) and traced the kernel's calls; earlier scripts read each
+        # report with a reader whose time grew faster than its size squared
+        self.traced = any("read_ms" in f for rs in self.cases.values() for f in rs)
         self.setup = fields(self.facts.get("reclaim_setup", ""))
         self.planned = int(self.setup.get("rounds", 0) or 0)
         # cases the guest's log says it started and no result line ended
@@ -95,7 +99,9 @@ class Kernel:
                     dict(f, round=(e.run, f["round"])) for f in rs)
         self.setup = entries[-1].setup
         self.planned = max(e.planned for e in entries)
-        self.unfinished = [(e, r, k) for e in entries for r, k in e.unfinished]
+        self.unfinished = [(e, r, k) for e in entries if e.traced for r, k in e.unfinished]
+        self.untraced_stops = [(e, r, k) for e in entries if not e.traced
+                               for r, k in e.unfinished]
 
     def series(self):
         return ".".join(self.release.split(".")[:2])
@@ -156,20 +162,29 @@ def stuck_text(stuck):
                                  if x.host.get("wall") else "") for x, r in stuck)
 
 
-def cell_text(c, planned):
+def cell_text(c, planned, e=None):
     if not c:
         return "not measured"
     if not c["n"]:
         return stuck_text(c["stuck"])
     t = "%s pages/s, %s s" % (c["rate"], c["time"])
+    if c["stopped"] == c["n"] and e is not None:
+        # the seed's "inf": no round ended by itself
+        t = "%s pages/s until stopped, inf (stopped by SIGTERM after %s s in %d of %d rounds," \
+            " %s MiB reclaimed of %s asked)" % (
+                c["rate"], e.setup.get("root32_s", "?"), c["stopped"], c["n"],
+                stat([mib(num(f, "reclaimed")) if num(f, "reclaimed") is not None else None
+                      for f in c["rs"]], "%.0f"),
+                stat([mib(num(f, "asked")) if num(f, "asked") is not None else None
+                      for f in c["rs"]], "%.0f"))
     if c["over"] is not None:
         t += ", %s MiB over" % c["over"]
     notes = []
-    if c["stopped"]:
+    if c["stopped"] and c["stopped"] < c["n"]:
         notes.append("stopped by SIGTERM in %d of %d rounds" % (c["stopped"], c["n"]))
     if planned and c["n"] < planned:
         notes.append("**%d of %d rounds**" % (c["n"], planned))
-    ends = [r for r in c["results"] if r != "ok"]
+    ends = [r for r in c["results"] if r not in ("ok", "interrupted")]
     if ends:
         notes.append("ended " + ", ".join(ends))
     if c["stuck"]:
@@ -186,8 +201,74 @@ def table(e, out, cols):
         out("|---|" + "---|" * len(cols))
         for row, _ in ROWS:
             out("| %s | %s |" % (row_name(e, row), " | ".join(
-                cell_text(cell(e, lru, row, c), e.planned) for c in cols)))
+                cell_text(cell(e, lru, row, c), e.planned, e) for c in cols)))
         out("")
+
+
+def vals(rs, k, scale=1.0):
+    return [num(f, k) * scale for f in rs if num(f, k) is not None]
+
+
+def total(rs, k):
+    return int(sum(vals(rs, k)))
+
+
+def post_finding(e, lru, lname, row):
+    """What the traced rounds of one row in 32-page writes say, or None."""
+    c = cell(e, lru, row, "post")
+    if not c:
+        return None
+    what = "root reclaim" if row == "root" else row_name(e, row)
+    if not c["n"]:
+        return "* **%s, %s, in 32-page writes** had not ended when its guest was stopped: %s." % (
+            lname, what, stuck_text(c["stuck"]).split(": ", 1)[1])
+    rs = [f for f in c["rs"] if num(f, "calls") is not None]
+    n = c["n"]
+    if not rs:
+        return None
+    nw, calls = total(rs, "writes"), total(rs, "calls")
+    zc = vals(rs, "zcalls")
+    ok, eagain, other = total(rs, "w_ok"), total(rs, "w_eagain"), total(rs, "w_other")
+    trace = ("the kernel made %d internal calls for %d writes (tracefs"
+             " `vmscan:mm_vmscan_memcg_reclaim_end`, over %d traced rounds), %d of them reclaiming"
+             " nothing" % (calls, nw, len(rs), int(sum(zc))))
+    if total(rs, "lost"):
+        trace += " (%d events lost)" % total(rs, "lost")
+    if row == "root" and c["stopped"] == n:
+        t = ("* **%s, root reclaim in 32-page writes**: the 2024 table's \"inf\" reappears: no"
+             " round ended by itself, each was stopped by the SIGTERM sent after %s s (%d of %d"
+             " rounds), having made %s writes (median, min-max).  Traced: %d of %d writes ended"
+             " ok, %d with EAGAIN; %s, at most %d in a round, while it takes 17 in one write to end"
+             " it with EAGAIN (`if (!reclaimed && !nr_retries--) return -EAGAIN` in 6.1's"
+             " `memory_reclaim()`)." % (
+                 lname, e.setup.get("root32_s", "?"), c["stopped"], n,
+                 stat(vals(c["rs"], "writes"), "%.0f"), ok, nw, eagain, trace, max(zc)))
+        left = vals(rs, "left_mb")
+        if left:
+            t += ("  The cgroup was left with at most %.1f MiB, and the writes went on against the"
+                  " rest of the guest's memory while it was swapped back in: %s pages swapped in"
+                  " during a case (median, min-max; %s anon refaults) against %s swapped out." % (
+                      max(left), stat(vals(rs, "swpin"), "%.0f"), stat(vals(rs, "rfa"), "%.0f"),
+                      stat(vals(rs, "swpout"), "%.0f")))
+        if eagain == 0 and max(zc) < 17:
+            t += ("  So every 32-page write found its pages (memory that comes back when it is"
+                  " used), the request (MemTotal) is never met, and the kernel's give-up never"
+                  " comes: only the stop ends the run.  The same retry rule governs 6.6-6.8's"
+                  " 32-page calls inside one write.")
+        lat = [num(f, "wall_ms") / 1e3 - float(e.setup.get("root32_s", 0)) for f in rs
+               if num(f, "wall_ms") is not None]
+        if lat:
+            t += ("  wmark ended %s s after the signal (median, min-max: the guest's uptime"
+                  " around wmark less the %s s), its last write %s." % (
+                      stat(lat, "%.1f"), e.setup.get("root32_s", "?"),
+                      ", ".join(sorted(set(f.get("w_last", "?") for f in rs)))))
+        return t
+    t = ("* **%s, %s, in 32-page writes**: %s in %d of %d rounds, after %s writes (median,"
+         " min-max); %s (%.2f a write); memory.stat showed %d to %d pages a write (it lags"
+         " small writes)." % (
+             lname, what, "/".join(c["results"]), n, n, stat(vals(c["rs"], "writes"), "%.0f"),
+             trace, calls / nw if nw else 0, min(vals(rs, "w_pmin")), max(vals(rs, "w_pmax"))))
+    return t
 
 
 def findings(e61, others, out):
@@ -206,34 +287,11 @@ def findings(e61, others, out):
                 " (medians), %.2fx." % (lname, post["rate_med"], pre["rate_med"],
                                         post["rate_med"] / pre["rate_med"]))
             any_line = True
-        for row in ("part", "full"):
-            cp = cell(e61, lru, row, "post")
-            if cp and not cp["n"]:
-                out("* **%s, %s, in 32-page writes** had not ended when its guest was stopped:"
-                    " %s.  Why was not traced (a slow kernel loop, a thrashing guest and a fault"
-                    " of wmark's fixed batches were not told apart)." % (
-                    lname, row_name(e61, row), stuck_text(cp["stuck"]).split(": ", 1)[1]))
+        for row in ("root", "part", "full"):
+            line = post_finding(e61, lru, lname, row)
+            if line:
+                out(line)
                 any_line = True
-        rp = cell(e61, lru, "root", "post")
-        if rp and not rp["n"]:
-            out("* **%s, root reclaim in 32-page writes** had not ended when its guest was"
-                " stopped: %s.  The SIGTERM that `timeout` sends after %s s did not end it either"
-                " (wmark holds SIGTERM blocked during each write and acts on it between writes)."
-                "  The 2024 table has \"inf\" in this cell; whether for the same cause was not"
-                " traced." % (
-                    lname, stuck_text(rp["stuck"]).split(": ", 1)[1], e61.setup.get("root32_s")))
-            any_line = True
-        elif rp:
-            if rp["stopped"]:
-                out("* **%s, root reclaim in 32-page writes** did not finish within %s s in %d"
-                    " of %d rounds (stopped by SIGTERM): the 2024 table's \"inf\" in kind.  Why"
-                    " was not traced." % (lname, e61.setup.get("root32_s"), rp["stopped"],
-                                           rp["n"]))
-            else:
-                out("* **%s, root reclaim in 32-page writes** finished in every one of its %d"
-                    " rounds (ended %s): the 2024 table's \"inf\" did not reappear here." % (
-                        lname, rp["n"], ", ".join(rp["results"])))
-            any_line = True
     for e in others:
         for lru, lname in LRUS:
             c = cell(e, lru, "part", "pre")
@@ -245,6 +303,30 @@ def findings(e61, others, out):
     if not any_line:
         out("* Nothing yet: no kept run holds the cases these sentences compare.")
     out("")
+    stops = e61.untraced_stops
+    if stops:
+        out("### Runs stopped inside a case\n")
+        traced = [f for k, rs in e61.cases.items() if k[2] == "post" for f in rs
+                  if num(f, "read_ms") is not None and num(f, "wall_ms") is not None]
+        t = ("* Run%s %s: qemu was stopped while the guest was inside a case in 32-page writes"
+             " (%s), before its line was printed.  The guest script of %s read each report of"
+             " wmark once for each value it took from it, with a JSON reader whose time grew faster than the square of the"
+             " report's length (a report of 32-page writes holds thousands of write rows), and"
+             " timed neither wmark nor the reading apart, so these stops do not say that wmark or"
+             " the kernel had not ended." % (
+                 "s" if len(set(x.run for x, r, k in stops)) > 1 else "",
+                 ", ".join("`%s`" % r for r in sorted(set(x.run for x, r, k in stops))),
+                 "; ".join("%s, %s" % (dict(ROWS)[k[1]] or row_name(e61, k[1]), dict(LRUS)[k[0]])
+                           for x, r, k in stops),
+                 "those runs" if len(set(x.run for x, r, k in stops)) > 1 else "that run"))
+        if traced:
+            t += ("  The runs that time them apart (wall_ms: wmark from start to exit; read_ms:"
+                  " the reading) ended every such case: wmark took at most %.1f s, the reading"
+                  " at most %.1f s, over %d cases." % (
+                      max(num(f, "wall_ms") for f in traced) / 1e3,
+                      max(num(f, "read_ms") for f in traced) / 1e3, len(traced)))
+        out(t)
+        out("")
 
 
 def main():
@@ -308,6 +390,12 @@ def main():
       " writes), the time of the writes in seconds (wmark's reads between writes are not"
       " counted), and the over-reclaim in MiB (reclaimed minus asked, for the row that asks"
       " for part of the cgroup; the full rows ask for more than there is).")
+    o("* Where a run records them, each case's line also holds what the guest traced around"
+      " it: the kernel's internal calls (tracefs `vmscan:mm_vmscan_memcg_reclaim_end`, one"
+      " event per call of `try_to_free_mem_cgroup_pages()` with the pages it reclaimed), the"
+      " guest's swap-ins, swap-outs and refaults over the case (`/proc/vmstat`), what the"
+      " cgroup held at its end, wmark's wall time from start to exit and the time the guest"
+      " took to read wmark's report.")
     o("* Under qemu TCG on a shared build machine rates and times move between runs; compare"
       " cells of one run.")
     o()
@@ -334,6 +422,14 @@ def main():
                   xs.get("anon_mb", "?"), xs.get("root32_s", "?"), x.rounds_done, x.planned,
                   "; qemu exit %s after %s s" % (x.host["rc"], x.host.get("wall", "?"))
                   if x.host.get("rc") not in (None, "0") else ""))
+            if not x.traced and x.unfinished:
+                o("  Stopped inside %s, before that case's line; this run's guest script did not"
+                  " time its reading of wmark's report apart (see \"Runs stopped inside a case\""
+                  " below)." % "; ".join("round %d's %s %s (%s)" % (
+                      r, dict(ROWS)[k[1]] or row_name(x, k[1]),
+                      {"pre": "in one write", "post": "in 32-page writes",
+                       "q": "in quarters"}.get(k[2], k[2]), dict(LRUS)[k[0]])
+                      for r, k in x.unfinished))
         o()
         cols = [c for c, _ in COLS if e is e61 or any(k[2] == c for k in e.cases)]
         if not cols:
@@ -364,6 +460,8 @@ def main():
     o("    RECLAIM_ENTRIES=k61-2g-never make bench-reclaim")
     o("    RECLAIM_CASES=root_pre,root_q,part_pre,part_post,part_q,full_pre,full_post,full_q \\")
     o("        RECLAIM_ENTRIES=k61-2g-never make bench-reclaim   # 6.1 without root_post")
+    o("    RECLAIM_CASES=root_post,part_post,full_post \\")
+    o("        RECLAIM_ENTRIES=k61-2g-never make bench-reclaim   # 6.1's 32-page writes only")
     o("    RECLAIM_REPORT_ONLY=1 make bench-reclaim      # this page again from the kept runs")
 
 

@@ -25,6 +25,8 @@ RECLAIM_BENCH=1
 T=${WMARK_TESTS:-/tests}
 . $T/guest-reclaim.sh
 
+trace_setup
+RC_WATCH=b	# its memory.current at the end of each case, in the case's line
 file_mb=${WMARK_RECLAIM_FILE_MB:-512}
 anon_mb=${WMARK_RECLAIM_ANON_MB:-64}
 part_mb=${WMARK_RECLAIM_PART_MB:-256}

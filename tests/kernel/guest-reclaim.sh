@@ -29,6 +29,9 @@ check() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi; }
 jget() {	# jget PATH FILE: one flattened value of a JSON document
 	awk -f $T/json-flat.awk "$2" | awk -v k="$1" '$1 == k { print $2; exit }'
 }
+fget() {	# fget PATH FILE: one value of a document json-flat.awk has flattened
+	awk -v k="$1" '$1 == k { print $2; exit }' "$2"
+}
 
 rel=$(cat /proc/sys/kernel/osrelease)
 
@@ -93,32 +96,96 @@ empty() {
 
 cur_mb() { awk '{ printf "%.1f", $1 / 1048576 }' $CG/$1/memory.current; }
 
+# ---- what the bench records around each case (RECLAIM_BENCH) ------------------
+# tracefs's vmscan:mm_vmscan_memcg_reclaim_end: one event per internal call
+# of try_to_free_mem_cgroup_pages(), with the pages that call reclaimed;
+# /proc/vmstat's swap and refault counters; the case's wall time from the
+# guest's uptime (wmark's own time counts its writes only).
+TR=/sys/kernel/tracing
+have_trace=
+trace_setup() {
+	mount -t tracefs nodev $TR 2>/dev/null
+	if [ -e $TR/events/vmscan/mm_vmscan_memcg_reclaim_end/enable ] &&
+		echo 1 >$TR/events/vmscan/mm_vmscan_memcg_reclaim_end/enable; then
+		have_trace=1
+	else
+		diag "no tracefs event vmscan:mm_vmscan_memcg_reclaim_end: calls not counted"
+	fi
+}
+now_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+ms_since() { echo $(($(now_ms) - $1)); }
+# workingset_refault_anon, workingset_refault_file, pswpin, pswpout (vmstat's order)
+vmsnap() {
+	awk '$1 ~ /^(workingset_refault_anon|workingset_refault_file|pswpin|pswpout)$/ { printf "%s ", $2 }' /proc/vmstat
+}
+trace_begin() {
+	[ -n "$have_trace" ] && echo >$TR/trace
+	vm0=$(vmsnap)
+	t_begin=$(now_ms)
+}
+# trace_end: $trace_facts, KEY:VALUE pairs of the case (RC_WATCH: a cgroup
+# whose memory.current is noted at the end, in MiB)
+trace_end() {
+	t_end=$(now_ms)
+	vm1=$(vmsnap)
+	tf=calls:-
+	[ -n "$have_trace" ] && tf=$(awk '
+		/^# entries-in-buffer/ { split($3, a, "/"); lost = a[2] - a[1] }
+		$1 ~ /^wmark-/ && /mm_vmscan_memcg_reclaim_end/ {
+			v = $NF
+			sub(/.*=/, "", v)
+			v += 0
+			calls++
+			if (v == 0) {
+				z++
+				if (++run > zrun)
+					zrun = run
+			} else {
+				run = 0
+			}
+			if (v > cmax)
+				cmax = v
+		}
+		END { printf "calls:%d,zcalls:%d,zrun:%d,cmax:%d,lost:%d", calls, z, zrun, cmax, lost }' $TR/trace)
+	trace_facts="wall_ms:$((t_end - t_begin)),$tf,$(echo $vm0 $vm1 | awk '{ printf "rfa:%d,rff:%d,swpin:%d,swpout:%d", $5 - $1, $6 - $2, $7 - $3, $8 - $4 }')"
+	[ -n "${RC_WATCH:-}" ] && [ -e $CG/$RC_WATCH/memory.current ] &&
+		trace_facts="$trace_facts,left_mb:$(cur_mb $RC_WATCH)"
+}
+
 # reclaim_case NAME TAG ARGS...: run wmark -j reclaim NAME ARGS into /tmp/TAG.json
 # (after $RC_PREFIX, e.g. a timeout command) and report its totals as
 # WMARK-INFO reclaim_TAG=...; NAME "" for none (--node).
 reclaim_case() {
 	cgn=$1 tag=$2
 	shift 2
+	[ -n "${RECLAIM_BENCH:-}" ] && trace_begin
 	if [ -n "$cgn" ]; then
 		${RC_PREFIX:-} $W -j reclaim "$cgn" "$@" >/tmp/$tag.json 2>/tmp/$tag.err
 	else
 		${RC_PREFIX:-} $W -j reclaim "$@" >/tmp/$tag.json 2>/tmp/$tag.err
 	fi
 	rc=$?
-	res=$(jget result /tmp/$tag.json)
-	counter=$(jget counter /tmp/$tag.json)
-	asked=$(jget total.requested_pages /tmp/$tag.json)
-	got=$(jget total.reclaimed_pages /tmp/$tag.json)
-	dcur=$(jget total.current_drop_pages /tmp/$tag.json)
-	over=$(jget total.over_pages /tmp/$tag.json)
-	ns=$(jget total.time_ns /tmp/$tag.json)
-	rate=$(jget total.pages_per_second /tmp/$tag.json)
-	writes=$(jget total.writes /tmp/$tag.json)
-	anon=$(jget total.anon_pages /tmp/$tag.json)
-	file=$(jget total.file_pages /tmp/$tag.json)
-	bound=$(jget model.over_bound_pages /tmp/$tag.json)
-	calls=$(jget model.calls /tmp/$tag.json)
-	info "reclaim_${tag}=rc:$rc,result:$res,asked:$asked,reclaimed:$got,dcurrent:$dcur,over:$over,time_ns:$ns,rate:$rate,writes:$writes,anon:$anon,file:$file,model_calls:$calls,over_bound:$bound"
+	[ -n "${RECLAIM_BENCH:-}" ] && trace_end
+	# A run of 32-page writes prints thousands of write rows: they are
+	# summed up line by line (reclaim-writes.awk), the rest is flattened.
+	awk -v rest=/tmp/$tag.rest -f $T/reclaim-writes.awk /tmp/$tag.json >/tmp/$tag.sum
+	awk -f $T/json-flat.awk /tmp/$tag.rest >/tmp/$tag.flat
+	res=$(fget result /tmp/$tag.flat)
+	counter=$(fget counter /tmp/$tag.flat)
+	asked=$(fget total.requested_pages /tmp/$tag.flat)
+	got=$(fget total.reclaimed_pages /tmp/$tag.flat)
+	dcur=$(fget total.current_drop_pages /tmp/$tag.flat)
+	over=$(fget total.over_pages /tmp/$tag.flat)
+	ns=$(fget total.time_ns /tmp/$tag.flat)
+	rate=$(fget total.pages_per_second /tmp/$tag.flat)
+	writes=$(fget total.writes /tmp/$tag.flat)
+	anon=$(fget total.anon_pages /tmp/$tag.flat)
+	file=$(fget total.file_pages /tmp/$tag.flat)
+	bound=$(fget model.over_bound_pages /tmp/$tag.flat)
+	calls=$(fget model.calls /tmp/$tag.flat)
+	extra=
+	[ -n "${RECLAIM_BENCH:-}" ] && extra=",$trace_facts,read_ms:$(ms_since "$t_end"),$(cat /tmp/$tag.sum)"
+	info "reclaim_${tag}=rc:$rc,result:$res,asked:$asked,reclaimed:$got,dcurrent:$dcur,over:$over,time_ns:$ns,rate:$rate,writes:$writes,anon:$anon,file:$file,model_calls:$calls,over_bound:$bound$extra"
 	diag "$tag: exit $rc $res, asked $asked, reclaimed $got (Δcurrent $dcur), over $over, ${ns}ns, $rate pages/s, $writes writes, anon $anon file $file; model: $calls calls, bound $bound"
 	[ -s /tmp/$tag.err ] && diag "$(head -3 /tmp/$tag.err)"
 }

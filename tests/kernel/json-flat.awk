@@ -8,8 +8,12 @@
 # true and false stay words.  Layout and key order do not matter, which is
 # the point: the tests compare numbers, not how cJSON indents them.
 # POSIX awk (busybox, mawk and gawk alike); no recursion.
-
-{ buf = buf $0 "\n" }
+#
+# Read line by line, the parser's state kept from one line to the next: no
+# token of JSON spans a line (a string holds no raw newline), and the time
+# stays linear in the document.  Gathering the whole document into one
+# string first and walking it with substr() took busybox awk 33 s for the
+# 360 KB of a reclaim run of 1024 writes, and grew faster than the square.
 
 function join(a, b) { return a == "" ? b : a "." b }
 
@@ -19,13 +23,13 @@ function valpath() {
 	return join(pth[d], typ[d] == "[" ? ix[d] : key[d])
 }
 
-END {
-	n = length(buf)
+{
+	line = $0
+	n = length(line)
 	i = 1
-	d = 0
 	while (i <= n) {
-		c = substr(buf, i, 1)
-		if (index(" \t\r\n:", c)) {
+		c = substr(line, i, 1)
+		if (index(" \t\r:", c)) {
 			i++
 		} else if (c == "{" || c == "[") {
 			p = d ? valpath() : ""
@@ -47,10 +51,10 @@ END {
 		} else if (c == "\"") {
 			s = ""
 			for (j = i + 1; j <= n; j++) {
-				ch = substr(buf, j, 1)
+				ch = substr(line, j, 1)
 				if (ch == "\\") {
 					j++
-					s = s substr(buf, j, 1)
+					s = s substr(line, j, 1)
 				} else if (ch == "\"") {
 					break
 				} else {
@@ -66,9 +70,9 @@ END {
 			}
 		} else {
 			for (j = i; j <= n; j++)
-				if (index(",}] \t\r\n", substr(buf, j, 1)))
+				if (index(",}] \t\r", substr(line, j, 1)))
 					break
-			print valpath(), substr(buf, i, j - i)
+			print valpath(), substr(line, i, j - i)
 			i = j
 		}
 	}
