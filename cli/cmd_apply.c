@@ -26,87 +26,22 @@
  */
 #include <inttypes.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
 
+#include "apply.h"
 #include "commands.h"
-#include "journal.h"
 #include "jsonw.h"
 #include "livecheck.h"
-#include "snapshot.h"
-#include "persist.h"
-#include "report.h"
-#include "sysctl.h"
 #include "txn.h"
 
-/*
- * Refuse a change whose summed min watermarks exceed this share of
- * managed memory: twice the 5% that khugepaged allows its own
- * recommendation (docs/model.md §2.2), well past any default.
- */
-#define SAFE_MIN_SHARE_PCT 10
-
-#define MAX_WARN 16
-
-struct change {
-	bool set;
-	bool ignore_failure;		/* "-vm.x = v" in a --from file */
-	const char *origin;		/* "--wsf", "FILE:LINE" */
-	char origin_buf[64];
-	struct sc_value val;		/* new */
-	char text[JR_TEXT_MAX];		/* new, as written */
-	char path[PATH_MAX];
-	struct sc_value prev;
-	char prev_text[JR_TEXT_MAX];	/* as the kernel printed it */
-	bool dropped;			/* ignore_failure and the knob is missing */
-	bool write_failed;		/* ignore_failure and the write failed */
-};
-
-/* A --persist or --initrc file, as found before anything is written. */
-struct target {
-	const char *file;		/* as given: "/etc/sysctl.d/90-wmark.conf" */
-	char path[PATH_MAX];		/* inside the root */
-	enum ps_kind kind;
-	char text[JR_FILE_MAX];		/* what it holds now, if it exists */
-};
-
-struct apply {
-	const struct cli_ctx *ctx;
-	struct change ch[WM_NKNOBS];
-	bool dry_run, force, refresh;
-	const char *state_opt, *persist, *initrc;
-	char state_path[PATH_MAX];
-	char command[512];
-	struct journal old;		/* the journal of earlier applies */
-	bool have_old;			/* old holds values not rolled back */
-	struct snapshot s;
-	bool have_snapshot;
-	struct wm_sysctl sc_new;
-	struct wm_predicted *cur, *pred;	/* model: current sysctls; after the writes */
-	bool modelled;
-	bool wrote;			/* the knobs hold the new values */
-	char *warn[MAX_WARN];
-	int nwarn;
-	int nwarn_shown;		/* text mode: printed so far */
-	int lock_fd;			/* the journal lock, -1 if not held */
-	struct target tgt[2];		/* --persist, --initrc (file NULL if not given) */
-	cJSON *doc;			/* -j output being built */
-};
-
-static void warn(struct apply *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void warn(struct apply *a, const char *fmt, ...)
+void apply_warn(struct apply *a, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -147,7 +82,7 @@ static void join_argv(char *out, size_t n, int argc, char **argv)
  * The zoneinfo entry of model zone i, or NULL for a zone the kernel does
  * not print (before 4.12, unpopulated zones are left out).
  */
-static const struct zi_zone *zi_of(const struct snapshot *s, size_t i)
+const struct zi_zone *apply_zi_of(const struct snapshot *s, size_t i)
 {
 	return wm_layout_zone(&s->layout, &s->zi, i);
 }
@@ -171,7 +106,7 @@ static int read_knob(struct apply *a, const char *cmd, enum wm_knob k,
 		snprintf(shown, sizeof(shown), "%s", P_VM);
 	if (r == -ENOENT && c->ignore_failure) {
 		c->dropped = true;
-		warn(a, "%s%s does not exist: skipped (\"-\" in %s)", shown, wm_knob_name(k), c->origin);
+		apply_warn(a, "%s%s does not exist: skipped (\"-\" in %s)", shown, wm_knob_name(k), c->origin);
 		return EXIT_OK;
 	}
 	if (r == -ENOENT && k == WM_KNOB_EXTRA)
@@ -301,7 +236,7 @@ const struct option cmd_apply_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_apply(struct apply *a, const char *cmd, int argc, char **argv)
+static int parse_apply(struct apply *a, const char *cmd)
 {
 	int c, oi, rc = EXIT_OK, i;
 	bool any = false;
@@ -454,7 +389,7 @@ static int safety_check(struct apply *a, const char *cmd)
 		return EXIT_OK;
 	if (sum_new * 100 > managed * SAFE_MIN_SHARE_PCT) {
 		if (a->force) {
-			warn(a, "the summed min watermarks (%" PRIu64 " pages) exceed %d%% of managed memory (%" PRIu64 " pages): written anyway (--force)",
+			apply_warn(a, "the summed min watermarks (%" PRIu64 " pages) exceed %d%% of managed memory (%" PRIu64 " pages): written anyway (--force)",
 			     sum_new, SAFE_MIN_SHARE_PCT, managed);
 			return EXIT_OK;
 		}
@@ -463,7 +398,7 @@ static int safety_check(struct apply *a, const char *cmd)
 	}
 	if (have_free && sum_new > free_pages) {
 		if (a->force) {
-			warn(a, "the summed min watermarks (%" PRIu64 " pages) exceed the %" PRIu64 " pages free now: written anyway (--force)",
+			apply_warn(a, "the summed min watermarks (%" PRIu64 " pages) exceed the %" PRIu64 " pages free now: written anyway (--force)",
 			     sum_new, free_pages);
 			return EXIT_OK;
 		}
@@ -497,18 +432,18 @@ static void collect_warnings(struct apply *a)
 
 		if ((a->s.thp == WM_THP_MADVISE || a->s.thp == WM_THP_ALWAYS) &&
 		    boot.thp_kb > v)
-			warn(a, "THP is enabled: khugepaged raises min_free_kbytes back to %" PRId64 " KiB at the next write to transparent_hugepage/enabled%s",
+			apply_warn(a, "THP is enabled: khugepaged raises min_free_kbytes back to %" PRId64 " KiB at the next write to transparent_hugepage/enabled%s",
 			     boot.thp_kb, a->s.prof.kver.major > 5 || (a->s.prof.kver.major == 5 && a->s.prof.kver.minor >= 9) ?
 			     " or memory hotplug event" : "");
 		if (boot.sqrt_kb > v)
-			warn(a, "memory hotplug%s recomputes min_free_kbytes (about %" PRId64 " KiB for this memory) and keeps a written value only when it is at least that",
+			apply_warn(a, "memory hotplug%s recomputes min_free_kbytes (about %" PRId64 " KiB for this memory) and keeps a written value only when it is at least that",
 			     a->s.prof.thp_off_recompute && a->s.thp == WM_THP_NEVER ?
 			     " and THP mode changes" : "", boot.sqrt_kb);
 	}
 	if (c[WM_KNOB_WSF].set && (a->s.prof.kver.android ||
 			      file_exists(a->ctx->root, "system/bin/extra_free_kbytes.sh") ||
 			      file_exists(a->ctx->root, "vendor/bin/extra_free_kbytes.sh")))
-		warn(a, "Android: when the property sys.sysctl.extra_free_kbytes is set, init runs extra_free_kbytes.sh, which rewrites watermark_scale_factor");
+		apply_warn(a, "Android: when the property sys.sysctl.extra_free_kbytes is set, init runs extra_free_kbytes.sh, which rewrites watermark_scale_factor");
 	if (c[WM_KNOB_WSF].set && c[WM_KNOB_WSF].val.v[0] != a->s.sysctl.wsf) {
 		/* The same sysctls with the old wsf: do any gaps move? */
 		struct wm_sysctl alt = a->sc_new;
@@ -527,333 +462,16 @@ static void collect_warnings(struct apply *a)
 					floor = a->pred[i].wm.wsf_floor;
 			}
 			if (!moved && floor > 0)
-				warn(a, "watermark_scale_factor %" PRId64 " changes no gap: every zone's gap is floored at a quarter of its min share; the smallest wsf that changes one is %" PRId64 "",
+				apply_warn(a, "watermark_scale_factor %" PRId64 " changes no gap: every zone's gap is floored at a quarter of its min share; the smallest wsf that changes one is %" PRId64 "",
 				     c[WM_KNOB_WSF].val.v[0], floor);
 			else if (!moved)
-				warn(a, "watermark_scale_factor %" PRId64 " changes no gap on this machine",
+				apply_warn(a, "watermark_scale_factor %" PRId64 " changes no gap on this machine",
 				     c[WM_KNOB_WSF].val.v[0]);
 		}
 		free(w);
 	}
 	if (c[WM_KNOB_BOOST].set && !c[WM_KNOB_MFK].set && !c[WM_KNOB_WSF].set && !c[WM_KNOB_EXTRA].set)
-		warn(a, "watermark_boost_factor only scales future boosts: no watermark moves now");
-}
-
-/* The text table: printed now -> predicted after the write. */
-static void print_prediction(const struct apply *a)
-{
-	bool promo = a->s.prof.promo;
-	size_t i;
-	int j;
-
-	printf("predicted watermarks (pages; now -> after):\n");
-	printf("  %-14s %-19s %-19s %-19s%s\n", "zone", "min", "low", "high",
-	       promo ? " promo" : "");
-	for (i = 0; i < a->s.m.nzones; i++) {
-		const struct zi_zone *z = zi_of(&a->s, i);
-		const struct wm_zone_wm *p = &a->pred[i].wm;
-		uint64_t b = a->pred[i].boost;
-		char name[32], f[4][40];
-
-		if (!z)
-			continue;
-		/* as zoneinfo prints them: a boost that stays included */
-		snprintf(name, sizeof(name), "%d/%s", z->node, z->name);
-		snprintf(f[0], sizeof(f[0]), "%" PRIu64 " -> %" PRIu64 "", z->min, p->min + b);
-		snprintf(f[1], sizeof(f[1]), "%" PRIu64 " -> %" PRIu64 "", z->low, p->low + b);
-		snprintf(f[2], sizeof(f[2]), "%" PRIu64 " -> %" PRIu64 "", z->high, p->high + b);
-		snprintf(f[3], sizeof(f[3]), "%" PRIu64 " -> %" PRIu64 "",
-			 z->flags & ZI_HAS_PROMO ? z->promo : a->cur[i].wm.promo, p->promo + b);
-		printf("  %-14s %-19s %-19s %-19s%s%s\n", name, f[0], f[1], f[2],
-		       promo ? " " : "", promo ? f[3] : "");
-	}
-	for (i = 0; i < a->s.m.nzones; i++) {
-		const struct zi_zone *z = zi_of(&a->s, i);
-		bool same = true;
-
-		if (!z)
-			continue;
-		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			same &= z->protection[j] == a->pred[i].wm.protection[j];
-		if (same)
-			continue;
-		printf("  %d/%s protection (", z->node, z->name);
-		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			printf("%s%" PRId64 "", j ? ", " : "", z->protection[j]);
-		printf(") -> (");
-		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			printf("%s%" PRId64 "", j ? ", " : "", a->pred[i].wm.protection[j]);
-		printf(")\n");
-	}
-}
-
-/*
- * --refresh: which zones the recompute moves, i.e. whose printed
- * watermarks or protection differ from the prediction.  Text: one line;
- * JSON: a "moved" array of "node/zone".
- */
-static void report_moved(const struct apply *a, cJSON *doc)
-{
-	cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "moved") : NULL;
-	int moved = 0, j;
-	size_t i;
-
-	if (!a->modelled)
-		return;
-	for (i = 0; i < a->s.m.nzones; i++) {
-		const struct zi_zone *z = zi_of(&a->s, i);
-		const struct wm_zone_wm *p = &a->pred[i].wm;
-		uint64_t b;
-		char name[32];
-		bool m;
-
-		if (!z)
-			continue;
-		b = z->flags & ZI_HAS_BOOST ? z->boost : 0;
-		m = z->min - b != p->min || z->low - b != p->low || z->high - b != p->high ||
-		    ((z->flags & ZI_HAS_PROMO) && z->promo - b != p->promo);
-		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			m |= z->protection[j] != p->protection[j];
-		if (!m)
-			continue;
-		snprintf(name, sizeof(name), "%d/%s", z->node, z->name);
-		if (arr)
-			cJSON_AddItemToArray(arr, cJSON_CreateString(name));
-		else
-			printf("%s%s", moved ? ", " : "refresh moves ", name);
-		moved++;
-	}
-	if (!arr)
-		printf(moved ? " (stale since the last recompute)\n" :
-		       "refresh moves nothing: the watermarks and protection are current\n");
-}
-
-static cJSON *json_prediction(const struct apply *a)
-{
-	cJSON *arr = cJSON_CreateArray();
-	size_t i;
-	int j;
-
-	for (i = 0; arr && a->modelled && i < a->s.m.nzones; i++) {
-		const struct zi_zone *z = zi_of(&a->s, i);
-		const struct wm_zone_wm *p = &a->pred[i].wm;
-		uint64_t b = a->pred[i].boost;
-		cJSON *o, *prot;
-
-		if (!z)
-			continue;
-		/* as zoneinfo will print them, the same numbers as whatif -j */
-		o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "node", z->node);
-		cJSON_AddStringToObject(o, "zone", z->name);
-		cJSON_AddItemToObject(o, "managed", json_long((int64_t)a->s.zones[i].managed));
-		cJSON_AddItemToObject(o, "min", json_long((int64_t)(p->min + b)));
-		cJSON_AddItemToObject(o, "low", json_long((int64_t)(p->low + b)));
-		cJSON_AddItemToObject(o, "high", json_long((int64_t)(p->high + b)));
-		if (a->pred[i].promo_printed)
-			cJSON_AddItemToObject(o, "promo", json_long((int64_t)(p->promo + b)));
-		else
-			cJSON_AddNullToObject(o, "promo");
-		cJSON_AddItemToObject(o, "boost", json_long((int64_t)b));
-		prot = cJSON_AddArrayToObject(o, "protection");
-		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			cJSON_AddItemToArray(prot, json_long(p->protection[j]));
-		cJSON_AddItemToArray(arr, o);
-	}
-	return arr;
-}
-
-/* The header of a persisted file: what wmark computed and why. */
-static char *persist_header(const struct apply *a, bool rc_file)
-{
-	char *h = NULL, v[128], pv[128];
-	size_t len = 0, i;
-	FILE *f = open_memstream(&h, &len);
-	int k;
-
-	if (!f)
-		return NULL;
-	fprintf(f, "Written by wmark %s: %s\n", WMARK_VERSION, a->command);
-	fprintf(f, "Kernel %s.%s\n", a->s.osrelease[0] ? a->s.osrelease : "unknown",
-		rc_file ? " Runs once Android has finished booting." : "");
-	for (k = 0; k < WM_NKNOBS; k++) {
-		const struct change *c = &a->ch[k];
-
-		if (!c->set || c->dropped)
-			continue;
-		txn_value_str(&c->val, v, sizeof(v));
-		txn_value_str(&c->prev, pv, sizeof(pv));
-		fprintf(f, "vm.%s = %s (was %s)\n", wm_knob_name(k), v, pv);
-	}
-	if (a->modelled) {
-		fprintf(f, "\nWatermarks these values gave when written (pages, min/low/high):\n");
-		for (i = 0; i < a->s.m.nzones; i++)
-			if (zi_of(&a->s, i))
-				fprintf(f, "  Node %d, zone %-8s %" PRIu64 " / %" PRIu64 " / %" PRIu64 "\n",
-					zi_of(&a->s, i)->node, zi_of(&a->s, i)->name,
-					a->pred[i].wm.min + a->pred[i].boost,
-					a->pred[i].wm.low + a->pred[i].boost,
-					a->pred[i].wm.high + a->pred[i].boost);
-	}
-	fprintf(f, "Undo with 'wmark rollback': it restores the runtime values and removes this file\n"
-		"(or puts back the one it replaced).");
-	if (fclose(f) != 0) {
-		free(h);
-		return NULL;
-	}
-	return h;
-}
-
-/* Write --persist and --initrc; report what overrides ours. */
-static int do_persist(struct apply *a, const char *cmd, cJSON *doc)
-{
-	struct ps_item items[WM_NKNOBS];
-	enum wm_knob keys[WM_NKNOBS];
-	const char *failed = NULL;
-	int n = 0, k, r, pass;
-
-	for (k = 0; k < WM_NKNOBS; k++) {
-		if (!a->ch[k].set || a->ch[k].dropped || a->ch[k].write_failed)
-			continue;
-		keys[n] = (enum wm_knob)k;
-		items[n].key = (enum wm_knob)k;
-		items[n++].val = a->ch[k].val;
-	}
-	for (pass = 0; pass < 2; pass++) {
-		const char *file = a->tgt[pass].file, *target = a->tgt[pass].path;
-		char *text, *header;
-
-		if (!file)
-			continue;
-		header = persist_header(a, pass == 1);
-		text = pass ? ps_initrc_text(header, items, n) : ps_sysctl_d_text(header, items, n);
-		free(header);
-		if (!text)
-			return cli_err(EXIT_SYSTEM, cmd, "out of memory");
-		if (a->dry_run) {
-			r = 0;
-		} else {
-			r = jr_prepare_dir(target, &failed);
-			if (r == 0)
-				r = jr_write_atomic(target, text, strlen(text), 0644, NULL, &failed);
-		}
-		free(text);
-		if (r < 0)
-			return cli_err(EXIT_SYSTEM, cmd, "%s: %s: %s (the sysctls were applied; only persisting failed)",
-				       target, failed ? failed : "write", strerror(-r));
-		if (!doc)
-			printf("%s %s\n", a->dry_run ? "would write" : "wrote", target);
-		if (doc)
-			cJSON_AddStringToObject(doc, pass ? "initrc" : "persisted", target);
-		if (pass == 0) {
-			struct ps_report rep;
-			size_t i;
-
-			if (ps_scan(a->ctx->root, target, keys, n, &rep) < 0)
-				return cli_err(EXIT_SYSTEM, cmd, "out of memory");
-			if (!rep.read_at_boot)
-				warn(a, "%s is not in a directory that sysctl --system or systemd-sysctl reads (/etc/sysctl.d, /run/sysctl.d, /usr/local/lib/sysctl.d, /usr/lib/sysctl.d, /lib/sysctl.d; names ending in .conf)",
-				     file);
-			if (rep.masked_by[0])
-				warn(a, "%s is masked by %s, which has the same name in a directory read first",
-				     file, rep.masked_by);
-			for (i = 0; i < rep.nov; i++)
-				warn(a, "at boot %s:%d sets vm.%s = %s after %s, overriding it",
-				     rep.ov[i].file, rep.ov[i].line, wm_knob_name(rep.ov[i].key),
-				     rep.ov[i].value, file);
-			ps_report_free(&rep);
-		}
-	}
-	return EXIT_OK;
-}
-
-/*
- * Find the --persist and --initrc files under the root and refuse, before
- * anything is written, one that is not a plain file inside the root or
- * that wmark did not write (unless --force: rollback then puts it back).
- * Return EXIT_OK or an exit code after one line.
- */
-static int check_targets(struct apply *a, const char *cmd)
-{
-	static const char *const opt[2] = { "--persist", "--initrc" };
-	int pass, r;
-
-	for (pass = 0; pass < 2; pass++) {
-		struct target *t = &a->tgt[pass];
-
-		if (!t->file)
-			continue;
-		r = ps_target(a->ctx->root, t->file, t->path, sizeof(t->path));
-		if (r == -EINVAL)
-			return cli_usage(cmd, "%s %s: give an absolute path without '.' or '..' (it is taken inside --root)",
-					 opt[pass], t->file);
-		if (r == -EISDIR)
-			return cli_usage(cmd, "%s %s: names a directory; give the file", opt[pass], t->file);
-		if (r < 0)
-			return cli_usage(cmd, "%s: path too long", opt[pass]);
-		r = ps_inspect(a->ctx->root, t->path, &t->kind, t->text, sizeof(t->text));
-		switch (r) {
-		case 0:
-			break;
-		case -EXDEV:
-			return cli_err(EXIT_SYSTEM, cmd, "%s: resolves outside %s: refusing to follow a symlink; nothing was written",
-				       t->path, a->ctx->root);
-		case -ELOOP:
-			return cli_err(EXIT_SYSTEM, cmd, "%s: is a symbolic link: refusing; nothing was written",
-				       t->path);
-		case -EISDIR:
-			return cli_err(EXIT_SYSTEM, cmd, "%s: is a directory, not a file; nothing was written",
-				       t->path);
-		case -ENXIO:
-			return cli_err(EXIT_SYSTEM, cmd, "%s: is not a regular file; nothing was written",
-				       t->path);
-		case -EFBIG:
-		case -EILSEQ:
-			return cli_err(EXIT_SYSTEM, cmd, "%s: %s, too much to keep for rollback: move it away first; nothing was written",
-				       t->path, r == -EFBIG ? "over 16 KiB" : "holds a NUL byte");
-		default:
-			return cli_err(EXIT_SYSTEM, cmd, "%s: %s; nothing was written", t->path,
-				       strerror(-r));
-		}
-		if (t->kind == PS_FOREIGN && !a->force)
-			return cli_err(EXIT_USAGE, cmd, "%s: exists and was not written by wmark (its first line is not \"%s\"): refusing to replace it; --force replaces it and 'wmark rollback' puts it back; nothing was written",
-				       t->path, PS_MARK);
-		if (t->kind == PS_FOREIGN)
-			warn(a, "%s was not written by wmark: replaced (--force); 'wmark rollback' puts it back",
-			     t->path);
-	}
-	return EXIT_OK;
-}
-
-/*
- * Add to journal j the files this apply will write, with what they hold
- * now; a file an earlier apply of the session wrote keeps its record
- * from before the first.  Return EXIT_OK or EXIT_USAGE after one line.
- */
-static int journal_files(const struct apply *a, const char *cmd, struct journal *j)
-{
-	int pass, i;
-
-	for (pass = 0; pass < 2; pass++) {
-		const struct target *t = &a->tgt[pass];
-		struct jr_file *f;
-
-		if (!t->file)
-			continue;
-		for (i = 0; i < j->nfiles; i++)
-			if (strcmp(j->f[i].path, t->path) == 0)
-				break;
-		if (i < j->nfiles)
-			continue;
-		if (j->nfiles == JR_MAX_FILES)
-			return cli_err(EXIT_USAGE, cmd, "%s: the journal already holds %d persisted files: 'wmark rollback' first; nothing was written",
-				       t->path, JR_MAX_FILES);
-		f = &j->f[j->nfiles++];
-		snprintf(f->path, sizeof(f->path), "%s", t->path);
-		f->existed = t->kind != PS_ABSENT;
-		snprintf(f->previous, sizeof(f->previous), "%s", f->existed ? t->text : "");
-	}
-	return EXIT_OK;
+		apply_warn(a, "watermark_boost_factor only scales future boosts: no watermark moves now");
 }
 
 /* Check every file apply will create or write, before any is written. */
@@ -913,7 +531,7 @@ static int load_journal(struct apply *a, const char *cmd)
 		return cli_err(EXIT_USAGE, cmd, "journal %s holds values of root %s, not %s: give another --state; nothing was written",
 			       a->state_path, a->old.root, rroot);
 	if (a->old.state == JR_PENDING)
-		warn(a, "journal %s: an earlier apply did not finish; its values stay in the journal, so 'wmark rollback' restores them too",
+		apply_warn(a, "journal %s: an earlier apply did not finish; its values stay in the journal, so 'wmark rollback' restores them too",
 		     a->state_path);
 	a->have_old = true;
 	return EXIT_OK;
@@ -946,22 +564,6 @@ static void journal_entry(const struct apply *a, enum wm_knob k,
 	}
 	if (!txn_holds(k, e->previous, &c->prev))
 		snprintf(e->before, JR_TEXT_MAX, "%s", c->prev_text);
-}
-
-static void print_changes(const struct apply *a)
-{
-	char v[128], pv[128];
-	int k;
-
-	for (k = 0; k < WM_NKNOBS; k++) {
-		const struct change *c = &a->ch[k];
-
-		if (!c->set || c->dropped)
-			continue;
-		txn_value_str(&c->val, v, sizeof(v));
-		txn_value_str(&c->prev, pv, sizeof(pv));
-		printf("  vm.%-24s %s -> %s\n", wm_knob_name(k), pv, v);
-	}
 }
 
 static int run_apply(struct apply *a, const char *cmd)
@@ -1013,7 +615,7 @@ static int run_apply(struct apply *a, const char *cmd)
 	collect_warnings(a);
 	if (txn_state_path(a->ctx, a->state_opt, a->state_path, sizeof(a->state_path)) < 0)
 		return cli_usage(cmd, "--state: path too long");
-	rc = check_targets(a, cmd);
+	rc = apply_check_targets(a, cmd);
 	if (rc != EXIT_OK)
 		return rc;
 	if (!a->dry_run) {
@@ -1035,17 +637,17 @@ static int run_apply(struct apply *a, const char *cmd)
 		cJSON_AddBoolToObject(a->doc, "refresh", a->refresh);
 		written = cJSON_AddObjectToObject(a->doc, "written");
 		previous = cJSON_AddObjectToObject(a->doc, "previous");
-		cJSON_AddItemToObject(a->doc, "predicted", json_prediction(a));
+		cJSON_AddItemToObject(a->doc, "predicted", apply_json_prediction(a));
 		if (a->refresh)
-			report_moved(a, a->doc);
+			apply_report_moved(a, a->doc);
 	} else {
 		printf("kernel %s, root %s\n", a->s.osrelease[0] ? a->s.osrelease : "unknown",
 		       a->ctx->root);
-		print_changes(a);
+		apply_print_changes(a);
 		if (a->modelled)
-			print_prediction(a);
+			apply_print_prediction(a);
 		if (a->modelled && a->refresh)
-			report_moved(a, NULL);
+			apply_report_moved(a, NULL);
 		if (!a->modelled)
 			printf("no prediction: min_free_kbytes or zoneinfo is missing under %s\n",
 			       a->ctx->root);
@@ -1069,7 +671,7 @@ static int run_apply(struct apply *a, const char *cmd)
 			txn_json_value(previous, wm_knob_name(k), &c->prev, (enum wm_knob)k);
 	}
 	if (a->dry_run) {
-		rc = do_persist(a, cmd, a->doc);
+		rc = apply_do_persist(a, cmd, a->doc);
 		if (!a->doc)
 			printf("dry run: nothing written\n");
 		goto out;
@@ -1096,7 +698,7 @@ static int run_apply(struct apply *a, const char *cmd)
 	/* The files of earlier applies, then this one's. */
 	for (i = 0; a->have_old && i < a->old.nfiles; i++)
 		j.f[j.nfiles++] = a->old.f[i];
-	rc = journal_files(a, cmd, &j);
+	rc = apply_journal_files(a, cmd, &j);
 	if (rc != EXIT_OK)
 		goto out;
 	/* Undone: back to the journal as it was before this apply. */
@@ -1114,11 +716,11 @@ static int run_apply(struct apply *a, const char *cmd)
 		if (!st[i].failed_ignored)
 			continue;
 		a->ch[st[i].key].write_failed = true;
-		warn(a, "%s: write failed, skipped (\"-\" in %s)", st[i].path,
+		apply_warn(a, "%s: write failed, skipped (\"-\" in %s)", st[i].path,
 		     a->ch[st[i].key].origin);
 	}
 	if (done.save_err)
-		warn(a, "journal %s: %s: %s: it still reads \"pending\", which rollback handles",
+		apply_warn(a, "journal %s: %s: %s: it still reads \"pending\", which rollback handles",
 		     a->state_path, done.save_failed, strerror(-done.save_err));
 	if (!a->doc) {
 		printf("written and read back; journal %s ('wmark rollback' restores the previous values)\n",
@@ -1129,7 +731,7 @@ static int run_apply(struct apply *a, const char *cmd)
 	if (a->modelled)
 		rc = live_check(a->ctx, cmd, &a->s, a->pred, &a->sc_new, recomputes(a), a->doc);
 	if (rc == EXIT_OK && (a->persist || a->initrc))
-		rc = do_persist(a, cmd, a->doc);
+		rc = apply_do_persist(a, cmd, a->doc);
 out:
 	if (a->doc) {
 		warns = cJSON_AddArrayToObject(a->doc, "warnings");
@@ -1158,7 +760,7 @@ int cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 	a.ctx = ctx;
 	a.lock_fd = -1;
 	join_argv(a.command, sizeof(a.command), argc, argv);
-	rc = parse_apply(&a, "apply", argc, argv);
+	rc = parse_apply(&a, "apply");
 	if (rc < 0)
 		return EXIT_OK;		/* --help */
 	if (rc == EXIT_OK)

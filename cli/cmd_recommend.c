@@ -412,7 +412,7 @@ const struct option cmd_recommend_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_args(struct rec *r, int argc, char **argv)
+static int parse_args(struct rec *r)
 {
 	struct wm_diag d = { 0 };
 	int c, oi, rc, modes = 0;
@@ -558,7 +558,7 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 	r.ctx = ctx;
 	r.interval_ms = 100;
 	r.vm_total = r.base_wsf = r.kept_from = -1;
-	rc = parse_args(&r, argc, argv);
+	rc = parse_args(&r);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
 	if ((rc = snapshot_read(ctx, &r.s)))

@@ -145,7 +145,7 @@ static void join_argv(char *out, size_t n, int argc, char **argv)
 		off += (size_t)snprintf(out + off, n - off, " %s", argv[i]);
 }
 
-static int parse_args(struct tune *t, int argc, char **argv)
+static int parse_args(struct tune *t)
 {
 	int c, oi, rc;
 
@@ -762,7 +762,7 @@ int cmd_tune(struct cli_ctx *ctx, int argc, char **argv)
 	t.ctx = ctx;
 	t.interval = 10.0;
 	join_argv(t.command, sizeof(t.command), argc, argv);
-	rc = parse_args(&t, argc, argv);
+	rc = parse_args(&t);
 	if (rc < 0)
 		return EXIT_OK;
 	if (rc == EXIT_OK)

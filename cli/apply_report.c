@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * apply_report.c - what `wmark apply` is about to write and what the
+ * model predicts the kernel will print after it, in text and JSON
+ * (apply.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cjson/cJSON.h>
+
+#include "apply.h"
+#include "jsonw.h"
+#include "txn.h"
+
+/* The text table: printed now -> predicted after the write. */
+void apply_print_prediction(const struct apply *a)
+{
+	bool promo = a->s.prof.promo;
+	size_t i;
+	int j;
+
+	printf("predicted watermarks (pages; now -> after):\n");
+	printf("  %-14s %-19s %-19s %-19s%s\n", "zone", "min", "low", "high",
+	       promo ? " promo" : "");
+	for (i = 0; i < a->s.m.nzones; i++) {
+		const struct zi_zone *z = apply_zi_of(&a->s, i);
+		const struct wm_zone_wm *p = &a->pred[i].wm;
+		uint64_t b = a->pred[i].boost;
+		char name[32], f[4][40];
+
+		if (!z)
+			continue;
+		/* as zoneinfo prints them: a boost that stays included */
+		snprintf(name, sizeof(name), "%d/%s", z->node, z->name);
+		snprintf(f[0], sizeof(f[0]), "%" PRIu64 " -> %" PRIu64 "", z->min, p->min + b);
+		snprintf(f[1], sizeof(f[1]), "%" PRIu64 " -> %" PRIu64 "", z->low, p->low + b);
+		snprintf(f[2], sizeof(f[2]), "%" PRIu64 " -> %" PRIu64 "", z->high, p->high + b);
+		snprintf(f[3], sizeof(f[3]), "%" PRIu64 " -> %" PRIu64 "",
+			 z->flags & ZI_HAS_PROMO ? z->promo : a->cur[i].wm.promo, p->promo + b);
+		printf("  %-14s %-19s %-19s %-19s%s%s\n", name, f[0], f[1], f[2],
+		       promo ? " " : "", promo ? f[3] : "");
+	}
+	for (i = 0; i < a->s.m.nzones; i++) {
+		const struct zi_zone *z = apply_zi_of(&a->s, i);
+		bool same = true;
+
+		if (!z)
+			continue;
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+			same &= z->protection[j] == a->pred[i].wm.protection[j];
+		if (same)
+			continue;
+		printf("  %d/%s protection (", z->node, z->name);
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+			printf("%s%" PRId64 "", j ? ", " : "", z->protection[j]);
+		printf(") -> (");
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+			printf("%s%" PRId64 "", j ? ", " : "", a->pred[i].wm.protection[j]);
+		printf(")\n");
+	}
+}
+
+/*
+ * --refresh: which zones the recompute moves, i.e. whose printed
+ * watermarks or protection differ from the prediction.  Text: one line;
+ * JSON: a "moved" array of "node/zone".
+ */
+void apply_report_moved(const struct apply *a, cJSON *doc)
+{
+	cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "moved") : NULL;
+	int moved = 0, j;
+	size_t i;
+
+	if (!a->modelled)
+		return;
+	for (i = 0; i < a->s.m.nzones; i++) {
+		const struct zi_zone *z = apply_zi_of(&a->s, i);
+		const struct wm_zone_wm *p = &a->pred[i].wm;
+		uint64_t b;
+		char name[32];
+		bool m;
+
+		if (!z)
+			continue;
+		b = z->flags & ZI_HAS_BOOST ? z->boost : 0;
+		m = z->min - b != p->min || z->low - b != p->low || z->high - b != p->high ||
+		    ((z->flags & ZI_HAS_PROMO) && z->promo - b != p->promo);
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+			m |= z->protection[j] != p->protection[j];
+		if (!m)
+			continue;
+		snprintf(name, sizeof(name), "%d/%s", z->node, z->name);
+		if (arr)
+			cJSON_AddItemToArray(arr, cJSON_CreateString(name));
+		else
+			printf("%s%s", moved ? ", " : "refresh moves ", name);
+		moved++;
+	}
+	if (!arr)
+		printf(moved ? " (stale since the last recompute)\n" :
+		       "refresh moves nothing: the watermarks and protection are current\n");
+}
+
+cJSON *apply_json_prediction(const struct apply *a)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+	int j;
+
+	for (i = 0; arr && a->modelled && i < a->s.m.nzones; i++) {
+		const struct zi_zone *z = apply_zi_of(&a->s, i);
+		const struct wm_zone_wm *p = &a->pred[i].wm;
+		uint64_t b = a->pred[i].boost;
+		cJSON *o, *prot;
+
+		if (!z)
+			continue;
+		/* as zoneinfo will print them, the same numbers as whatif -j */
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "node", z->node);
+		cJSON_AddStringToObject(o, "zone", z->name);
+		cJSON_AddItemToObject(o, "managed", json_long((int64_t)a->s.zones[i].managed));
+		cJSON_AddItemToObject(o, "min", json_long((int64_t)(p->min + b)));
+		cJSON_AddItemToObject(o, "low", json_long((int64_t)(p->low + b)));
+		cJSON_AddItemToObject(o, "high", json_long((int64_t)(p->high + b)));
+		if (a->pred[i].promo_printed)
+			cJSON_AddItemToObject(o, "promo", json_long((int64_t)(p->promo + b)));
+		else
+			cJSON_AddNullToObject(o, "promo");
+		cJSON_AddItemToObject(o, "boost", json_long((int64_t)b));
+		prot = cJSON_AddArrayToObject(o, "protection");
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+			cJSON_AddItemToArray(prot, json_long(p->protection[j]));
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+void apply_print_changes(const struct apply *a)
+{
+	char v[128], pv[128];
+	int k;
+
+	for (k = 0; k < WM_NKNOBS; k++) {
+		const struct change *c = &a->ch[k];
+
+		if (!c->set || c->dropped)
+			continue;
+		txn_value_str(&c->val, v, sizeof(v));
+		txn_value_str(&c->prev, pv, sizeof(pv));
+		printf("  vm.%-24s %s -> %s\n", wm_knob_name(k), pv, v);
+	}
+}
