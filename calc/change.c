@@ -22,34 +22,22 @@
 #include <string.h>
 
 #include "change.h"
-
-static const unsigned knob_have[WM_NKNOBS] = {
-	[WM_KNOB_MFK] = WM_HAVE_MFK,
-	[WM_KNOB_WSF] = WM_HAVE_WSF,
-	[WM_KNOB_BOOST] = WM_HAVE_BOOST,
-	[WM_KNOB_EXTRA] = WM_HAVE_EXTRA,
-	[WM_KNOB_LRR] = WM_HAVE_LRR,
-};
+#include "knob.h"
 
 unsigned wm_knob_have(enum wm_knob k)
 {
-	return (unsigned)k < WM_NKNOBS ? knob_have[k] : 0;
+	const struct wm_knob_def *d = wm_knob_def(k);
+
+	return d ? d->have : 0;
 }
 
 int wm_knob_exists(const struct wm_profile *p, enum wm_knob k, struct wm_diag *diag)
 {
-	const struct wm_kver *v = &p->kver;
+	const struct wm_knob_def *d = wm_knob_def(k);
 
-	if (k == WM_KNOB_WSF && !p->wsf)
-		return wm_fail(diag, WM_EINVAL, 0, wm_knob_name(k),
-			       "kernel %u.%u has no watermark_scale_factor (4.6+)", v->major, v->minor);
-	if (k == WM_KNOB_BOOST && !p->boost)
-		return wm_fail(diag, WM_EINVAL, 0, wm_knob_name(k),
-			       "kernel %u.%u has no watermark boost (5.0+)", v->major, v->minor);
-	if (k == WM_KNOB_EXTRA && !p->extra_free)
-		return wm_fail(diag, WM_EINVAL, 0, wm_knob_name(k),
-			       "kernel %u.%u has no extra_free_kbytes (Android kernels before 5.10)",
-			       v->major, v->minor);
+	if (d && d->present && !d->present(p))
+		return wm_fail(diag, WM_EINVAL, 0, d->name, "kernel %u.%u has no %s",
+			       p->kver.major, p->kver.minor, d->absent);
 	return WM_OK;
 }
 
@@ -121,48 +109,43 @@ int wm_knob_check(const struct wm_profile *p, enum wm_knob k, int64_t v,
 unsigned wm_change_recomputes(unsigned set)
 {
 	unsigned r = 0;
+	int k;
 
-	if (set & (WM_HAVE_MFK | WM_HAVE_WSF | WM_HAVE_EXTRA))
-		r |= WM_RECOMPUTE_WMARKS;
-	if (set & WM_HAVE_LRR)
-		r |= WM_RECOMPUTE_PROT;
-	return r;	/* watermark_boost_factor: nothing */
+	for (k = 0; k < WM_NKNOBS; k++)
+		if (set & wm_knob_def((enum wm_knob)k)->have)
+			r |= wm_knob_def((enum wm_knob)k)->recomputes;
+	return r;
 }
 
 int wm_change_apply(const struct wm_profile *p, const struct wm_sysctl *now,
 		    const struct wm_change *ch, struct wm_sysctl *after,
 		    unsigned *recomputes, struct wm_diag *diag)
 {
-	static const struct { enum wm_knob k; size_t off; } one[] = {
-		{ WM_KNOB_MFK, offsetof(struct wm_sysctl, min_free_kbytes) },
-		{ WM_KNOB_WSF, offsetof(struct wm_sysctl, wsf) },
-		{ WM_KNOB_BOOST, offsetof(struct wm_sysctl, boost_factor) },
-		{ WM_KNOB_EXTRA, offsetof(struct wm_sysctl, extra_free_kbytes) },
-	};
-	size_t i;
-	int rc, j;
+	int k, rc, j;
 
 	*after = *now;
 	*recomputes = wm_change_recomputes(ch->set);
-	for (i = 0; i < sizeof(one) / sizeof(one[0]); i++) {
-		unsigned bit = knob_have[one[i].k];
+	/* the scalar knobs, in the table's order; lowmem_reserve_ratio below */
+	for (k = 0; k < WM_NKNOBS; k++) {
+		const struct wm_knob_def *d = wm_knob_def((enum wm_knob)k);
+		unsigned bit = d->have;
 		int64_t v;
 
-		if (!(ch->set & bit))
+		if (!(ch->set & bit) || d->off == WM_KNOB_LIST)
 			continue;
-		v = *(const int64_t *)((const char *)&ch->to + one[i].off);
+		v = *wm_knob_value(&ch->to, d->knob);
 		/*
 		 * A machine whose file was read has the knob, whatever its
 		 * version (Android's extra_free_kbytes, backports), except
 		 * watermark_scale_factor: before 4.6 the model's watermarks do
 		 * not use it, so no change of it can be predicted there.
 		 */
-		if ((!(now->have & bit) || one[i].k == WM_KNOB_WSF) &&
-		    (rc = wm_knob_exists(p, one[i].k, diag)))
+		if ((!(now->have & bit) || d->knob == WM_KNOB_WSF) &&
+		    (rc = wm_knob_exists(p, d->knob, diag)))
 			return rc;
-		if ((rc = wm_knob_check_range(p, one[i].k, v, diag)))
+		if ((rc = wm_knob_check_range(p, d->knob, v, diag)))
 			return rc;
-		*(int64_t *)((char *)after + one[i].off) = v;
+		*(int64_t *)(void *)((char *)after + d->off) = v;
 		after->have |= bit;
 	}
 	if (ch->set & WM_HAVE_LRR) {

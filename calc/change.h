@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "knob.h"
 #include "machine.h"
 #include "sysctl_text.h"
 #include "wmark.h"
@@ -72,10 +73,6 @@ struct wm_change {
 };
 
 /* What a change makes the kernel recompute. */
-enum wm_recompute {
-	WM_RECOMPUTE_WMARKS = 1u << 0,	/* setup_per_zone_wmarks(): every zone, boost reset */
-	WM_RECOMPUTE_PROT = 1u << 1,	/* setup_per_zone_lowmem_reserve() */
-};
 
 /*
  * What writing the knobs in `set` (WM_HAVE_* bits) makes the kernel

@@ -24,19 +24,14 @@
 #include <string.h>
 
 #include "change.h"
+#include "knob.h"
 #include "sysctl_text.h"
-
-static const char *const names[WM_NKNOBS] = {
-	[WM_KNOB_MFK] = "min_free_kbytes",
-	[WM_KNOB_WSF] = "watermark_scale_factor",
-	[WM_KNOB_BOOST] = "watermark_boost_factor",
-	[WM_KNOB_EXTRA] = "extra_free_kbytes",
-	[WM_KNOB_LRR] = "lowmem_reserve_ratio",
-};
 
 const char *wm_knob_name(enum wm_knob k)
 {
-	return (unsigned)k < WM_NKNOBS ? names[k] : "?";
+	const struct wm_knob_def *d = wm_knob_def(k);
+
+	return d ? d->name : "?";
 }
 
 int sc_key_parse(const char *s, enum wm_knob *out)
@@ -47,7 +42,7 @@ int sc_key_parse(const char *s, enum wm_knob *out)
 	if (strncmp(s, "vm.", 3) != 0 && strncmp(s, "vm/", 3) != 0)
 		return WM_EINVAL;
 	for (i = 0; i < WM_NKNOBS; i++) {
-		if (strcmp(s + 3, names[i]) == 0) {
+		if (strcmp(s + 3, wm_knob_name((enum wm_knob)i)) == 0) {
 			*out = (enum wm_knob)i;
 			return WM_OK;
 		}

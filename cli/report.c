@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../calc/knob.h"
 #include "jsonw.h"
 #include "report.h"
 
@@ -285,29 +286,16 @@ void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
 
 void report_prom_sysctl(FILE *f, const struct wm_sysctl *s)
 {
-	static const struct {
-		const char *name, *help;
-		unsigned have;
-		size_t off;
-	} one[] = {
-		{ "min_free_kbytes", "vm.min_free_kbytes", WM_HAVE_MFK,
-		  offsetof(struct wm_sysctl, min_free_kbytes) },
-		{ "watermark_scale_factor", "vm.watermark_scale_factor", WM_HAVE_WSF,
-		  offsetof(struct wm_sysctl, wsf) },
-		{ "watermark_boost_factor", "vm.watermark_boost_factor", WM_HAVE_BOOST,
-		  offsetof(struct wm_sysctl, boost_factor) },
-		{ "extra_free_kbytes", "vm.extra_free_kbytes (Android)", WM_HAVE_EXTRA,
-		  offsetof(struct wm_sysctl, extra_free_kbytes) },
-	};
-	size_t i;
+	int k;
 
-	for (i = 0; s && i < sizeof(one) / sizeof(one[0]); i++) {
-		if (!(s->have & one[i].have))
+	for (k = 0; s && k < WM_NKNOBS; k++) {
+		const struct wm_knob_def *d = wm_knob_def((enum wm_knob)k);
+
+		if (d->off == WM_KNOB_LIST || !(s->have & d->have))
 			continue;
 		fprintf(f, "# HELP wmark_sysctl_%s The sysctl %s the watermarks are computed from.\n"
-			"# TYPE wmark_sysctl_%s gauge\nwmark_sysctl_%s %" PRId64 "\n", one[i].name,
-			one[i].help, one[i].name, one[i].name,
-			*(const int64_t *)(const void *)((const char *)s + one[i].off));
+			"# TYPE wmark_sysctl_%s gauge\nwmark_sysctl_%s %" PRId64 "\n", d->name,
+			d->help, d->name, d->name, *wm_knob_value(s, d->knob));
 	}
 }
 
