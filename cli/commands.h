@@ -1,30 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * commands.h - the command handlers of the table in main.c.
+ * commands.h - wmark's commands, one row each (WM_COMMANDS).
  *
- * Each handler gets argv[0] = the command name and its own options after
- * it; it parses them with getopt_long after setting optind = 0, and
- * returns an exit code.  The table in main.c lists exactly these: a
- * command that is declared but not built fails to link.
+ * A row names the command, says what it does (the line of `wmark
+ * --help`), whether it has a Prometheus form (-o prom; main refuses it
+ * for the others), and the short letters of its options.  From the row
+ * come the handler's declaration, cmd_NAME(), and that of its long
+ * options, cmd_NAME_opts[] (defined at file scope in cmd_NAME.c, ended
+ * by a zero row), and main.c's table; so a new command is its file and
+ * one row here.
  *
- * Global options go before or after the command name.  For that a
- * command's getopt tables are reachable from its row in main.c's table:
- * WM_CMD(cmd_x) declares cmd_x_opts[], the struct option table cmd_x
- * passes to getopt_long() (defined at file scope in cmd_x.c, ended by a
- * zero row), and the row names it with the short letters of its optstring
- *
- *	{ "x", cmd_x, "what x does", false, cmd_x_opts, "h" },
- *
- * main then parses the command's arguments once, through one table made
- * of the global options and cmd_x_opts: it keeps the global ones and
- * hands the handler the rest, one option per argument ("-nf" as "-n"
- * "-f", "--wsf=5" as "--wsf" "5"), then "--" and the operands.  So a
- * command's option cannot share a name or letter with a global one: main
- * refuses that table at its first run (exit 3), and tests/sh/options.sh
- * checks every command.  The same rows give `wmark completion`'s scripts
- * and the check that each command's --help and wmark.1 list exactly
- * these options.  A row without a table (NULL) takes global options
- * before its name only.
+ * Global options go before or after the command name.  main parses the
+ * command's arguments once, through one table made of the global options
+ * and the command's: it keeps the global ones and hands the handler the
+ * rest parsed (ctx->args: each option's code and value, then the
+ * operands).  So a command's option cannot share a name or letter with
+ * a global one: main refuses that table at its first run (exit 3), and
+ * tests/sh/options.sh checks every command.  The same rows give `wmark
+ * completion`'s scripts and the check that each command's --help and
+ * wmark.1 list exactly these options.
  */
 #ifndef WMARK_COMMANDS_H
 #define WMARK_COMMANDS_H
@@ -37,24 +31,26 @@
 extern const struct option cli_global_opts[];
 #define CLI_GLOBAL_SHORTOPTS "jo:V"
 
-#define WM_CMD(name) \
-	int name(struct cli_ctx *ctx, int argc, char **argv); \
-	extern const struct option name##_opts[]
+/* The commands, in the order of `wmark --help`: X(name, summary, prom, short letters). */
+#define WM_COMMANDS(X) \
+	X(calc, "watermarks from memory sizes alone", true, "h") \
+	X(show, "this machine's watermarks, per node and zone", true, "h") \
+	X(verify, "recompute every zone and compare with the kernel", true, "h") \
+	X(whatif, "this machine's watermarks after a change", false, "h") \
+	X(recommend, "a watermark_scale_factor with its reasons", false, "h") \
+	X(apply, "write watermark sysctls safely, with read-back", false, "nfh") \
+	X(rollback, "restore the values from before the last applies", false, "fnh") \
+	X(capture, "write a root tree of the live machine", false, "h") \
+	X(stalls, "per-task direct-reclaim and other delays", false, "h") \
+	X(scan, "reclaim scan targets per LRU list and priority", false, "h") \
+	X(reclaim, "proactive reclaim of a cgroup, measured and modelled", false, "nh") \
+	X(tune, "tune wsf and boost in a closed loop from measured stalls", false, "nh") \
+	X(completion, "a bash or zsh completion script for wmark", false, "h")
 
-WM_CMD(cmd_calc);
-WM_CMD(cmd_show);
-WM_CMD(cmd_verify);
-WM_CMD(cmd_whatif);
-WM_CMD(cmd_recommend);
-WM_CMD(cmd_apply);
-WM_CMD(cmd_rollback);
-WM_CMD(cmd_capture);
-WM_CMD(cmd_stalls);
-WM_CMD(cmd_scan);
-WM_CMD(cmd_reclaim);
-WM_CMD(cmd_tune);
-WM_CMD(cmd_completion);
-
-#undef WM_CMD
+#define WM_CMD_DECLARE(name, summary, prom, shorts) \
+	int cmd_##name(struct cli_ctx *ctx, int argc, char **argv); \
+	extern const struct option cmd_##name##_opts[];
+WM_COMMANDS(WM_CMD_DECLARE)
+#undef WM_CMD_DECLARE
 
 #endif /* WMARK_COMMANDS_H */

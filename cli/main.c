@@ -15,32 +15,12 @@
 #include "commands.h"
 #include "sig.h"
 
-const struct cli_cmd cli_commands[] = {
-	{ "calc", cmd_calc, "watermarks from memory sizes alone", true, cmd_calc_opts, "h" },
-	{ "show", cmd_show, "this machine's watermarks, per node and zone", true, cmd_show_opts, "h" },
-	{ "verify", cmd_verify, "recompute every zone and compare with the kernel", true,
-	  cmd_verify_opts, "h" },
-	{ "whatif", cmd_whatif, "this machine's watermarks after a change", false,
-	  cmd_whatif_opts, "h" },
-	{ "recommend", cmd_recommend, "a watermark_scale_factor with its reasons", false,
-	  cmd_recommend_opts, "h" },
-	{ "apply", cmd_apply, "write watermark sysctls safely, with read-back", false,
-	  cmd_apply_opts, "nfh" },
-	{ "rollback", cmd_rollback, "restore the values from before the last applies", false,
-	  cmd_rollback_opts, "fnh" },
-	{ "capture", cmd_capture, "write a root tree of the live machine", false,
-	  cmd_capture_opts, "h" },
-	{ "stalls", cmd_stalls, "per-task direct-reclaim and other delays", false,
-	  cmd_stalls_opts, "h" },
-	{ "scan", cmd_scan, "reclaim scan targets per LRU list and priority", false,
-	  cmd_scan_opts, "h" },
-	{ "reclaim", cmd_reclaim, "proactive reclaim of a cgroup, measured and modelled", false,
-	  cmd_reclaim_opts, "nh" },
-	{ "tune", cmd_tune, "tune wsf and boost in a closed loop from measured stalls", false,
-	  cmd_tune_opts, "nh" },
-	{ "completion", cmd_completion, "a bash or zsh completion script for wmark", false,
-	  cmd_completion_opts, "h" },
-};
+#define WM_CMD_ROW(name, summary, prom, shorts) \
+	{ #name, cmd_##name, summary, prom, cmd_##name##_opts, shorts },
+
+const struct cli_cmd cli_commands[] = { WM_COMMANDS(WM_CMD_ROW) };
+
+#undef WM_CMD_ROW
 
 const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);
 
