@@ -27,6 +27,7 @@ enum wm_err {
 	WM_EPARSE = -3,		/* malformed text (diag has the line) */
 	WM_ENOMEM = -4,
 	WM_ENOZONE = -5,	/* no usable zone in the input */
+	WM_ENODATA = -6,	/* an input the answer needs is not there */
 };
 
 /* Where an error came from: filled by the core, printed by the CLI. */

@@ -187,7 +187,7 @@ static void test_an_assumed_page_size_is_noted(void **state)
 	int i, geo = 0;
 
 	load(&b, K61_AFTER, "6.1.192");
-	wm_geometry_settle(0, 0, 0, 0, 0, &b.o.geo, NULL);
+	wm_geometry_assume(WM_ARCH_UNKNOWN, 4096, false, 0, 0, &b.o.geo, NULL);
 	assert_int_equal(run(&b), WM_OK);
 	for (i = 0; i < b.v.nnotes; i++)
 		geo += b.v.notes[i].kind == WM_NOTE_GEOMETRY;
