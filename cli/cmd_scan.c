@@ -753,11 +753,11 @@ const struct option cmd_scan_opts[] = {
 int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct scan_opts o = { .node = -1 };
-	struct snapshot s;
+	struct snapshot s = { 0 };
 	bool have_snap = false, given, mglru;
 	struct target *t = NULL;
 	size_t nt = 0, i;
-	unsigned page_size = 4096;
+	unsigned page_size;
 	uint64_t pair[2];
 	char path[4096], kernel[128] = "";
 	struct wm_diag d = { 0 };
@@ -876,24 +876,19 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	if (o.cgroup)
 		o.memcg = true;
 
-	/* zoneinfo: the nodes, or for a cgroup the page size where there is one */
-	if (!given && (!o.cgroup || (root_path(ctx->root, P_ZONEINFO, path, sizeof(path)) == 0 &&
-				     access(path, R_OK) == 0))) {
-		if ((rc = snapshot_read(ctx, &s)))
-			return rc;
-		have_snap = true;
-		page_size = s.m.page_size;
-		snprintf(kernel, sizeof(kernel), "%s", s.osrelease);
-	}
-	if (!have_snap && root_path(ctx->root, P_OSRELEASE, path, sizeof(path)) == 0) {
-		char *buf;
-		size_t len;
-
-		if (read_path(path, READ_MAX, &buf, &len) == 0) {
-			pf_parse_line(buf, len, kernel, sizeof(kernel), &d);
-			free(buf);
-		}
-	}
+	/*
+	 * The machine as every command reads it: the kernel and the page
+	 * size, and the zones (the nodes' lists) unless the sizes are given
+	 * or a cgroup's are read, where a zoneinfo is used when there is one.
+	 */
+	if (ctx->kernel && wm_kver_parse(ctx->kernel, &kv, &d))
+		return cli_usage("scan", "--kernel: '%s' is not a kernel release", ctx->kernel);
+	if ((rc = snapshot_read_need(ctx, &s, given || o.cgroup ? 0 : WM_NEED_ZONEINFO)))
+		return rc;
+	/* the nodes' lists count only where the sizes are not given */
+	have_snap = s.have_zones && !given;
+	page_size = s.geo.page_size;
+	snprintf(kernel, sizeof(kernel), "%s", s.osrelease);
 	if (ctx->kernel)
 		snprintf(kernel, sizeof(kernel), "%s", ctx->kernel);
 	if (kernel[0]) {
@@ -1077,7 +1072,6 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	rc = EXIT_OK;
 out:
 	free(t);
-	if (have_snap)
-		snapshot_free(&s);
+	snapshot_free(&s);
 	return rc;
 }

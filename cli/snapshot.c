@@ -494,16 +494,19 @@ static int state_error(const struct snapshot *s, enum wm_text which, int rc,
 	return parse_error(s, text_rel(which), d);
 }
 
-/* The kernel's texts: osrelease, its version line and --kernel. */
+/*
+ * The kernel's texts: osrelease, its version line and --kernel; with
+ * quiet, an osrelease that cannot be read is left out without a word.
+ */
 static int read_kernel_texts(const struct cli_ctx *ctx, const struct snapshot *s,
-			     struct reader *r)
+			     struct reader *r, bool quiet)
 {
 	int rc;
 
 	if (ctx->kernel)
 		r->t.text[WM_TEXT_KERNEL] = (struct wm_text_buf){ ctx->kernel, strlen(ctx->kernel) };
-	if ((rc = read_text(s, r, WM_TEXT_OSRELEASE, P_OSRELEASE, KNOB)) ||
-	    (rc = read_text(s, r, WM_TEXT_VERSION, P_KVERSION, OPTIONAL)))
+	if ((rc = read_text(s, r, WM_TEXT_OSRELEASE, P_OSRELEASE, quiet ? QUIET : KNOB)) ||
+	    (rc = read_text(s, r, WM_TEXT_VERSION, P_KVERSION, quiet ? QUIET : OPTIONAL)))
 		return rc;
 	return EXIT_OK;
 }
@@ -513,7 +516,7 @@ int snapshot_kernel(const struct cli_ctx *ctx, struct wm_kernel_id *id)
 	struct snapshot s = { .root = ctx->root };
 	struct reader r = { 0 };
 	struct wm_diag d = { 0 };
-	int rc = read_kernel_texts(ctx, &s, &r);
+	int rc = read_kernel_texts(ctx, &s, &r, true);
 
 	if (rc == EXIT_OK && wm_state_kernel(&r.t, id, NULL, &d))
 		rc = EXIT_USAGE;
@@ -665,7 +668,7 @@ static int read_all(const struct cli_ctx *ctx, struct snapshot *s, struct reader
 	r->t.assumed_page_size = SNAPSHOT_ASSUMED_PAGE_SIZE;
 
 	/* the kernel first: its errors before any other file's */
-	if ((rc = read_kernel_texts(ctx, s, r)))
+	if ((rc = read_kernel_texts(ctx, s, r, false)))
 		return rc;
 	if ((rc = wm_state_kernel(&r->t, &id, &which, &d)))
 		return state_error(s, which, rc, &d);
