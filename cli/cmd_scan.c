@@ -888,20 +888,14 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	/* the nodes' lists count only where the sizes are not given */
 	have_snap = s.have_zones && !given;
 	page_size = s.geo.page_size;
-	snprintf(kernel, sizeof(kernel), "%s", s.osrelease);
-	if (ctx->kernel)
-		snprintf(kernel, sizeof(kernel), "%s", ctx->kernel);
-	if (kernel[0]) {
-		if (wm_kver_parse(kernel, &kv, &d) == 0)
-			def = wm_scan_rule_for((int)kv.major, (int)kv.minor);
-		else if (ctx->kernel) {
-			rc = cli_usage("scan", "--kernel: '%s' is not a kernel release", ctx->kernel);
-			goto out;
-		}
-	}
+	/* the release said (--kernel, else the root's): without one, the current rules */
+	snprintf(kernel, sizeof(kernel), "%s", ctx->kernel ? ctx->kernel : s.osrelease);
+	kv = s.kver;
+	if (s.kernel_known)
+		def = wm_scan_rule_for((int)kv.major, (int)kv.minor);
 
 	/* memory.reclaim's swappiness=max: 6.16+, refused (EINVAL) before */
-	if (o.swappiness && o.swappiness_v == 201 && kernel[0] && wm_kver_parse(kernel, &kv, &d) == 0) {
+	if (o.swappiness && o.swappiness_v == 201 && s.kernel_known) {
 		struct wm_reclaim_profile rp;
 
 		wm_reclaim_profile_for(&kv, &rp);
@@ -1030,7 +1024,7 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	mglru = mglru_on(ctx->root);
 	/* 7.x keeps the page cache in large folios (the kernel suite's 7.2 guest) */
-	if (kernel[0] && wm_kver_parse(kernel, &kv, &d) == 0 && kv.major >= 7)
+	if (s.kernel_known && kv.major >= 7)
 		folio = wm_reclaim_largest_folio(snapshot_pmd_bytes(ctx->root), page_size);
 
 	if (ctx->format == FMT_JSON) {
