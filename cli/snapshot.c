@@ -538,6 +538,7 @@ static int read_thp_sizes(const struct snapshot *s, struct reader *r)
 		int err = read_rooted(s->root, r->sizes[i].rel, &r->size_buf[r->t.nthp_sizes], &len);
 
 		st->kb = r->sizes[i].kb;
+		st->enabled = (struct wm_text_buf){ NULL, 0 };
 		if (err == 0)
 			st->enabled = (struct wm_text_buf){ r->size_buf[r->t.nthp_sizes], len };
 		else if (err != -ENOENT && err != -EACCES && err != -EPERM)
@@ -548,7 +549,15 @@ static int read_thp_sizes(const struct snapshot *s, struct reader *r)
 	return EXIT_OK;
 }
 
-/* Every text but the kernel's and zoneinfo, by the table. */
+/* Forget text id, read before (the live machine's texts are read again). */
+static void drop_text(struct reader *r, enum wm_text id)
+{
+	free(r->buf[id]);
+	r->buf[id] = NULL;
+	r->t.text[id] = (struct wm_text_buf){ NULL, 0 };
+}
+
+/* Every text but the kernel's and zoneinfo, by the table, afresh. */
 static int read_texts(const struct snapshot *s, struct reader *r)
 {
 	char path[PATH_MAX];
@@ -556,14 +565,18 @@ static int read_texts(const struct snapshot *s, struct reader *r)
 	size_t i;
 	int rc;
 
+	for (i = 0; i < r->t.nthp_sizes; i++) {
+		free(r->size_buf[i]);
+		r->size_buf[i] = NULL;
+	}
+	r->t.nthp_sizes = 0;
+	drop_text(r, WM_TEXT_PAGETYPEINFO);
 	for (i = 0; i < sizeof(text_paths) / sizeof(text_paths[0]); i++) {
 		const struct text_path *p = &text_paths[i];
 
 		if ((p->when == LIVE && !s->live) || (p->when == CAPTURE && s->live))
 			continue;
-		free(r->buf[p->id]);
-		r->buf[p->id] = NULL;
-		r->t.text[p->id] = (struct wm_text_buf){ NULL, 0 };
+		drop_text(r, p->id);
 		if ((rc = read_text(s, r, p->id, p->rel, p->how)))
 			return rc;
 	}
