@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "boost.h"
+#include "internal.h"
 
 uint64_t wm_boost_max(const struct wm_profile *p, uint64_t managed,
 			   uint64_t high, int64_t factor, uint64_t pageblock)
@@ -43,7 +44,7 @@ struct zone_read {
 static struct zone_read zone_boost(const struct wm_profile *p, const struct wm_machine *m,
 				   const struct wm_boost_obs *o, const struct wm_boost_obs *base)
 {
-	uint64_t pb = m->pageblock_pages ? m->pageblock_pages : 512;
+	uint64_t pb = m->pageblock_pages;	/* known: wm_boost_evidence checked it */
 	struct zone_read r = { 0, false };
 	uint64_t rise;
 
@@ -83,10 +84,13 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 	struct wm_boost_obs *base;
 	size_t s, z, nz = m->nzones;
 	int after = 0;		/* intervals left whose refaults follow a boost-only run */
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (!nsamples || !nz)
 		return wm_fail(diag, WM_EINVAL, 0, NULL, !nsamples ? "no readings" : "no zones");
+	if ((rc = wm_need_geometry(m, true, diag)))
+		return rc;
 	base = calloc(nz, sizeof(*base));
 	if (!base)
 		return wm_fail(diag, WM_ENOMEM, 0, NULL, "out of memory");
@@ -248,7 +252,7 @@ uint64_t wm_boost_headroom(const struct wm_machine *m, const bool *usable,
 				const uint64_t *peak, uint64_t allowed,
 				const struct wm_boost_evidence *ev)
 {
-	uint64_t read = 0, pb = m->pageblock_pages ? m->pageblock_pages : 512;
+	uint64_t read = 0, pb = m->pageblock_pages;	/* 0 unknown: no fallback counted */
 	uint64_t est;
 	size_t z;
 

@@ -88,7 +88,8 @@ struct wm_boost_evidence {
  * whole number of pageblocks; 0 before 5.0.  Fill *out, and peak[z]
  * (m->nzones entries, may be NULL) with each zone's largest boost.
  * factor is watermark_boost_factor, for over_max (negative: not checked).
- * Return WM_OK, WM_EINVAL (no readings, no zones) or WM_ENOMEM.
+ * Return WM_OK, WM_EINVAL (no readings, no zones, m's page size or
+ * pageblock unknown) or WM_ENOMEM.
  */
 int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
 		      const struct wm_zone_wm *raw, const struct wm_boost_obs *obs,
@@ -102,7 +103,8 @@ int wm_boost_evidence(const struct wm_profile *p, const struct wm_machine *m,
  * largest boosts read (peak[z], from wm_boost_evidence) or, when the
  * fallbacks say more, their most in one interval times the pageblock, at
  * most allowed: those zones' wm_boost_max() summed for today's factor.
- * usable NULL: every zone.  Never fails.
+ * usable NULL: every zone.  A machine whose pageblock is unknown (0)
+ * counts the boosts read alone.  Never fails.
  */
 uint64_t wm_boost_headroom(const struct wm_machine *m, const bool *usable,
 				const uint64_t *peak, uint64_t allowed,

@@ -516,6 +516,9 @@ int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 	size_t i, n = m->nzones;
 	int rc, found = 0;
 
+	if (m->page_size < 4096)
+		return 0;	/* nothing fits a machine of unknown geometry */
+
 	if (n > 64 || s->min_free_kbytes < 0 || (p->wsf && s->wsf < 1))
 		return 0;
 	memset(&st, 0, sizeof(st));
@@ -768,6 +771,8 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
+	if (wm_need_geometry(m, false, NULL))
+		return WM_EINVAL;
 	out->equal_gaps = true;
 	for (i = 0; i < m->nzones; i++)
 		if (!wm_zone_capped(p, mhm, m->zones[i].type))
@@ -871,7 +876,7 @@ int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 		struct wm_printed *pr, int64_t *boost_out)
 {
-	uint64_t pb = m->pageblock_pages ? m->pageblock_pages : 512;
+	uint64_t pb = m->pageblock_pages;
 	bool mhm = wm_movable_highmem(p, m);
 	size_t i;
 
@@ -881,7 +886,8 @@ void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 
 		if (boost_out)
 			boost_out[i] = 0;
-		if (!p->boost || p->boost_printed || !w->shown || !w->has_wm ||
+		/* a boost moves by whole pageblocks: with none known, none is told */
+		if (!pb || !p->boost || p->boost_printed || !w->shown || !w->has_wm ||
 		    w->low < w->min || w->high < w->low)
 			continue;
 		gap = w->low - w->min;

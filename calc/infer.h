@@ -25,7 +25,8 @@ struct wm_printed {
  * within floor pages, whichever is more (empty zones stay empty), from which wm_setup_wmarks() with sysctls s
  * reproduces every printed min/low/high/promo exactly; the counts nearest
  * today's are tried first.  On success fill managed_out[m->nzones] and
- * return 1; return 0 if none exists.
+ * return 1; return 0 if none exists (and for a machine whose page size
+ * is unknown).
  */
 int wm_stale_watermarks(const struct wm_profile *p, const struct wm_machine *m,
 			const struct wm_sysctl *s, const struct wm_printed *pr,
@@ -46,7 +47,8 @@ int wm_stale_protection(const struct wm_profile *p, const struct wm_machine *m,
  * 5.0-5.7 a recompute during a boost leaves low and high (not min)
  * raised for good: a low-min step larger than high-low by whole
  * pageblocks is that.  Adjust pr and m's zones' boost_at_setup; return
- * the pages taken off each zone in boost_out (may be NULL).
+ * the pages taken off each zone in boost_out (may be NULL).  A machine
+ * whose pageblock is unknown (0) has nothing taken off.
  */
 void wm_unboost(const struct wm_profile *p, struct wm_machine *m,
 		struct wm_printed *pr, int64_t *boost_out);
@@ -65,7 +67,8 @@ struct wm_inferred {
 /*
  * Infer min_free_kbytes and watermark_scale_factor from the printed
  * watermarks of the lowmem zones and the managed counts of m.
- * Return WM_OK (ranges may still be -1 when nothing fits).
+ * Return WM_OK (ranges may still be -1 when nothing fits), or WM_EINVAL
+ * when m's page size is unknown.
  */
 int wm_infer_sysctls(const struct wm_profile *p, const struct wm_machine *m,
 		     const struct wm_printed *pr, struct wm_inferred *out);

@@ -12,11 +12,20 @@
 #include "wmark.h"
 
 /*
- * PAGE_SHIFT of machine m: the smallest s with 2^s >= m->page_size, 12
- * when m->page_size is 0 (unknown: 4096 assumed).  Never fails; callers
- * shift by (result - 10) to turn KiB into pages.
+ * PAGE_SHIFT of machine m: the smallest s with 2^s >= m->page_size.
+ * m->page_size must be known (wm_need_geometry); callers shift by
+ * (result - 10) to turn KiB into pages.
  */
 unsigned wm_page_shift(const struct wm_machine *m);
+
+/*
+ * Whether machine m has the geometry a model function needs: a page
+ * size of at least 4096 bytes and, with pageblock, a pageblock.  Return
+ * WM_OK, or WM_EINVAL with diag saying which is unknown (0): a machine's
+ * geometry comes from wm_state_build(), wm_geometry_settle() or
+ * wm_geometry_assume(), never from a default here.
+ */
+int wm_need_geometry(const struct wm_machine *m, bool pageblock, struct wm_diag *diag);
 
 /*
  * Whether ZONE_MOVABLE counts as highmem for a kernel of profile p on

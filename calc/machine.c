@@ -407,10 +407,14 @@ int wm_geometry_settle(unsigned page_size, uint64_t memtotal_kb,
 				       pb_order, pb_pages, out, diag);
 }
 
-int wm_geometry_settle_arch(enum wm_arch arch, unsigned page_size, uint64_t memtotal_kb,
-			    uint64_t managed_sum, unsigned pb_order,
-			    uint64_t pb_pages, struct wm_geometry *out,
-			    struct wm_diag *diag)
+/*
+ * The geometry of page_size bytes (from says where it came from) with the
+ * pageblock pb_pages of order pb_order, or 0 to derive it: the one rule
+ * behind wm_geometry_settle_arch() and wm_geometry_assume().
+ */
+static int settle(enum wm_arch arch, unsigned page_size, enum wm_geo_from from,
+		  bool memtotal_seen, unsigned pb_order, uint64_t pb_pages,
+		  struct wm_geometry *out, struct wm_diag *diag)
 {
 	uint64_t dpages = 0;
 	unsigned dorder = 0;
@@ -418,18 +422,9 @@ int wm_geometry_settle_arch(enum wm_arch arch, unsigned page_size, uint64_t memt
 
 	memset(out, 0, sizeof(*out));
 	out->arch = arch;
-	out->memtotal_seen = memtotal_kb != 0;
-	if (page_size) {
-		out->page_size = page_size;
-		out->page_size_from = WM_GEO_GIVEN;
-	} else if (memtotal_kb &&
-		   wm_page_size_from_meminfo(memtotal_kb, managed_sum, &page_size) == WM_OK) {
-		out->page_size = page_size;
-		out->page_size_from = WM_GEO_MEMINFO;
-	} else {
-		out->page_size = 4096;
-		out->page_size_from = WM_GEO_ASSUMED;
-	}
+	out->memtotal_seen = memtotal_seen;
+	out->page_size = page_size;
+	out->page_size_from = from;
 	rc = wm_pageblock_of_arch(arch, out->page_size, &dpages, &dorder, diag);
 	/* a size MemTotal suggests but the arch lacks: the plain rule's block */
 	if (rc && out->page_size_from != WM_GEO_GIVEN)
@@ -449,6 +444,33 @@ int wm_geometry_settle_arch(enum wm_arch arch, unsigned page_size, uint64_t memt
 		out->pageblock_from = WM_GEO_DERIVED;
 	}
 	return WM_OK;
+}
+
+int wm_geometry_settle_arch(enum wm_arch arch, unsigned page_size, uint64_t memtotal_kb,
+			    uint64_t managed_sum, unsigned pb_order,
+			    uint64_t pb_pages, struct wm_geometry *out,
+			    struct wm_diag *diag)
+{
+	if (page_size)
+		return settle(arch, page_size, WM_GEO_GIVEN, memtotal_kb != 0, pb_order, pb_pages,
+			      out, diag);
+	if (memtotal_kb && wm_page_size_from_meminfo(memtotal_kb, managed_sum, &page_size) == WM_OK)
+		return settle(arch, page_size, WM_GEO_MEMINFO, true, pb_order, pb_pages, out,
+			      diag);
+	memset(out, 0, sizeof(*out));
+	return wm_fail(diag, WM_ENODATA, 0, "page_size", memtotal_kb ?
+		       "the page size is unknown: MemTotal fits no page size over the managed pages" :
+		       "the page size is unknown: no MemTotal to find it from");
+}
+
+int wm_geometry_assume(enum wm_arch arch, unsigned page_size, bool memtotal_seen,
+		       unsigned pb_order, uint64_t pb_pages, struct wm_geometry *out,
+		       struct wm_diag *diag)
+{
+	if (!page_size)
+		return wm_fail(diag, WM_EINVAL, 0, "page_size", "no page size to assume");
+	return settle(arch, page_size, WM_GEO_ASSUMED, memtotal_seen, pb_order, pb_pages, out,
+		      diag);
 }
 
 /* ---- zoneinfo -> model ----------------------------------------------- */

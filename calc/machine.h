@@ -23,7 +23,7 @@
 
 /* Where a geometry value came from. */
 enum wm_geo_from {
-	WM_GEO_ASSUMED,		/* nothing said: 4096-byte pages assumed */
+	WM_GEO_ASSUMED,		/* nothing said: the caller's default (wm_geometry_assume) */
 	WM_GEO_GIVEN,		/* the machine said (sysconf, pagetypeinfo, an option) */
 	WM_GEO_MEMINFO,		/* page size: MemTotal / sum of managed pages */
 	WM_GEO_DERIVED,		/* pageblock: HPAGE_PMD_ORDER of the page size */
@@ -170,10 +170,12 @@ int wm_parse_geometry(const char *buf, size_t len, unsigned *page_size, int *pb_
 
 /*
  * Settle a machine's geometry from what is known: page_size (0 when
- * unknown; then from memtotal_kb/managed_sum when memtotal_kb is nonzero,
- * else 4096 assumed) and a pageblock from pagetypeinfo (pb_pages 0 when
- * unknown: derived from the page size).  A pageblock of pb_pages must be
- * a power of two of at least 1 page.  Return WM_OK or WM_EINVAL.
+ * unknown; then from memtotal_kb/managed_sum when memtotal_kb is nonzero)
+ * and a pageblock from pagetypeinfo (pb_pages 0 when unknown: derived
+ * from the page size).  A pageblock of pb_pages must be a power of two of
+ * at least 1 page.  Return WM_OK, WM_EINVAL, or WM_ENODATA when the page
+ * size is unknown (none given, and no MemTotal that fits the managed
+ * pages): a caller that has a default then calls wm_geometry_assume().
  */
 int wm_geometry_settle(unsigned page_size, uint64_t memtotal_kb,
 		       uint64_t managed_sum, unsigned pb_order,
@@ -190,6 +192,18 @@ int wm_geometry_settle_arch(enum wm_arch arch, unsigned page_size, uint64_t memt
 			    uint64_t managed_sum, unsigned pb_order,
 			    uint64_t pb_pages, struct wm_geometry *out,
 			    struct wm_diag *diag);
+
+/*
+ * The geometry of a machine whose page size nothing said, with the
+ * page_size bytes the caller assumes (page_size_from WM_GEO_ASSUMED; a
+ * size the architecture lacks gets the PMD rule's pageblock), the
+ * pageblock as wm_geometry_settle_arch() takes it and memtotal_seen for
+ * the record.  Return WM_OK, or WM_EINVAL for a page_size of 0 or a bad
+ * pageblock.
+ */
+int wm_geometry_assume(enum wm_arch arch, unsigned page_size, bool memtotal_seen,
+		       unsigned pb_order, uint64_t pb_pages, struct wm_geometry *out,
+		       struct wm_diag *diag);
 
 /* ---- zoneinfo -> model ----------------------------------------------- */
 

@@ -30,14 +30,17 @@ void wm_tune_defaults(struct wm_tune_params *p)
 
 uint64_t wm_tune_default_max_reserve(uint64_t managed, unsigned page_size)
 {
-	uint64_t ps = page_size ? page_size : 4096;
-	uint64_t lo = ((uint64_t)64 << 20) / ps, hi = ((uint64_t)4 << 30) / ps;
 	uint64_t r = managed / 10;
 
-	if (r > hi)
-		r = hi;
-	if (r < lo)
-		r = lo;
+	/* the byte bounds need the page size: without one, 10% alone */
+	if (page_size) {
+		uint64_t lo = ((uint64_t)64 << 20) / page_size, hi = ((uint64_t)4 << 30) / page_size;
+
+		if (r > hi)
+			r = hi;
+		if (r < lo)
+			r = lo;
+	}
 	if (r > managed / 2)
 		r = managed / 2;
 	return r;

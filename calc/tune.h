@@ -82,7 +82,8 @@ void wm_tune_defaults(struct wm_tune_params *p);
  * bytes: 10% of it, at most 4 GiB and at least 64 MiB (but never more
  * than half of it).  10% is the gap wsf 1000 gives, the most any kernel
  * before 5.17 accepts; 4 GiB keeps a 1 TiB server's free memory a small
- * share.  Never fails.
+ * share.  A page_size of 0 (unknown) gives the 10% without the byte
+ * bounds, never bounds computed for a page size guessed.  Never fails.
  */
 uint64_t wm_tune_default_max_reserve(uint64_t managed, unsigned page_size);
 

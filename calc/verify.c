@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "verify.h"
 
 #define STALE_PERMILLE 10
@@ -172,7 +173,7 @@ static int64_t pick_mfk(struct attempt *a)
 
 static uint64_t stale_floor(const struct attempt *a)
 {
-	return STALE_FLOOR_BYTES / (a->m.page_size ? a->m.page_size : 4096);
+	return STALE_FLOOR_BYTES / a->m.page_size;	/* known: wm_verify checked it */
 }
 
 /*
@@ -451,6 +452,8 @@ int wm_verify(const struct zi_info *zi, const struct wm_layout *l,
 		out->prof = o->prof;
 		return WM_OK;
 	}
+	if ((rc = wm_need_geometry(m, true, diag)))
+		return rc;
 	ne = o->kernel_known ? 1 : candidate_kernels(zi, eras);
 	for (k = 0; k < ne; k++) {
 		struct attempt *a = &att[k];

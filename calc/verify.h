@@ -95,8 +95,8 @@ struct wm_verify {
  * o->kernel_known the kernel eras the file's format allows are tried,
  * newest first, and the one that fits best is kept.  Fill *out (free
  * with wm_verify_free).  Return WM_OK (the verdict says the rest),
- * WM_EINVAL when a given sysctl is one the kernel does not accept (diag
- * says which), or WM_ENOMEM.
+ * WM_EINVAL when a given sysctl is one the kernel does not accept or m's
+ * page size or pageblock is unknown (diag says which), or WM_ENOMEM.
  */
 int wm_verify(const struct zi_info *zi, const struct wm_layout *l,
 	      const struct wm_machine *m, const struct wm_sysctl *sysctl,

@@ -27,11 +27,23 @@
 
 unsigned wm_page_shift(const struct wm_machine *m)
 {
-	unsigned s = 0, ps = m->page_size ? m->page_size : 4096;
+	unsigned s = 0;
 
-	while ((1u << s) < ps)
+	while (s < 31 && (1u << s) < m->page_size)
 		s++;
 	return s;
+}
+
+int wm_need_geometry(const struct wm_machine *m, bool pageblock, struct wm_diag *diag)
+{
+	if (m->page_size < 4096)
+		return wm_fail(diag, WM_EINVAL, 0, "page_size",
+			       m->page_size ? "page size %u: below 4096 bytes"
+					    : "the machine's page size is unknown (%u)", m->page_size);
+	if (pageblock && !m->pageblock_pages)
+		return wm_fail(diag, WM_EINVAL, 0, "pageblock",
+			       "the machine's pageblock is unknown (0 pages)");
+	return WM_OK;
 }
 
 /* Zones above ZONE_NORMAL are not "lowmem" for nr_free_buffer_pages(). */
@@ -95,9 +107,12 @@ int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 	uint64_t pages_min, pages_extra = 0, lowmem = 0, total = 0;
 	bool mhm = wm_movable_highmem(p, m);
 	size_t i;
+	int rc;
 
 	if (!m->nzones)
 		return wm_fail(diag, WM_ENOZONE, 0, NULL, "no zones to compute");
+	if ((rc = wm_need_geometry(m, false, diag)))
+		return rc;
 	if (s->min_free_kbytes < 0 || s->min_free_kbytes > 2147483647L)
 		return wm_fail(diag, WM_EINVAL, 0, "min_free_kbytes",
 			       "%" PRId64 " is outside 0..2147483647", s->min_free_kbytes);
@@ -343,8 +358,7 @@ int wm_boot_min_free_kbytes(const struct wm_profile *p,
 			    struct wm_mfk *out, struct wm_diag *diag)
 {
 	unsigned shift = wm_page_shift(m);
-	uint64_t kb_per_page = 1ul << (shift - 10);
-	uint64_t total = 0, lowmem;
+	uint64_t kb_per_page, total = 0, lowmem;
 	struct wm_zone_wm *w;
 	struct wm_sysctl tmp = *s;
 	size_t i;
@@ -352,6 +366,9 @@ int wm_boot_min_free_kbytes(const struct wm_profile *p,
 
 	if (!m->nzones)
 		return wm_fail(diag, WM_ENOZONE, 0, NULL, "no zones to compute");
+	if ((rc = wm_need_geometry(m, false, diag)))
+		return rc;
+	kb_per_page = (uint64_t)1 << (shift - 10);
 	memset(out, 0, sizeof(*out));
 	out->rerun_kb = out->thp_kb = out->thp_uncapped_kb = -1;
 
@@ -391,6 +408,8 @@ int wm_boot_min_free_kbytes(const struct wm_profile *p,
 	}
 
 	/* 2 free pageblocks per zone plus 9 for the pcp migratetypes. */
+	if ((rc = wm_need_geometry(m, true, diag)))
+		goto done;
 	for (i = 0; i < m->nzones; i++) {
 		const struct wm_zone *z = &m->zones[i];
 

@@ -27,6 +27,7 @@ enum wm_err {
 	WM_EPARSE = -3,		/* malformed text (diag has the line) */
 	WM_ENOMEM = -4,
 	WM_ENOZONE = -5,	/* no usable zone in the input */
+	WM_ENODATA = -6,	/* an input the answer needs is not there */
 };
 
 /* Where an error came from: filled by the core, printed by the CLI. */
@@ -217,7 +218,8 @@ struct wm_zone_wm {
  * profile p does, with min_free_kbytes s->min_free_kbytes (must be >= 0),
  * plus the RFC high and the wsf floor.  out has m->nzones entries.
  * Protection is left alone (see wm_protection).
- * Return WM_OK, WM_EINVAL (mfk < 0, wsf out of range) or WM_ENOZONE.
+ * Return WM_OK, WM_EINVAL (mfk < 0, wsf out of range, m's page size
+ * unknown) or WM_ENOZONE.
  */
 int wm_setup_wmarks(const struct wm_profile *p, const struct wm_machine *m,
 		    const struct wm_sysctl *s, struct wm_zone_wm *out,
@@ -292,7 +294,9 @@ struct wm_mfk {
 /*
  * The min_free_kbytes a kernel of profile p computes at boot for machine m
  * with THP mode thp (docs/model.md §2.3).  s supplies wsf and ratios for
- * the intermediate watermarks.
+ * the intermediate watermarks.  Return WM_OK, WM_ENOZONE, or WM_EINVAL
+ * when m's page size is unknown, or its pageblock where THP's rule needs
+ * it.
  */
 int wm_boot_min_free_kbytes(const struct wm_profile *p,
 			    const struct wm_machine *m,

@@ -941,29 +941,43 @@ static void stdout_drop(void)
 	clearerr(stdout);
 }
 
-/* The page size: the running kernel's, or the capture's under --root. */
-static void page_size_of(const struct cli_ctx *ctx, struct rc_run *r)
+/*
+ * The kernel and the page size, as every command reads a root
+ * (snapshot_read_need, zones not needed): --kernel, else the root's
+ * osrelease with its Debian sublevel, else the newest modelled kernel
+ * (wm_profile_default), said to be assumed; the live page size, a
+ * capture's recorded or MemTotal's, else SNAPSHOT_ASSUMED_PAGE_SIZE, said
+ * to be assumed.  Fill *k and return EXIT_OK, or an exit code after one
+ * line.
+ */
+static int machine_of(const struct cli_ctx *ctx, struct rc_run *r, struct wm_kver *k)
 {
+	static char release[128];
 	struct snapshot s;
-	char path[4096];
-	int64_t ps;
+	struct wm_profile newest;
+	int rc;
 
-	r->ps = 4096;
-	if (root_is_live(ctx->root)) {
-		ps = sysconf(_SC_PAGESIZE);
-		if (ps > 0)
-			r->ps = (unsigned)ps;
-		return;
+	if (ctx->kernel && wm_kver_parse(ctx->kernel, k, NULL))
+		return cli_usage(CMD, "--kernel '%s': not a kernel release", ctx->kernel);
+	if ((rc = snapshot_read_need(ctx, &s, 0)))
+		return rc;
+	*k = s.kver;
+	r->kernel_known = s.kernel_known;
+	if (ctx->kernel) {
+		r->kernel = ctx->kernel;
+	} else if (s.kernel_known) {
+		snprintf(release, sizeof(release), "%s", s.osrelease);
+		r->kernel = release;
+	} else {
+		/* no release to go by: the newest rules */
+		wm_profile_default(&newest);
+		snprintf(release, sizeof(release), "%u.%u", newest.kver.major, newest.kver.minor);
+		r->kernel = release;
 	}
-	r->ps_assumed = true;
-	if (root_path(ctx->root, P_ZONEINFO, path, sizeof(path)) || access(path, R_OK))
-		return;
-	memset(&s, 0, sizeof(s));
-	if (snapshot_read(ctx, &s) == EXIT_OK && s.geo.page_size) {
-		r->ps = s.geo.page_size;
-		r->ps_assumed = s.geo.page_size_from == WM_GEO_ASSUMED;
-	}
+	r->ps = s.geo.page_size;
+	r->ps_assumed = s.geo.page_size_from == WM_GEO_ASSUMED;
 	snapshot_free(&s);
+	return EXIT_OK;
 }
 
 /*
@@ -972,13 +986,10 @@ static void page_size_of(const struct cli_ctx *ctx, struct rc_run *r)
  */
 int cmd_reclaim(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static char release[128];
 	struct rc_opts o;
 	struct rc_run r;
 	struct wm_kver k;
 	struct wm_diag d = { 0 };
-	char *buf = NULL;
-	size_t len;
 	int rc;
 
 	rc = parse_opts(&ctx->args, &o);
@@ -991,24 +1002,9 @@ int cmd_reclaim(struct cli_ctx *ctx, int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.ctx = ctx;
 	r.o = &o;
-	if (ctx->kernel) {
-		if (wm_kver_parse(ctx->kernel, &k, &d))
-			return cli_usage(CMD, "--kernel '%s': not a kernel release", ctx->kernel);
-		r.kernel = ctx->kernel;
-		r.kernel_known = true;
-	} else if (read_rooted(ctx->root, P_OSRELEASE, &buf, &len) == 0 &&
-		   (buf[strcspn(buf, "\n")] = '\0', wm_kver_parse(buf, &k, NULL) == 0)) {
-		snprintf(release, sizeof(release), "%s", buf);
-		r.kernel = release;
-		r.kernel_known = true;
-	} else {
-		/* no release to go by: the newest rules */
-		wm_kver_parse("7.2.0", &k, NULL);
-		r.kernel = "7.2";
-	}
-	free(buf);
+	if ((rc = machine_of(ctx, &r, &k)))
+		return rc;
 	wm_reclaim_profile_for(&k, &r.rp);
-	page_size_of(ctx, &r);
 
 	if (o.swappiness != -2 &&
 	    wm_reclaim_check_swappiness(&r.rp, &k, o.swappiness, &d))

@@ -136,36 +136,20 @@ static int rollback_do_files(const char *cmd, const struct journal *j,
 }
 
 /*
- * The kernel rollback writes to, for the range check: --kernel, else the
- * root's osrelease with the Debian sublevel from its version string (as
- * snapshot_read takes it), else the newest rules.  Read on its own, not with
+ * The kernel rollback writes to, for the range check: the root's kernel
+ * identity alone (snapshot_kernel: --kernel, else osrelease with the
+ * Debian sublevel of its version line), else the newest rules.  Not
  * snapshot_read, which refuses a knob file that does not parse: rollback
  * -f exists to repair exactly those.
  */
 static void rollback_profile(const struct cli_ctx *ctx, struct wm_profile *p)
 {
-	struct wm_kver k;
-	char *buf = NULL;
-	size_t len;
+	struct wm_kernel_id id;
 
-	if (ctx->kernel && wm_kver_parse(ctx->kernel, &k, NULL) == 0) {
-		wm_profile_for(&k, p);
-		return;
-	}
-	if (read_rooted(ctx->root, P_OSRELEASE, &buf, &len) == 0) {
-		buf[strcspn(buf, "\n")] = '\0';
-		if (wm_kver_parse(buf, &k, NULL) == 0) {
-			free(buf);
-			buf = NULL;
-			if (read_rooted(ctx->root, P_KVERSION, &buf, &len) == 0)
-				wm_kver_debian_sublevel(buf, &k);
-			free(buf);
-			wm_profile_for(&k, p);
-			return;
-		}
-	}
-	free(buf);
-	wm_profile_default(p);
+	if (snapshot_kernel(ctx, &id) == EXIT_OK)
+		*p = id.prof;
+	else
+		wm_profile_default(p);
 }
 
 /*

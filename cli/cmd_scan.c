@@ -753,11 +753,11 @@ const struct option cmd_scan_opts[] = {
 int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct scan_opts o = { .node = -1 };
-	struct snapshot s;
+	struct snapshot s = { 0 };
 	bool have_snap = false, given, mglru;
 	struct target *t = NULL;
 	size_t nt = 0, i;
-	unsigned page_size = 4096;
+	unsigned page_size;
 	uint64_t pair[2];
 	char path[4096], kernel[128] = "";
 	struct wm_diag d = { 0 };
@@ -875,37 +875,26 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	if (o.cgroup)
 		o.memcg = true;
 
-	/* zoneinfo: the nodes, or for a cgroup the page size where there is one */
-	if (!given && (!o.cgroup || (root_path(ctx->root, P_ZONEINFO, path, sizeof(path)) == 0 &&
-				     access(path, R_OK) == 0))) {
-		if ((rc = snapshot_read(ctx, &s)))
-			return rc;
-		have_snap = true;
-		page_size = s.m.page_size;
-		snprintf(kernel, sizeof(kernel), "%s", s.osrelease);
-	}
-	if (!have_snap && root_path(ctx->root, P_OSRELEASE, path, sizeof(path)) == 0) {
-		char *buf;
-		size_t len;
-
-		if (read_path(path, READ_MAX, &buf, &len) == 0) {
-			pf_parse_line(buf, len, kernel, sizeof(kernel), &d);
-			free(buf);
-		}
-	}
-	if (ctx->kernel)
-		snprintf(kernel, sizeof(kernel), "%s", ctx->kernel);
-	if (kernel[0]) {
-		if (wm_kver_parse(kernel, &kv, &d) == 0)
-			def = wm_scan_rule_for((int)kv.major, (int)kv.minor);
-		else if (ctx->kernel) {
-			rc = cli_usage("scan", "--kernel: '%s' is not a kernel release", ctx->kernel);
-			goto out;
-		}
-	}
+	/*
+	 * The machine as every command reads it: the kernel and the page
+	 * size, and the zones (the nodes' lists) unless the sizes are given
+	 * or a cgroup's are read, where a zoneinfo is used when there is one.
+	 */
+	if (ctx->kernel && wm_kver_parse(ctx->kernel, &kv, &d))
+		return cli_usage("scan", "--kernel: '%s' is not a kernel release", ctx->kernel);
+	if ((rc = snapshot_read_need(ctx, &s, given || o.cgroup ? 0 : WM_NEED_ZONEINFO)))
+		return rc;
+	/* the nodes' lists count only where the sizes are not given */
+	have_snap = s.have_zones && !given;
+	page_size = s.geo.page_size;
+	/* the release said (--kernel, else the root's): without one, the current rules */
+	snprintf(kernel, sizeof(kernel), "%s", ctx->kernel ? ctx->kernel : s.osrelease);
+	kv = s.kver;
+	if (s.kernel_known)
+		def = wm_scan_rule_for((int)kv.major, (int)kv.minor);
 
 	/* memory.reclaim's swappiness=max: 6.16+, refused (EINVAL) before */
-	if (o.swappiness && o.swappiness_v == 201 && kernel[0] && wm_kver_parse(kernel, &kv, &d) == 0) {
+	if (o.swappiness && o.swappiness_v == 201 && s.kernel_known) {
 		struct wm_reclaim_profile rp;
 
 		wm_reclaim_profile_for(&kv, &rp);
@@ -1034,7 +1023,7 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	mglru = mglru_on(ctx->root);
 	/* 7.x keeps the page cache in large folios (the kernel suite's 7.2 guest) */
-	if (kernel[0] && wm_kver_parse(kernel, &kv, &d) == 0 && kv.major >= 7)
+	if (s.kernel_known && kv.major >= 7)
 		folio = wm_reclaim_largest_folio(snapshot_pmd_bytes(ctx->root), page_size);
 
 	if (ctx->format == FMT_JSON) {
@@ -1076,7 +1065,6 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	rc = EXIT_OK;
 out:
 	free(t);
-	if (have_snap)
-		snapshot_free(&s);
+	snapshot_free(&s);
 	return rc;
 }

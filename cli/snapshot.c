@@ -3,12 +3,16 @@
  * snapshot.c - read a root tree (the live machine or a capture) into one
  * consistent snapshot, and run the model over it.
  *
- * Two things make this more than reading files.  On some kernels reading
- * lowmem_reserve_ratio recomputes protection, so zoneinfo is read first.
- * And memory can change while we read (hotplug, balloons, the lazily
- * initialised memory of some VMs), so zoneinfo is read again after the
- * sysctls, and everything is read again while the zones' sizes and
- * watermarks moved in between.
+ * This file reads; calc/state.c decides.  A table of paths fills a
+ * struct wm_texts, and wm_state_build() turns the texts into the machine
+ * (kernel, geometry, THP, zones, sysctls); an error it returns names the
+ * text, and this file names the path.  Two things make reading more than
+ * reading files.  On some kernels reading lowmem_reserve_ratio
+ * recomputes protection, so zoneinfo is read first.  And memory can
+ * change while we read (hotplug, balloons, the lazily initialised memory
+ * of some VMs), so zoneinfo is read again after the sysctls, and
+ * everything is read again while the zones' sizes and watermarks moved in
+ * between.
  */
 #include <inttypes.h>
 #include <dirent.h>
@@ -26,6 +30,7 @@
 #include "../calc/change.h"
 #include "../calc/reserve.h"
 #include "../calc/procfs.h"
+#include "../calc/state.h"
 #include "opts.h"
 #include "snapshot.h"
 
@@ -241,140 +246,6 @@ static int parse_error(const struct snapshot *s, const char *rel,
 	return cli_err(EXIT_USAGE, NULL, "%s: %s", path, d->msg);
 }
 
-/*
- * An optional file: absent, or not readable by this user (pagetypeinfo is
- * root-only from 5.5), leaves *buf NULL and is EXIT_OK; one that is there
- * but is no input (a FIFO, a directory, too large, a symlink loop) is
- * refused like a required one, naming its path.
- */
-static int read_optional(const struct snapshot *s, const char *rel, char **buf, size_t *len)
-{
-	int err = read_rooted(s->root, rel, buf, len);
-
-	if (err == -ENOENT || err == -EACCES || err == -EPERM)
-		return EXIT_OK;
-	return err ? io_error(s, rel, err) : EXIT_OK;
-}
-
-/* A value the kernel cannot hold: FILE: what is wrong, exit 2. */
-static int bad_value(const struct snapshot *s, const char *rel, const struct wm_diag *d)
-{
-	char path[4096];
-
-	root_path(s->root, rel, path, sizeof(path));
-	return cli_err(EXIT_USAGE, NULL, "%s:1: %s", path, d->msg);
-}
-
-/*
- * Read an optional one-number sysctl into *out and set its `have` bit; an
- * absent file leaves the bit clear.  The value must be one the running
- * kernel accepts (the one range rule of calc/change.c).
- */
-static int read_knob(struct snapshot *s, const char *rel, enum wm_knob k, int64_t *out)
-{
-	struct wm_diag d = { 0 };
-	char *buf;
-	size_t len;
-	int err = read_rooted(s->root, rel, &buf, &len);
-
-	*out = -1;
-	if (err == -ENOENT)
-		return EXIT_OK;
-	if (err)
-		return io_error(s, rel, err);
-	err = pf_parse_long(buf, len, out, &d);
-	free(buf);
-	if (err)
-		return parse_error(s, rel, &d);
-	/* the file itself says the kernel has the knob: check the value only */
-	if (wm_knob_check_range(&s->prof, k, *out, &d))
-		return bad_value(s, rel, &d);
-	s->sysctl.have |= wm_knob_have(k);
-	return EXIT_OK;
-}
-
-static int read_sysctls(struct snapshot *s)
-{
-	struct wm_diag d = { 0 };
-	char *buf;
-	size_t len;
-	int rc, i;
-
-	wm_sysctl_none(&s->sysctl);
-	if ((rc = read_knob(s, P_MFK, WM_KNOB_MFK, &s->sysctl.min_free_kbytes)) ||
-	    (rc = read_knob(s, P_WSF, WM_KNOB_WSF, &s->sysctl.wsf)) ||
-	    (rc = read_knob(s, P_BOOST, WM_KNOB_BOOST, &s->sysctl.boost_factor)) ||
-	    (rc = read_knob(s, P_EXTRA, WM_KNOB_EXTRA, &s->sysctl.extra_free_kbytes)))
-		return rc;
-	rc = read_rooted(s->root, P_LRR, &buf, &len);
-	if (rc == -ENOENT)
-		return EXIT_OK;
-	if (rc)
-		return io_error(s, P_LRR, rc);
-	rc = pf_parse_long_list(buf, len, s->sysctl.lrr, WM_MAX_ZONES, &s->sysctl.nlrr, &d);
-	free(buf);
-	if (rc)
-		return parse_error(s, P_LRR, &d);
-	for (i = 0; i < s->sysctl.nlrr; i++)
-		if (wm_knob_check_range(&s->prof, WM_KNOB_LRR, s->sysctl.lrr[i], &d))
-			return bad_value(s, P_LRR, &d);
-	s->sysctl.have |= WM_HAVE_LRR;
-	return EXIT_OK;
-}
-
-/* The stable sublevel a Debian release string hides, from proc/version. */
-static int debian_sublevel(struct snapshot *s, struct wm_kver *k)
-{
-	char *buf;
-	size_t len;
-	int rc;
-
-	if (k->sub != 0)
-		return EXIT_OK;
-	if ((rc = read_optional(s, P_KVERSION, &buf, &len)) || !buf)
-		return rc;
-	wm_kver_debian_sublevel(buf, k);
-	free(buf);
-	return EXIT_OK;
-}
-
-static int read_kernel(const struct cli_ctx *ctx, struct snapshot *s)
-{
-	struct wm_diag d = { 0 };
-	struct wm_kver k;
-	char *buf;
-	size_t len;
-	int rc;
-
-	s->osrelease[0] = 0;
-	rc = read_rooted(s->root, P_OSRELEASE, &buf, &len);
-	if (rc == 0) {
-		if (pf_parse_line(buf, len, s->osrelease, sizeof(s->osrelease), &d)) {
-			free(buf);
-			return parse_error(s, P_OSRELEASE, &d);
-		}
-		free(buf);
-	} else if (rc != -ENOENT) {
-		return io_error(s, P_OSRELEASE, rc);
-	}
-	if (ctx->kernel) {
-		if (wm_kver_parse(ctx->kernel, &k, &d))
-			return cli_usage(NULL, "--kernel: %s", d.msg);
-		s->kernel_known = true;
-	} else if (s->osrelease[0]) {
-		if (wm_kver_parse(s->osrelease, &k, &d))
-			return parse_error(s, P_OSRELEASE, &d);
-		if ((rc = debian_sublevel(s, &k)))
-			return rc;
-		s->kernel_known = true;
-	} else {
-		wm_profile_default(&s->prof);
-		return EXIT_OK;
-	}
-	wm_profile_for(&k, &s->prof);
-	return EXIT_OK;
-}
-
 int snapshot_reread_zones(const struct snapshot *s, const char *cmd, struct zi_info *zi)
 {
 	char *buf = NULL, path[4096];
@@ -424,73 +295,6 @@ int snapshot_thp_sizes(const char *root, struct thp_size *out, int max)
 	}
 	closedir(d);
 	return n;
-}
-
-/* One per-size control's word, as enum wm_thp_size. */
-static enum wm_thp_size thp_size_word(const char *w)
-{
-	if (strcmp(w, "always") == 0)
-		return WM_THP_SIZE_ALWAYS;
-	if (strcmp(w, "madvise") == 0)
-		return WM_THP_SIZE_MADVISE;
-	if (strcmp(w, "inherit") == 0)
-		return WM_THP_SIZE_INHERIT;
-	return WM_THP_SIZE_NEVER;
-}
-
-static int thp_size_desc(const void *a, const void *b)
-{
-	uint64_t x = ((const struct thp_size *)a)->kb, y = ((const struct thp_size *)b)->kb;
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
-/*
- * The THP mode min_free_kbytes follows: the global control and the
- * per-size anon controls (6.8+), decided by wm_thp_for_mfk().  The
- * largest anon size present is the PMD size (anon mTHP orders stop
- * there): 2 MiB with 4 KiB pages, 32 MiB with 16 KiB.  Only what the
- * kernel's rule looks at is read (wm_thp_sizes_matter).
- */
-static int read_thp(struct snapshot *s)
-{
-	struct wm_thp_controls c = { .global = WM_THP_UNSUPPORTED, .pmd = WM_THP_SIZE_ABSENT };
-	struct thp_size sz[32];
-	char *buf, word[32];
-	size_t len;
-	enum wm_thp thp;
-	bool have_pmd = false;
-	int rc, i, n;
-
-	s->thp = WM_THP_UNSUPPORTED;
-	if ((rc = read_optional(s, P_THP, &buf, &len)) || !buf)
-		return rc;
-	if (pf_parse_thp(buf, len, &thp, NULL) == WM_OK)
-		c.global = thp;
-	free(buf);
-	n = wm_thp_sizes_matter(&s->prof, &c, false) ? snapshot_thp_sizes(s->root, sz, 32) : 0;
-	qsort(sz, (size_t)n, sizeof(*sz), thp_size_desc);
-	for (i = 0; i < n && wm_thp_sizes_matter(&s->prof, &c, have_pmd); i++) {
-		enum wm_thp_size z = WM_THP_SIZE_ABSENT;
-
-		if ((rc = read_optional(s, sz[i].rel, &buf, &len)))
-			return rc;
-		if (!buf)
-			continue;
-		if (pf_parse_choice(buf, len, word, sizeof(word), NULL) == WM_OK)
-			z = thp_size_word(word);
-		free(buf);
-		if (z == WM_THP_SIZE_ABSENT)
-			continue;
-		if (!have_pmd) {
-			c.pmd = z;
-			have_pmd = true;
-		} else if (z == WM_THP_SIZE_ALWAYS || z == WM_THP_SIZE_MADVISE) {
-			c.other_on++;
-		}
-	}
-	s->thp = wm_thp_for_mfk(&s->prof, &c);
-	return EXIT_OK;
 }
 
 /* The fields a recompute changes: sizes, watermarks and protection. */
@@ -562,6 +366,7 @@ static void unload_zoneinfo(char *text, size_t len, bool mapped)
 		free(text);
 }
 
+/* Load the zoneinfo text, and parse it into *zi unless zi is NULL. */
 static int read_zoneinfo(struct snapshot *s, char **text, size_t *len,
 			 bool *mapped, struct zi_info *zi)
 {
@@ -570,33 +375,12 @@ static int read_zoneinfo(struct snapshot *s, char **text, size_t *len,
 
 	if (rc)
 		return io_error(s, P_ZONEINFO, rc);
-	if (zi_parse(*text, *len, zi, &d)) {
+	if (zi && zi_parse(*text, *len, zi, &d)) {
 		unload_zoneinfo(*text, *len, *mapped);
 		*text = NULL;
 		zi_free(zi);
 		return parse_error(s, P_ZONEINFO, &d);
 	}
-	return EXIT_OK;
-}
-
-/*
- * MemTotal in kB from the root's meminfo into *total, 0 when it is absent
- * or says nothing usable; an exit code (a meminfo that is no input).
- */
-static int read_memtotal(const struct snapshot *s, uint64_t *total)
-{
-	struct pf_kv mi = { 0 };
-	char *buf;
-	size_t len;
-	int rc;
-
-	*total = 0;
-	if ((rc = read_optional(s, P_MEMINFO, &buf, &len)) || !buf)
-		return rc;
-	if (pf_parse_meminfo(buf, len, &mi, NULL) != WM_OK || !pf_kv_get(&mi, "MemTotal", total))
-		*total = 0;
-	pf_kv_free(&mi);
-	free(buf);
 	return EXIT_OK;
 }
 
@@ -615,217 +399,322 @@ uint64_t snapshot_pmd_bytes(const char *root)
 }
 
 /*
- * The machine's architecture, for the page geometry: the root's
- * kernel/arch (`uname -m`, 6.1+ has it; from 5.x on for some), else the
- * architecture its kernel's release names (Debian's flavours), else, on
- * the live machine, uname(2)'s.  Never the architecture wmark was built
- * for: a capture of an s390x read on x86-64 is an s390x.
+ * Where each text of struct wm_texts is in a root, and how its absence
+ * is taken: KNOB files may be absent (the have bit stays clear) but any
+ * other error names the file; OPTIONAL ones may also be unreadable by
+ * this user (pagetypeinfo is root-only from 5.5); QUIET ones are hints
+ * whose every error leaves them out.  LIVE and CAPTURE: read only on the
+ * live machine, only from a capture.  Read in this order.
  */
-static enum wm_arch machine_arch(const struct snapshot *s)
+enum how { KNOB, OPTIONAL, QUIET };
+enum when { ANY, LIVE, CAPTURE };
+
+static const struct text_path {
+	enum wm_text id;
+	const char *rel;
+	enum how how;
+	enum when when;
+} text_paths[] = {
+	{ WM_TEXT_MFK, P_MFK, KNOB, ANY },
+	{ WM_TEXT_WSF, P_WSF, KNOB, ANY },
+	{ WM_TEXT_BOOST, P_BOOST, KNOB, ANY },
+	{ WM_TEXT_EXTRA, P_EXTRA, KNOB, ANY },
+	{ WM_TEXT_LRR, P_LRR, KNOB, ANY },
+	{ WM_TEXT_THP, P_THP, OPTIONAL, ANY },
+	{ WM_TEXT_ARCH, P_ARCH, QUIET, ANY },
+	{ WM_TEXT_PMD_SIZE, P_PMD_SIZE, QUIET, LIVE },
+	{ WM_TEXT_BUDDYINFO, P_BUDDYINFO, QUIET, LIVE },
+	{ WM_TEXT_MEMINFO, P_MEMINFO, OPTIONAL, CAPTURE },
+	{ WM_TEXT_GEOMETRY, P_GEOMETRY, OPTIONAL, CAPTURE },
+};
+
+/* The path of text id inside a root, for messages. */
+static const char *text_rel(enum wm_text id)
 {
-	enum wm_arch a = WM_ARCH_UNKNOWN;
-	struct utsname u;
-	char line[64];
-	char *buf;
-	size_t len;
+	static const char *const rel[WM_TEXT_COUNT] = {
+		[WM_TEXT_OSRELEASE] = P_OSRELEASE, [WM_TEXT_VERSION] = P_KVERSION,
+		[WM_TEXT_ZONEINFO] = P_ZONEINFO, [WM_TEXT_MFK] = P_MFK, [WM_TEXT_WSF] = P_WSF,
+		[WM_TEXT_BOOST] = P_BOOST, [WM_TEXT_EXTRA] = P_EXTRA, [WM_TEXT_LRR] = P_LRR,
+		[WM_TEXT_THP] = P_THP, [WM_TEXT_ARCH] = P_ARCH, [WM_TEXT_MEMINFO] = P_MEMINFO,
+		[WM_TEXT_GEOMETRY] = P_GEOMETRY, [WM_TEXT_PMD_SIZE] = P_PMD_SIZE,
+		[WM_TEXT_BUDDYINFO] = P_BUDDYINFO, [WM_TEXT_PAGETYPEINFO] = P_PAGETYPEINFO,
+	};
 
-	if (read_rooted(s->root, P_ARCH, &buf, &len) == 0) {
-		bool ok = pf_parse_line(buf, len, line, sizeof(line), NULL) == WM_OK &&
-			  wm_arch_parse(line, &a, NULL) == WM_OK;
+	return (unsigned)id < WM_TEXT_COUNT && rel[id] ? rel[id] : P_ZONEINFO;
+}
 
-		free(buf);
-		if (ok)
-			return a;
+/* A root's texts as read, and the buffers behind them. */
+struct reader {
+	struct wm_texts t;
+	char *buf[WM_TEXT_COUNT];
+	struct thp_size sizes[32];
+	struct wm_thp_size_text size_text[32];
+	char *size_buf[32];
+	struct utsname uts;
+};
+
+static void reader_free(struct reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < WM_TEXT_COUNT; i++)
+		free(r->buf[i]);
+	for (i = 0; i < r->t.nthp_sizes; i++)
+		free(r->size_buf[i]);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Read rel as text id, absent or an error as `how` takes it. */
+static int read_text(const struct snapshot *s, struct reader *r, enum wm_text id,
+		     const char *rel, enum how how)
+{
+	size_t len = 0;
+	int err = read_rooted(s->root, rel, &r->buf[id], &len);
+
+	if (err == 0) {
+		r->t.text[id] = (struct wm_text_buf){ r->buf[id], len };
+		return EXIT_OK;
 	}
-	if (s->osrelease[0] && wm_arch_from_release(s->osrelease, &a))
-		return a;
-	if (s->live && uname(&u) == 0 && wm_arch_parse(u.machine, &a, NULL) == WM_OK)
-		return a;
-	return WM_ARCH_UNKNOWN;
+	if (err == -ENOENT || how == QUIET ||
+	    (how == OPTIONAL && (err == -EACCES || err == -EPERM)))
+		return EXIT_OK;
+	return io_error(s, rel, err);
+}
+
+/* What wm_state_kernel() or wm_state_build() said was wrong, as one line. */
+static int state_error(const struct snapshot *s, enum wm_text which, int rc,
+		       const struct wm_diag *d)
+{
+	if (which == WM_TEXT_KERNEL)
+		return cli_usage(NULL, "--kernel: %s", d->msg);
+	if (rc == WM_ENOMEM)
+		return cli_diag(text_rel(which), rc, d);
+	if (rc == WM_ENODATA && which == WM_TEXT_ZONEINFO)
+		return io_error(s, P_ZONEINFO, -ENOENT);
+	return parse_error(s, text_rel(which), d);
 }
 
 /*
- * The live pageblock without pagetypeinfo, where the kernel fixes it when
- * it is built and hugetlb is configured (sys/kernel/mm/hugepages is
- * there) and the architecture's huge page is its PMD
- * (wm_arch_pmd_hugepage): the order of THP's PMD size capped by
- * buddyinfo's largest order (wm_pageblock_from_pmd).  Reading
- * pagetypeinfo costs milliseconds: the kernel walks every free list and
- * every pageblock of a node to print it, and this is all show needs of
- * it.  powerpc decides the order at boot, and an architecture not known
- * reads pagetypeinfo.  Fill *order and *pb, or leave *pb 0.
+ * The kernel's texts: osrelease, its version line and --kernel; with
+ * quiet, an osrelease that cannot be read is left out without a word.
  */
-static void live_pageblock(const struct snapshot *s, enum wm_arch arch, unsigned page_size,
-			   unsigned *order, uint64_t *pb)
+static int read_kernel_texts(const struct cli_ctx *ctx, const struct snapshot *s,
+			     struct reader *r, bool quiet)
 {
-	struct stat st;
-	char path[PATH_MAX], *buf;
-	size_t len;
-	uint64_t pmd;
-	unsigned orders;
-	bool ok;
-
-	if (!wm_arch_pmd_hugepage(arch))
-		return;
-	if (root_path(s->root, P_HUGETLB_DIR, path, sizeof(path)) || stat(path, &st) ||
-	    !S_ISDIR(st.st_mode))
-		return;
-	pmd = snapshot_pmd_bytes(s->root);
-	if (!pmd || read_rooted(s->root, P_BUDDYINFO, &buf, &len))
-		return;
-	ok = wm_parse_buddyinfo_orders(buf, len, &orders, NULL) == WM_OK;
-	free(buf);
-	if (!ok || wm_pageblock_from_pmd(page_size, pmd, orders, order, pb, NULL))
-		*pb = 0;
-}
-
-/*
- * The page geometry: the live machine's page size is this process's own;
- * a capture's comes from MemTotal and the managed counts together.  The
- * pageblock comes, on the live machine, from the PMD size where the
- * kernel allows (live_pageblock); else from pagetypeinfo (root-only on
- * the live machine from 5.5: unreadable there is fine); else from the
- * page size and the machine's architecture (machine_arch).
- */
-static int read_geometry(struct snapshot *s)
-{
-	struct wm_diag d = { 0 };
-	unsigned page_size = 0, order = 0;
-	uint64_t pb = 0;
-	int rec_order = -1;
-	bool pb_recorded = false;
-	uint64_t managed = 0, memtotal = 0;
-	enum wm_arch arch = machine_arch(s);
-	char *buf = NULL;
-	size_t len, i;
 	int rc;
 
-	if (s->live) {
-		int64_t ps = sysconf(_SC_PAGESIZE);
-
-		page_size = ps > 0 ? (unsigned)ps : 0;
-		live_pageblock(s, arch, page_size, &order, &pb);
-		if (pb) {
-			if (wm_geometry_settle_arch(arch, page_size, 0, 0, order, pb, &s->geo, &d))
-				return parse_error(s, P_PMD_SIZE, &d);
-			s->geo.pageblock_from = WM_GEO_SYSFS;
-			return EXIT_OK;
-		}
-	} else {
-		for (i = 0; i < s->layout.nzones; i++)
-			managed += s->layout.zones[i].managed;
-		if ((rc = read_memtotal(s, &memtotal)))
-			return rc;
-		/* what capture recorded beats MemTotal, which cannot always tell */
-		if ((rc = read_optional(s, P_GEOMETRY, &buf, &len)))
-			return rc;
-		if (buf) {
-			rc = wm_parse_geometry(buf, len, &page_size, &rec_order, &d);
-			free(buf);
-			buf = NULL;
-			if (rc)
-				return parse_error(s, P_GEOMETRY, &d);
-		}
-	}
-	if ((rc = read_optional(s, P_PAGETYPEINFO, &buf, &len)))
+	if (ctx->kernel)
+		r->t.text[WM_TEXT_KERNEL] = (struct wm_text_buf){ ctx->kernel, strlen(ctx->kernel) };
+	if ((rc = read_text(s, r, WM_TEXT_OSRELEASE, P_OSRELEASE, quiet ? QUIET : KNOB)) ||
+	    (rc = read_text(s, r, WM_TEXT_VERSION, P_KVERSION, quiet ? QUIET : OPTIONAL)))
 		return rc;
-	if (buf) {
-		rc = wm_parse_pagetypeinfo(buf, len, &order, &pb, &d);
-		free(buf);
-		if (rc == WM_EPARSE)
-			return parse_error(s, P_PAGETYPEINFO, &d);
-		if (rc)
-			pb = 0;
-	}
-	if (!pb && rec_order >= 0) {
-		order = (unsigned)rec_order;
-		pb = (uint64_t)1 << order;
-		pb_recorded = true;
-	}
-	if (wm_geometry_settle_arch(arch, page_size, memtotal, managed, order, pb, &s->geo, &d))
-		return parse_error(s, pb_recorded ? P_GEOMETRY : pb ? P_PAGETYPEINFO : P_MEMINFO,
-				   &d);
-	if (!s->live && page_size)
-		s->geo.page_size_from = WM_GEO_CAPTURE;
-	if (pb_recorded)
-		s->geo.pageblock_from = WM_GEO_CAPTURE;
 	return EXIT_OK;
 }
 
-static int build_zones(struct snapshot *s)
+int snapshot_kernel(const struct cli_ctx *ctx, struct wm_kernel_id *id)
 {
+	struct snapshot s = { .root = ctx->root };
+	struct reader r = { 0 };
 	struct wm_diag d = { 0 };
-	int rc = wm_layout_from_zoneinfo(&s->zi, &s->layout, &d);
+	int rc = read_kernel_texts(ctx, &s, &r, true);
 
-	if (rc)
-		return cli_diag(P_ZONEINFO, rc, &d);
-	s->zones = s->layout.zones;
-	s->zone_map = s->layout.printed;
-	s->used_present = s->layout.used_present;
-	if ((rc = read_geometry(s)))
-		return rc;
-	s->m = (struct wm_machine){ .zones = s->zones, .nzones = s->layout.nzones,
-				    .page_size = s->geo.page_size,
-				    .pageblock_pages = s->geo.pageblock_pages };
-	return EXIT_OK;
-}
-
-static int read_all(const struct cli_ctx *ctx, struct snapshot *s);
-
-int snapshot_read(const struct cli_ctx *ctx, struct snapshot *s)
-{
-	int rc = read_all(ctx, s);
-
-	/* nothing half-read is left to the caller */
-	if (rc)
-		snapshot_free(s);
+	if (rc == EXIT_OK && wm_state_kernel(&r.t, id, NULL, &d))
+		rc = EXIT_USAGE;
+	reader_free(&r);
 	return rc;
 }
 
-static int read_all(const struct cli_ctx *ctx, struct snapshot *s)
+/* The per-size THP controls, where they can change the THP mode. */
+static int read_thp_sizes(const struct snapshot *s, struct reader *r)
 {
-	struct zi_info again;
+	int n, i;
+	size_t len;
+
+	if (!wm_texts_want_thp_sizes(&r->t))
+		return EXIT_OK;
+	n = snapshot_thp_sizes(s->root, r->sizes, 32);
+	for (i = 0; i < n; i++) {
+		struct wm_thp_size_text *st = &r->size_text[r->t.nthp_sizes];
+		int err = read_rooted(s->root, r->sizes[i].rel, &r->size_buf[r->t.nthp_sizes], &len);
+
+		st->kb = r->sizes[i].kb;
+		st->enabled = (struct wm_text_buf){ NULL, 0 };
+		if (err == 0)
+			st->enabled = (struct wm_text_buf){ r->size_buf[r->t.nthp_sizes], len };
+		else if (err != -ENOENT && err != -EACCES && err != -EPERM)
+			return io_error(s, r->sizes[i].rel, err);
+		r->t.nthp_sizes++;
+	}
+	r->t.thp_sizes = r->size_text;
+	return EXIT_OK;
+}
+
+/* Forget text id, read before (the live machine's texts are read again). */
+static void drop_text(struct reader *r, enum wm_text id)
+{
+	free(r->buf[id]);
+	r->buf[id] = NULL;
+	r->t.text[id] = (struct wm_text_buf){ NULL, 0 };
+}
+
+/* Every text but the kernel's and zoneinfo, by the table, afresh. */
+static int read_texts(const struct snapshot *s, struct reader *r)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < r->t.nthp_sizes; i++) {
+		free(r->size_buf[i]);
+		r->size_buf[i] = NULL;
+	}
+	r->t.nthp_sizes = 0;
+	drop_text(r, WM_TEXT_PAGETYPEINFO);
+	for (i = 0; i < sizeof(text_paths) / sizeof(text_paths[0]); i++) {
+		const struct text_path *p = &text_paths[i];
+
+		if ((p->when == LIVE && !s->live) || (p->when == CAPTURE && s->live))
+			continue;
+		drop_text(r, p->id);
+		if ((rc = read_text(s, r, p->id, p->rel, p->how)))
+			return rc;
+	}
+	if (s->live) {
+		int64_t ps = sysconf(_SC_PAGESIZE);
+
+		r->t.live_page_size = ps > 0 ? (unsigned)ps : 0;
+		if (uname(&r->uts) == 0)
+			r->t.live_arch = r->uts.machine;
+		r->t.hugetlb = root_path(s->root, P_HUGETLB_DIR, path, sizeof(path)) == 0 &&
+			       stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	}
+	if ((rc = read_thp_sizes(s, r)))
+		return rc;
+	/* the kernel walks every free list to print it: only when it is needed */
+	if (!wm_texts_pageblock_known(&r->t))
+		return read_text(s, r, WM_TEXT_PAGETYPEINFO, P_PAGETYPEINFO, OPTIONAL);
+	return EXIT_OK;
+}
+
+/*
+ * zoneinfo first (reading lowmem_reserve_ratio recomputes protection on
+ * some kernels), then the other texts, then on the live machine zoneinfo
+ * again, repeating while the zones moved in between (hotplug, balloons,
+ * the lazily initialised memory of some VMs).
+ */
+static int read_zones_and_texts(struct snapshot *s, struct reader *r)
+{
+	struct zi_info zi = { 0 }, again;
 	char *text2;
 	size_t len2;
 	bool mapped2;
 	int rc;
 
-	memset(s, 0, sizeof(*s));
-	s->root = ctx->root;
-	s->live = root_is_live(ctx->root);
-	wm_sysctl_none(&s->sysctl);
-
-	/* the kernel first: the sysctls are checked against its ranges */
-	if ((rc = read_kernel(ctx, s)))
-		return rc;
-	if ((rc = read_zoneinfo(s, &s->zoneinfo, &s->zoneinfo_len, &s->zoneinfo_mapped, &s->zi)))
+	if ((rc = read_zoneinfo(s, &s->zoneinfo, &s->zoneinfo_len, &s->zoneinfo_mapped,
+				s->live ? &zi : NULL)))
 		return rc;
 	for (;;) {
-		if ((rc = read_sysctls(s)))
-			return rc;
-		if (!s->live)
+		if ((rc = read_texts(s, r)) || !s->live)
 			break;
 		if ((rc = read_zoneinfo(s, &text2, &len2, &mapped2, &again)))
-			return rc;
-		if (same_zones(&s->zi, &again)) {
+			break;
+		if (same_zones(&zi, &again)) {
 			unload_zoneinfo(text2, len2, mapped2);
 			zi_free(&again);
 			break;
 		}
 		/* It moved while we read: take the newer one and read again. */
 		unload_zoneinfo(s->zoneinfo, s->zoneinfo_len, s->zoneinfo_mapped);
-		zi_free(&s->zi);
+		zi_free(&zi);
 		s->zoneinfo = text2;
 		s->zoneinfo_len = len2;
 		s->zoneinfo_mapped = mapped2;
-		s->zi = again;
-		if (++s->rereads >= MAX_REREADS)
-			return cli_err(EXIT_SYSTEM, P_ZONEINFO,
-				       "zones kept changing while being read (%d tries)", s->rereads);
+		zi = again;
+		if (++s->rereads >= MAX_REREADS) {
+			rc = cli_err(EXIT_SYSTEM, P_ZONEINFO,
+				     "zones kept changing while being read (%d tries)", s->rereads);
+			break;
+		}
 	}
-	if ((rc = read_thp(s)))
+	zi_free(&zi);
+	r->t.text[WM_TEXT_ZONEINFO] = (struct wm_text_buf){ s->zoneinfo, s->zoneinfo_len };
+	return rc;
+}
+
+/* The state's parts into the snapshot, under the names the commands use. */
+static void snapshot_take(struct snapshot *s, const struct wm_state *st)
+{
+	snprintf(s->osrelease, sizeof(s->osrelease), "%s", st->kernel.osrelease);
+	s->kver = st->kernel.kver;
+	s->kernel_known = st->kernel.known;
+	s->prof = st->kernel.prof;
+	s->geo = st->geo;
+	s->thp = st->thp;
+	s->sysctl = st->sysctl;
+	s->memtotal_kb = st->memtotal_kb;
+	s->have_zones = st->have_zones;
+	s->zi = st->zi;
+	s->layout = st->layout;
+	s->view = st->view;
+	s->m = st->m;
+	s->zones = s->layout.zones;
+	s->zone_map = s->layout.printed;
+	s->used_present = s->layout.used_present;
+}
+
+static int read_all(const struct cli_ctx *ctx, struct snapshot *s, struct reader *r,
+		    unsigned need)
+{
+	struct wm_kernel_id id;
+	struct wm_diag d = { 0 };
+	struct wm_state st;
+	enum wm_text which = WM_TEXT_KERNEL;
+	char path[4096];
+	bool zones;
+	int rc;
+
+	s->root = ctx->root;
+	s->live = root_is_live(ctx->root);
+	r->t.live = s->live;
+	r->t.need = need;
+	r->t.assumed_page_size = SNAPSHOT_ASSUMED_PAGE_SIZE;
+
+	/* the kernel first: its errors before any other file's */
+	if ((rc = read_kernel_texts(ctx, s, r, false)))
 		return rc;
-	return build_zones(s);
+	if ((rc = wm_state_kernel(&r->t, &id, &which, &d)))
+		return state_error(s, which, rc, &d);
+	/* a zoneinfo not needed is read where it can be */
+	zones = (need & WM_NEED_ZONEINFO) ||
+		(root_path(s->root, P_ZONEINFO, path, sizeof(path)) == 0 && access(path, R_OK) == 0);
+	if ((rc = zones ? read_zones_and_texts(s, r) : read_texts(s, r)))
+		return rc;
+	if ((rc = wm_state_build(&r->t, &st, &which, &d)))
+		return state_error(s, which, rc, &d);
+	snapshot_take(s, &st);
+	return EXIT_OK;
+}
+
+int snapshot_read_need(const struct cli_ctx *ctx, struct snapshot *s, unsigned need)
+{
+	struct reader r;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	memset(&r, 0, sizeof(r));
+	wm_sysctl_none(&s->sysctl);
+	rc = read_all(ctx, s, &r, need);
+	reader_free(&r);
+	/* nothing half-read is left to the caller */
+	if (rc)
+		snapshot_free(s);
+	return rc;
+}
+
+int snapshot_read(const struct cli_ctx *ctx, struct snapshot *s)
+{
+	return snapshot_read_need(ctx, s, WM_NEED_ZONEINFO);
 }
 
 void snapshot_free(struct snapshot *s)
@@ -834,6 +723,7 @@ void snapshot_free(struct snapshot *s)
 		unload_zoneinfo(s->zoneinfo, s->zoneinfo_len, s->zoneinfo_mapped);
 	zi_free(&s->zi);
 	wm_layout_free(&s->layout);
+	free(s->view);
 	memset(s, 0, sizeof(*s));
 }
 

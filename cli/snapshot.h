@@ -12,6 +12,7 @@
 #include "../calc/change.h"
 #include "../calc/machine.h"
 #include "../calc/reserve.h"
+#include "../calc/state.h"
 #include "../calc/wmark.h"
 #include "../calc/zoneinfo.h"
 #include "cli.h"
@@ -84,7 +85,18 @@ int read_rooted(const char *root, const char *rel, char **buf, size_t *len);
  */
 int read_error(const char *context, const char *path, size_t max, int err);
 
-/* A machine as read from a root. */
+/*
+ * The page size taken when a root does not say it: no page size of the
+ * live process, no wmark/geometry, no MemTotal that fits the zones'
+ * managed pages (an excerpt, a capture without meminfo).  The output
+ * says "assumed" wherever it is used (wm_geometry_assume).
+ */
+#define SNAPSHOT_ASSUMED_PAGE_SIZE 4096	/* bytes */
+
+/*
+ * A machine as read from a root: the parts of its struct wm_state
+ * (wm_state_build) under the names the commands use, and the root.
+ */
 struct snapshot {
 	const char *root;
 	bool live;			/* root_is_live(root) */
@@ -94,6 +106,7 @@ struct snapshot {
 	struct zi_info zi;
 	struct wm_sysctl sysctl;	/* fields -1 where the file is absent */
 	char osrelease[128];		/* "" if unknown */
+	struct wm_kver kver;		/* with the Debian sublevel */
 	struct wm_profile prof;		/* from --kernel, osrelease, or default */
 	bool kernel_known;		/* prof comes from a real version */
 	enum wm_thp thp;		/* WM_THP_UNSUPPORTED if no THP file */
@@ -102,6 +115,9 @@ struct snapshot {
 	int64_t *zone_map;			/* layout.printed: index in zi.zones, -1 if not printed */
 	struct wm_geometry geo;		/* page size and pageblock, and where they came from */
 	struct wm_machine m;
+	struct wm_zone_view *view;	/* per model zone: printed, boost, raw */
+	uint64_t memtotal_kb;		/* a capture's MemTotal, 0 if unknown */
+	bool have_zones;		/* zoneinfo was read (snapshot_read_need) */
 	bool used_present;		/* no managed lines: present used instead */
 	int rereads;			/* times zoneinfo changed while reading */
 };
@@ -115,6 +131,22 @@ struct snapshot {
  * else EXIT_OK.
  */
 int snapshot_read(const struct cli_ctx *ctx, struct snapshot *s);
+
+/*
+ * snapshot_read() needing only what `need` says (WM_NEED_ZONEINFO): with
+ * 0, a root without a readable zoneinfo gives a snapshot without zones
+ * (have_zones false), its kernel, sysctls and page geometry all the same.
+ */
+int snapshot_read_need(const struct cli_ctx *ctx, struct snapshot *s, unsigned need);
+
+/*
+ * The kernel identity of ctx->root alone: --kernel, else osrelease with
+ * the Debian sublevel of its version line, else the newest rules
+ * (wm_state_kernel), for commands that must not depend on the rest of
+ * the root (rollback repairs knob files that do not parse).  Prints
+ * nothing: return EXIT_OK with *id filled, or an exit code.
+ */
+int snapshot_kernel(const struct cli_ctx *ctx, struct wm_kernel_id *id);
 
 void snapshot_free(struct snapshot *s);
 

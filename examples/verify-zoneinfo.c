@@ -8,8 +8,8 @@
  * RELEASE is the kernel release ("6.1.0-18-amd64"); the other arguments
  * are files as /proc prints them.  Prints the verdict (exact, stale,
  * mismatch) and exits 0 when exact, 1 otherwise, 2 on bad input.  The
- * page size is the MemTotal-free default, 4096 bytes: a program that knows
- * better passes it to wm_geometry_settle().
+ * page size is assumed, 4096 bytes (wm_geometry_assume): a program with
+ * the whole root uses wm_state_build() instead, as verify-root.c does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,7 +121,13 @@ int main(int argc, char **argv)
 		free(text);
 		return fail(argv[2], &d);
 	}
-	wm_geometry_settle(0, 0, 0, 0, 0, &geo, NULL);
+	/* these files do not say the page size: assume the common one, said so */
+	if (wm_geometry_assume(WM_ARCH_UNKNOWN, 4096, false, 0, 0, &geo, &d)) {
+		wm_layout_free(&l);
+		zi_free(&zi);
+		free(text);
+		return fail("geometry", &d);
+	}
 	m = (struct wm_machine){ .zones = l.zones, .nzones = l.nzones,
 				 .page_size = geo.page_size,
 				 .pageblock_pages = geo.pageblock_pages };

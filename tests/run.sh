@@ -190,7 +190,8 @@ suite_pair32() {
 }
 
 suite_example() {
-	run_suite "example:verify-zoneinfo" tests/example.sh build/examples/verify-zoneinfo
+	run_suite "example:verify-zoneinfo" tests/example.sh build/examples/verify-zoneinfo \
+		build/examples/verify-root
 }
 
 suite_bigendian() {

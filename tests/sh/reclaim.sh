@@ -232,6 +232,39 @@ check $? "a cgroup without the memory controller: exit 3, the parent's subtree_c
 
 # A memory.current of 2^62 bytes with --to 0 in 64 KiB writes: 2^50 pages;
 # a write of 16 pages reclaims the 32-page floor, so 2^45 writes.
+# ---- the page size and the kernel as every command reads them
+# Debian's arm64-16k kernel booted under qemu (data/machines), with app's
+# cgroup added: memory_reclaim() asks for bytes / PAGE_SIZE pages (6.12
+# mm/memcontrol.c), 1 MiB is 64 pages of 16 KiB.
+a16=$T/a16
+cp -r data/machines/qemu-arm64-k612-16k-4g "$a16"
+mktree "$a16" 6.12.117+deb13-arm64-16k
+cp data/machines/qemu-arm64-k612-16k-4g/proc/meminfo "$a16/proc/meminfo"
+run --root "$a16" -j reclaim app --bytes 1M -n
+[ "$rc" -eq 0 ] && json 'd["page_size"] == 16384 and d["request_pages"] == 64'
+check $? "the 16K capture: 16384-byte pages from MemTotal, 1M is 64 pages (status $rc)"
+# what `wmark capture` recorded, without a zoneinfo to find it from
+rm "$a16/proc/zoneinfo"
+mkdir -p "$a16/wmark"
+printf 'page_size 16384\npageblock_order 11\n' >"$a16/wmark/geometry"
+run --root "$a16" reclaim app --bytes 1M -n
+[ "$rc" -eq 0 ] && grep -q '^reclaim [^ ]*app: kernel 6.12.117+deb13-arm64-16k, 16384-byte pages$' "$T/out"
+check $? "a capture's recorded page size is the page size, not an assumed 4096 ($(head -1 "$T/out"))"
+# a zoneinfo that does not parse is an error, not 4096 assumed after it
+rm -r "$a16/wmark"
+echo 'Node 0, zone Normal' >"$a16/proc/zoneinfo"
+echo '  pages free lots' >>"$a16/proc/zoneinfo"
+run --root "$a16" reclaim app --bytes 1M -n
+[ "$rc" -eq 2 ] && grep -q "$a16/proc/zoneinfo:2:" "$T/err" && [ ! -s "$T/out" ]
+check $? "a zoneinfo that does not parse: exit 2 naming its line, nothing modelled (status $rc)"
+# no release at all: the newest modelled kernel's rules, said to be assumed
+rm "$a16/proc/zoneinfo" "$a16/proc/sys/kernel/osrelease"
+run --root "$a16" reclaim app --bytes 1M -n
+newest=$("$WMARK" calc --zone Normal=1G | sed -n '1s/^Kernel \([0-9.]*\) rules.*/\1/p')
+[ "$rc" -eq 0 ] && [ -n "$newest" ] &&
+	grep -q "^reclaim [^ ]*app: kernel $newest (assumed), 4096-byte pages (assumed)$" "$T/out"
+check $? "no osrelease: the newest kernel calc models ($newest), assumed ($(head -1 "$T/out"))"
+
 mktree "$T/huge" 6.12.117+deb12-amd64
 echo 4611686018427387904 >"$T/huge/sys/fs/cgroup/app/memory.current"
 run --root "$T/huge" -j reclaim app --to 0 --batch fixed:64K -n

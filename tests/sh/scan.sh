@@ -238,6 +238,21 @@ is "$(cat "$tmp/fb")" ok "--kernel 7.2: each list's folio_bound is N + ceil(N / 
 "$W" --kernel 6.12 scan --anon 60000,60000 --file 150000,100 --memcg --swap 1G | grep -q "order-0" &&
 	not_ok "--kernel 6.12: no order-0 note" || ok "--kernel 6.12: no order-0 note"
 
+# ---- the machine's page size with given sizes: Debian's arm64-16k and
+# powerpc64le-64k kernels booted under qemu.  A swap smaller than one page
+# is none: get_scan_count() scans file only when can_reclaim_anon_pages()
+# finds no free swap page (get_nr_swap_pages() counts pages; 6.12 mm/vmscan.c)
+for m in qemu-arm64-k612-16k-4g:16384:8K qemu-ppc64le-k612-64k-4g:65536:32K; do
+	IFS=: read -r name ps sw <<<"$m"
+	"$W" --root "data/machines/$name" -j scan --anon 1000,2000 --file 3000,4000 --swap "$sw" \
+		>"$tmp/ps.json"
+	is "$(get page_size <"$tmp/ps.json")" "$ps" "given sizes on $name: the root's page size $ps"
+	is "$(get targets.0.swap <"$tmp/ps.json")" false \
+		"given sizes on $name: --swap $sw is less than one page, so no swap"
+	is "$(get targets.0.rules.0.priorities.0.balance <"$tmp/ps.json")" SCAN_FILE \
+		"given sizes on $name: file only at priority 12, as the kernel without swap"
+done
+
 "$W" --root "$R" scan --cgroup /$CG >/dev/full 2>/dev/null
 rc=$?
 [ $rc -ne 0 ] && ok "scan > /dev/full fails (exit $rc)" || not_ok "scan > /dev/full fails"

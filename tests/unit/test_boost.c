@@ -95,6 +95,24 @@ static struct wm_machine machine1(unsigned long managed, unsigned long pageblock
 	return m;
 }
 
+static void test_a_machine_without_a_pageblock_is_an_error_not_512(void **state)
+{
+	struct wm_profile p = prof("5.10.251");
+	struct wm_machine m = machine1(1000000, 0);
+	struct wm_boost_obs o[2] = {
+		{ 400000, 11000, 13750, 16500, -1 },
+		{ 400000, 11512, 14262, 17012, -1 },
+	};
+	struct wm_boost_evidence ev;
+	struct wm_diag d = { 0 };
+	uint64_t peak;
+
+	(void)state;
+	assert_int_equal(wm_boost_evidence(&p, &m, NULL, o, NULL, 2, 15000, &peak, &ev, &d),
+			 WM_EINVAL);
+	assert_string_equal(d.key, "pageblock");
+}
+
 static void test_printed_boost_is_read_as_printed(void **state)
 {
 	struct wm_profile p = prof("6.12.117+deb13-amd64");
@@ -433,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_small_zones_boost_from_5_7_no_more),
 		cmocka_unit_test(test_no_boost_before_5_0),
 		cmocka_unit_test(test_16k_pages_boost_by_2048_page_blocks),
+		cmocka_unit_test(test_a_machine_without_a_pageblock_is_an_error_not_512),
 		cmocka_unit_test(test_printed_boost_is_read_as_printed),
 		cmocka_unit_test(test_5_10_boost_is_a_uniform_rise_by_whole_pageblocks),
 		cmocka_unit_test(test_5_10_recompute_is_not_a_boost),

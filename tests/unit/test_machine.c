@@ -400,11 +400,16 @@ static void test_geometry_says_where_each_value_came_from(void **state)
 {
 	struct wm_geometry g;
 
-	assert_int_equal(wm_geometry_settle(0, 0, 0, 0, 0, &g, NULL), WM_OK);
+	/* nothing says the page size: an error, not a guess */
+	assert_int_equal(wm_geometry_settle(0, 0, 0, 0, 0, &g, NULL), WM_ENODATA);
+	assert_int_equal(wm_geometry_settle(0, 4066048, 1, 0, 0, &g, NULL), WM_ENODATA);
+	/* the caller's default, said to be one */
+	assert_int_equal(wm_geometry_assume(WM_ARCH_UNKNOWN, 4096, false, 0, 0, &g, NULL), WM_OK);
 	assert_int_equal(g.page_size, 4096);
 	assert_int_equal(g.page_size_from, WM_GEO_ASSUMED);
 	assert_int_equal(g.pageblock_pages, 512);
 	assert_int_equal(g.pageblock_from, WM_GEO_DERIVED);
+	assert_int_equal(wm_geometry_assume(WM_ARCH_UNKNOWN, 0, false, 0, 0, &g, NULL), WM_EINVAL);
 
 	assert_int_equal(wm_geometry_settle(0, 4066048, 254128, 0, 0, &g, NULL), WM_OK);
 	assert_int_equal(g.page_size, 16384);

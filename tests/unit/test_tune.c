@@ -613,6 +613,8 @@ static void test_default_reserve_bound_is_safe_on_a_phone_and_a_server(void **st
 	assert_int_equal(wm_tune_default_max_reserve(16384, 4096), 8192);
 	/* 64 KiB pages: 4 GiB = 65536 pages */
 	assert_int_equal(wm_tune_default_max_reserve(16777216, 65536), 65536);
+	/* page size unknown: 10% alone, not a 64 MiB floor counted in 4 KiB pages */
+	assert_int_equal(wm_tune_default_max_reserve(65536, 0), 6553);
 }
 
 int main(void)

@@ -181,13 +181,26 @@ static void test_a_given_wsf_the_kernel_refuses_is_an_error_not_a_verdict(void *
 	unload(&b);
 }
 
+static void test_a_machine_of_unknown_geometry_is_refused(void **state)
+{
+	struct box b;
+
+	load(&b, K61_AFTER, "6.1.192");
+	b.m.page_size = 0;
+	assert_int_equal(run(&b), WM_EINVAL);
+	b.m.page_size = 4096;
+	b.m.pageblock_pages = 0;
+	assert_int_equal(run(&b), WM_EINVAL);
+	unload(&b);
+}
+
 static void test_an_assumed_page_size_is_noted(void **state)
 {
 	struct box b;
 	int i, geo = 0;
 
 	load(&b, K61_AFTER, "6.1.192");
-	wm_geometry_settle(0, 0, 0, 0, 0, &b.o.geo, NULL);
+	wm_geometry_assume(WM_ARCH_UNKNOWN, 4096, false, 0, 0, &b.o.geo, NULL);
 	assert_int_equal(run(&b), WM_OK);
 	for (i = 0; i < b.v.nnotes; i++)
 		geo += b.v.notes[i].kind == WM_NOTE_GEOMETRY;
@@ -205,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_an_unknown_kernel_is_judged_by_the_era_that_fits),
 		cmocka_unit_test(test_without_min_free_kbytes_it_cannot_judge_unless_it_infers),
 		cmocka_unit_test(test_a_given_wsf_the_kernel_refuses_is_an_error_not_a_verdict),
+		cmocka_unit_test(test_a_machine_of_unknown_geometry_is_refused),
 		cmocka_unit_test(test_an_assumed_page_size_is_noted),
 	};
 

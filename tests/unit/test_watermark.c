@@ -70,6 +70,33 @@ static void rfc_zone(unsigned long managed, long wsf, struct wm_zone_wm *out)
 	assert_int_equal(wm_setup_wmarks(&p, &m, &s, out, NULL), WM_OK);
 }
 
+static void test_a_machine_without_a_page_size_is_an_error_not_4096(void **state)
+{
+	struct wm_profile p;
+	struct wm_machine m;
+	struct wm_zone z = { .type = WM_ZONE_NORMAL, .managed = 1048576 };
+	struct wm_zone_wm out;
+	struct wm_sysctl s;
+	struct wm_mfk mfk;
+	struct wm_diag d = { 0 };
+
+	profile("6.12.117", &p);
+	machine(&m, &z, 1);
+	sysctl(&s, 65536, 10);
+	m.page_size = 0;
+	assert_int_equal(wm_setup_wmarks(&p, &m, &s, &out, &d), WM_EINVAL);
+	assert_string_equal(d.key, "page_size");
+	assert_int_equal(wm_boot_min_free_kbytes(&p, &m, &s, WM_THP_ALWAYS, &mfk, NULL), WM_EINVAL);
+	/* THP's rule counts pageblocks: without one it is an error too */
+	m.page_size = 4096;
+	m.pageblock_pages = 0;
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(wm_boot_min_free_kbytes(&p, &m, &s, WM_THP_ALWAYS, &mfk, &d), WM_EINVAL);
+	assert_string_equal(d.key, "pageblock");
+	/* the sqrt rule alone needs none */
+	assert_int_equal(wm_boot_min_free_kbytes(&p, &m, &s, WM_THP_UNSUPPORTED, &mfk, NULL), WM_OK);
+}
+
 static void test_rfc_64g_gap_shrinks_65M_to_53M_at_wsf_10(void **state)
 {
 	struct wm_zone_wm w;
@@ -781,6 +808,7 @@ static void test_stock_rule_is_unchanged_and_old_kernels_have_no_promo(void **st
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_machine_without_a_page_size_is_an_error_not_4096),
 		cmocka_unit_test(test_rfc_64g_gap_shrinks_65M_to_53M_at_wsf_10),
 		cmocka_unit_test(test_rfc_64g_gap_shrinks_786M_to_644M_at_wsf_120),
 		cmocka_unit_test(test_rfc_4g_gap_shrinks_49M_to_10M_at_wsf_120),
