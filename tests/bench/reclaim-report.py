@@ -205,6 +205,12 @@ def table(e, out, cols):
         out("")
 
 
+def mm(v):
+    """' (median, min-max)' after a stat() that shows a range."""
+    v = [x for x in v if x is not None]
+    return " (median, min-max)" if v and min(v) != max(v) else ""
+
+
 def vals(rs, k, scale=1.0):
     return [num(f, k) * scale for f in rs if num(f, k) is not None]
 
@@ -229,28 +235,29 @@ def post_finding(e, lru, lname, row):
     nw, calls = total(rs, "writes"), total(rs, "calls")
     zc = vals(rs, "zcalls")
     ok, eagain, other = total(rs, "w_ok"), total(rs, "w_eagain"), total(rs, "w_other")
-    trace = ("the kernel made %d internal calls for %d writes (tracefs"
+    trace = ("the kernel made %d internal calls for %d writes (%.2f a write; tracefs"
              " `vmscan:mm_vmscan_memcg_reclaim_end`, over %d traced rounds), %d of them reclaiming"
-             " nothing" % (calls, nw, len(rs), int(sum(zc))))
+             " nothing" % (calls, nw, calls / nw if nw else 0, len(rs), int(sum(zc))))
     if total(rs, "lost"):
         trace += " (%d events lost)" % total(rs, "lost")
     if row == "root" and c["stopped"] == n:
         t = ("* **%s, root reclaim in 32-page writes**: the 2024 table's \"inf\" reappears: no"
              " round ended by itself, each was stopped by the SIGTERM sent after %s s (%d of %d"
-             " rounds), having made %s writes (median, min-max).  Traced: %d of %d writes ended"
-             " ok, %d with EAGAIN; %s, at most %d in a round, while it takes 17 in one write to end"
-             " it with EAGAIN (`if (!reclaimed && !nr_retries--) return -EAGAIN` in 6.1's"
-             " `memory_reclaim()`)." % (
+             " rounds), having made %s writes%s.  Traced: %d of %d writes ended ok, %d with"
+             " EAGAIN; %s, at most %d in a round and at most %d in a row, where it takes 17 in one"
+             " write to end it with EAGAIN (`if (!reclaimed && !nr_retries--) return -EAGAIN` in"
+             " 6.1's `memory_reclaim()`)." % (
                  lname, e.setup.get("root32_s", "?"), c["stopped"], n,
-                 stat(vals(c["rs"], "writes"), "%.0f"), ok, nw, eagain, trace, max(zc)))
+                 stat(vals(c["rs"], "writes"), "%.0f"), mm(vals(c["rs"], "writes")), ok, nw,
+                 eagain, trace, max(zc), max(vals(rs, "zrun") or [0])))
         left = vals(rs, "left_mb")
         if left:
             t += ("  The cgroup was left with at most %.1f MiB, and the writes went on against the"
                   " rest of the guest's memory while it was swapped back in: %s pages swapped in"
-                  " during a case (median, min-max; %s anon refaults) against %s swapped out." % (
-                      max(left), stat(vals(rs, "swpin"), "%.0f"), stat(vals(rs, "rfa"), "%.0f"),
-                      stat(vals(rs, "swpout"), "%.0f")))
-        if eagain == 0 and max(zc) < 17:
+                  " during a case%s, %s anon refaults, against %s swapped out." % (
+                      max(left), stat(vals(rs, "swpin"), "%.0f"), mm(vals(rs, "swpin")),
+                      stat(vals(rs, "rfa"), "%.0f"), stat(vals(rs, "swpout"), "%.0f")))
+        if eagain == 0 and other == 0 and statistics.median(vals(rs, "swpin") or [0]) > 0:
             t += ("  So every 32-page write found its pages (memory that comes back when it is"
                   " used), the request (MemTotal) is never met, and the kernel's give-up never"
                   " comes: only the stop ends the run.  The same retry rule governs 6.6-6.8's"
@@ -258,16 +265,19 @@ def post_finding(e, lru, lname, row):
         lat = [num(f, "wall_ms") / 1e3 - float(e.setup.get("root32_s", 0)) for f in rs
                if num(f, "wall_ms") is not None]
         if lat:
-            t += ("  wmark ended %s s after the signal (median, min-max: the guest's uptime"
-                  " around wmark less the %s s), its last write %s." % (
-                      stat(lat, "%.1f"), e.setup.get("root32_s", "?"),
+            t += ("  wmark ended %s s after the signal (%sthe guest's uptime around wmark less"
+                  " the %s s), its last write %s." % (
+                      stat(lat, "%.1f"), "median, min-max; " if mm(lat) else "",
+                      e.setup.get("root32_s", "?"),
                       ", ".join(sorted(set(f.get("w_last", "?") for f in rs)))))
         return t
-    t = ("* **%s, %s, in 32-page writes**: %s in %d of %d rounds, after %s writes (median,"
-         " min-max); %s (%.2f a write); memory.stat showed %d to %d pages a write (it lags"
-         " small writes)." % (
+    lo, hi = min(vals(rs, "w_pmin") or [0]), max(vals(rs, "w_pmax") or [0])
+    t = ("* **%s, %s, in 32-page writes**: %s in %d of %d rounds, after %s writes%s; %s;"
+         " memory.stat showed %s%s." % (
              lname, what, "/".join(c["results"]), n, n, stat(vals(c["rs"], "writes"), "%.0f"),
-             trace, calls / nw if nw else 0, min(vals(rs, "w_pmin")), max(vals(rs, "w_pmax"))))
+             mm(vals(c["rs"], "writes")), trace,
+             "%d pages for every write" % lo if lo == hi else "%d to %d pages a write" % (lo, hi),
+             " (it lags small writes: its counters are flushed in batches)" if lo < 32 else ""))
     return t
 
 
