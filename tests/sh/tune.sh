@@ -111,7 +111,7 @@ for sig in TERM INT HUP; do
 	loads+=("$(load "$r" 3 2000)")
 	"$W" --root "$r" tune --interval 0.2 >"$T/out" 2>"$T/err" &
 	p=$!
-	wait_for 10 grep -q '"state":.*"applied"' "$r/var/lib/wmark/state.json" 2>/dev/null
+	wait_for 60 grep -q '"state":.*"applied"' "$r/var/lib/wmark/state.json" 2>/dev/null
 	raised=$(cat "$r/$VM/watermark_scale_factor")
 	kill -"$sig" $p
 	wait $p
@@ -129,7 +129,7 @@ r=$(fresh journal)
 loads+=("$(load "$r" 3 2000)")
 "$W" --root "$r" tune --interval 0.2 >"$T/out" 2>"$T/err" &
 p=$!
-wait_for 10 grep -q '"applied"' "$r/var/lib/wmark/state.json" 2>/dev/null
+wait_for 60 grep -q '"applied"' "$r/var/lib/wmark/state.json" 2>/dev/null
 cp "$r/var/lib/wmark/state.json" "$T/j.json"
 kill -TERM $p
 wait $p
@@ -161,7 +161,7 @@ r=$(fresh kill9)
 loads+=("$(load "$r" 3 2000)")
 "$W" --root "$r" tune --interval 0.2 >"$T/out" 2>"$T/err" &
 p=$!
-wait_for 10 grep -q '"applied"' "$r/var/lib/wmark/state.json" 2>/dev/null
+wait_for 60 grep -q '"applied"' "$r/var/lib/wmark/state.json" 2>/dev/null
 kill -KILL $p
 wait $p 2>/dev/null
 kill "${loads[-1]}"
@@ -196,9 +196,9 @@ r=$(fresh foreign)
 loads+=("$(load "$r" 3 2000)")
 "$W" --root "$r" tune --interval 0.2 >"$T/out" 2>"$T/err" &
 p=$!
-wait_for 10 grep -q '"applied"' "$r/var/lib/wmark/state.json" 2>/dev/null
+wait_for 60 grep -q '"applied"' "$r/var/lib/wmark/state.json" 2>/dev/null
 echo 55 >"$r/$VM/watermark_scale_factor"
-wait_for 10 grep -q 'written by someone else' "$T/err"
+wait_for 60 grep -q 'written by someone else' "$T/err"
 sleep 0.5
 mid=$(cat "$r/$VM/watermark_scale_factor")
 kill -TERM $p
