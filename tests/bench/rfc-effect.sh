@@ -21,7 +21,7 @@
 #   RFC_ARMS             "NAME:WMARK_RFC:WSF ..." (default the four above)
 #   RFC_SRC_MIB, RFC_FILE_KIB, RFC_HDR_MIB, RFC_HDR_KIB, RFC_STREAM_MIB
 #                        the data disk: a source tree of RFC_SRC_MIB in files
-#                        of RFC_FILE_KIB (default 512 MiB, 2048 KiB) and
+#                        of RFC_FILE_KIB (default 768 MiB, 2048 KiB) and
 #                        RFC_HDR_MIB of headers in files of RFC_HDR_KIB (128
 #                        MiB, 64 KiB), and the apps' file of RFC_STREAM_MIB
 #                        (512); text, not sparse, so every read is a read
@@ -53,7 +53,7 @@ arms=${RFC_ARMS:-stock-120:0:120 rfc-120:1:120 quarter-120:2:120 stock-10:0:10}
 limit=${RFC_TIMEOUT:-1200}
 keep=${RFC_KEEP-docs/rfc-eval-runs}
 doc=${RFC_DOC:-docs/rfc-eval.md}
-src_mib=${RFC_SRC_MIB:-512} file_kib=${RFC_FILE_KIB:-2048} stream_mib=${RFC_STREAM_MIB:-512}
+src_mib=${RFC_SRC_MIB:-768} file_kib=${RFC_FILE_KIB:-2048} stream_mib=${RFC_STREAM_MIB:-512}
 hdr_mib=${RFC_HDR_MIB:-128} hdr_kib=${RFC_HDR_KIB:-64}
 params="BUILD_JOBS BUILD_HEADERS BUILD_ANON_MIB BUILD_PASSES BUILD_LOCK_MIB APPS APP_MIB APP_FILE_MIB
 	APP_BURST_MIB APP_LOCK_MIB APP_REPEATS"
@@ -191,7 +191,7 @@ EOF
 	if grep -q '^WMARK-END rc=0' "$f.txt"; then
 		rm -f "$f.data" "$f.qemu" "$f.console"
 		say "$n/$total round $round $name: ${wall}s wall; $(grep '^RESULT' "$f.txt" |
-			sed 's/.*workload=\([a-z]*\).* pgpgin=\([0-9]*\).* seconds=\([0-9.]*\).*p50_ms=\([0-9.]*\).*/\1 pgpgin=\2 \3s p50=\4ms/' |
+			sed 's/.*workload=\([a-z]*\).* pgpgin=\([0-9]*\).* pgsteal_kswapd=\([0-9]*\).* seconds=\([0-9.]*\) bursts=[0-9]* p50_ms=\([0-9.]*\).*/\1 pgpgin=\2 pgsteal_kswapd=\3 \4s p50=\5ms/' |
 			tr '\n' ' ')~${left}s left"
 	else
 		say "$n/$total round $round $name: no result after ${wall}s (qemu $qrc; $(tail -2 "$f.console" 2>/dev/null | tr '\n' ' '))"
