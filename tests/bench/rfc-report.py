@@ -580,16 +580,17 @@ def noise(o, boots, counted, drift, arms, vals):
 
 GNUPLOT = r'''set terminal svg size 760,420 dynamic font "sans,11"
 set output "%(base)s.svg"
+set termoption noenhanced
 set title "%(title)s: each round against the stock-120 median"
 set ylabel "value / stock-120 median"
 set logscale y
 set grid ytics
 set key outside right top
-set xtics rotate by -35 nomirror
+set xtics rotate by -35 nomirror (%(xtics)s)
 set xrange [-0.7:%(xmax)s]
 set style line 1 pt 7 ps 0.8 lc rgb "#1f77b4"
 set style line 2 pt 5 ps 0.8 lc rgb "#d62728"
-plot "%(base)s.dat" using ($1 - 0.12):(strcol(3) eq "build" && $4 > 0 ? $4 : 1/0):xtic(2) with points ls 1 title "multibuild", \
+plot "%(base)s.dat" using ($1 - 0.12):(strcol(3) eq "build" && $4 > 0 ? $4 : 1/0) with points ls 1 title "multibuild", \
   "" using ($1 + 0.12):(strcol(3) eq "apps" && $4 > 0 ? $4 : 1/0) with points ls 2 title "app sequence", \
   1 with lines dt 2 lc rgb "gray40" notitle
 '''
@@ -610,8 +611,9 @@ def write_plot(plots, base, arm, counted, vals):
     with open(os.path.join(plots, base + ".dat"), "w") as f:
         f.write("".join(rows) if rows else "0 none build 0\n")
     with open(os.path.join(plots, base + ".gp"), "w") as f:
-        f.write(GNUPLOT % {"base": base, "title": ARM_TEXT.get(arm, arm).replace("`", "").replace("_", "\\\\_"),
-                           "xmax": "%.1f" % (len(PLOTTED) - 0.3)})
+        f.write(GNUPLOT % {"base": base, "title": ARM_TEXT.get(arm, arm).replace("`", ""),
+                           "xmax": "%.1f" % (len(PLOTTED) - 0.3),
+                           "xtics": ", ".join('"%s" %d' % (c, i) for i, c in enumerate(PLOTTED))})
 
 
 if __name__ == "__main__":
