@@ -71,10 +71,8 @@ report() {
 	out=$plots/rfc-eval.md
 	python3 "$here/rfc-report.py" --captures "$top/data/machines" "$plots" "$@" >"$out" || { rm -rf "$plots"; die "cannot write the report"; }
 	if command -v gnuplot >/dev/null; then
-		for g in "$plots"/*.gp; do
-			[ -e "$g" ] || continue
-			(cd "$plots" && gnuplot "${g##*/}") || say "gnuplot failed on $g"
-		done
+		# one gnuplot for every arm's script
+		(cd "$plots" && gnuplot $(ls *.gp)) || say "gnuplot failed in $plots"
 	else
 		say "no gnuplot (Debian gnuplot-nox): the report's plots are missing"
 	fi

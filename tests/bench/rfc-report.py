@@ -443,6 +443,9 @@ def verdict(va, vb, want_less, claimed=None):
         return ch, "refuted: it went the other way, beyond the noise"
     if claimed is None:
         return ch, "confirmed in direction, beyond the noise"
+    if abs(ch) < abs(claimed) / 4:
+        return ch, "refuted as to size: beyond the noise in the RFC's direction, but under a " \
+            "quarter of its %+.0f%%" % claimed
     if abs(ch - claimed) <= 10:
         return ch, "confirmed: beyond the noise, within 10 points of the RFC's %+.0f%%" % claimed
     return ch, "confirmed in direction only: beyond the noise, but %s than the RFC's %+.0f%%" % (
@@ -461,8 +464,13 @@ def claims(o, vals, med):
     sa, sb = rfc["allocstall"]
     va, vb = vals("stock-10", "both", "allocstall"), vals("rfc-120", "both", "allocstall")
     ch = change(median(va), median(vb))
-    same = "inside the base's range of rounds" if vb and va and min(va) <= median(vb) <= max(va) \
-        else "outside the base's range of rounds"
+    if vb and va and min(va) <= median(vb) <= max(va):
+        same = "about the same: inside the base's range of rounds"
+    elif vb and va:
+        same = "not the same: %s than the base, outside its range of rounds" % (
+            "fewer" if median(vb) < median(va) else "more")
+    else:
+        same = "no data"
     o("| \"direct reclaims almost same as base\" (allocstall, rfc-120 against stock-10) | "
       "1406 -> 1498 (%s, against wsf 120's default gap; the base's number is not quoted) | "
       "%s -> %s (%s) | %s |\n" % (pc(change(sa, sb)), fmt(median(va)), fmt(median(vb)), pc(ch), same))
