@@ -375,8 +375,11 @@ def main(argv):
       "workingset_activate and counts allocstall per zone; no MGLRU in this build "
       "(`CONFIG_LRU_GEN` off), the classic LRU as 4.9's |\n" % first.meta.get("kernel", "?"))
     o("| machine | a phone, 4 GB | a qemu guest, %s kB MemTotal, %s vCPU, TCG with "
-      "`-icount shift=3,sleep=off` (guest time counts instructions, no real device "
-      "timing; the virtio disk answers in host time) |\n" % (
+      "`-icount shift=3,sleep=off` (guest time counts instructions; the virtio disk "
+      "answers in host time, and a SCHED_IDLE loop keeps the vCPU busy meanwhile, so a "
+      "disk wait costs the instructions run while the host reads: the host's disk and "
+      "load reach the latencies and the kswapd CPU through it, not the counters' "
+      "logic) |\n" % (
           first.info.get("mem_kb", "?"), first.info.get("cpus", "?")))
     o("| gaps at wsf 120 | 49M -> 10M (its 4GB table) | DMA32 %s (see the boots' table) |\n"
       % _gaps_text(counted, arms))
