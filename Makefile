@@ -65,7 +65,8 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 
 .PHONY: all run check check-unit check-kernel check-kernel-full check-package deb install \
 	uninstall clean deps deps-test asan fuzz bench bench-recommend lint examples \
-	static-arm64 static-armv7 static-s390x static-riscv64 static-i386 units-s390x bench-reclaim bench-rfc
+	static-arm64 static-armv7 static-s390x static-riscv64 static-i386 units-s390x bench-reclaim bench-rfc \
+	bench-rfc-effect
 
 all: $(B)/wmark $(B)/libwmark.a wmark
 
@@ -260,10 +261,17 @@ bench-reclaim: all
 	$(Q)WMARK=$(B)/wmark tests/bench/reclaim-eval.sh
 
 # The 2018 RFC's high watermark on a patched 6.12 built here (slow: a
-# kernel build, then boots under qemu; tests/kernel/rfc/README.md).
+# kernel build unless the kernel cache holds it, boots under qemu for the
+# watermarks, then the effect bench; tests/kernel/rfc/README.md).
 bench-rfc: all
 	$(Q)tests/kernel/rfc/build.sh >/dev/null
 	$(Q)tests/kernel/rfc/capture.sh
+	$(Q)tests/bench/rfc-effect.sh
+
+# The effect alone (about 80 minutes): raw runs into docs/rfc-eval-runs/,
+# docs/rfc-eval.md generated from them (RFC_REPORT_ONLY=1: no boot).
+bench-rfc-effect:
+	$(Q)tests/bench/rfc-effect.sh
 
 lint:
 	mandoc -Tlint -W warning wmark.1

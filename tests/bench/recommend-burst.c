@@ -50,13 +50,35 @@
  * The cycle's latency is from the first drain to the last write.  A
  * reader beside it (the evaluation's) keeps the page cache full.
  *
+ * build: a parallel compile (the multibuild of tests/bench/rfc-effect.sh).
+ * LOCK_MIB is mapped and locked first (what else the machine holds), then
+ * JOBS processes share the regular files of DIR whose names start with
+ * "u" (the sources, file k to job k mod JOBS), PASSES times over: each is
+ * one compile unit, read whole through the page cache with read(2) with
+ * HEADERS of the files starting with "h" (the headers every unit includes,
+ * a different few per unit: the build's hot file pages), then ANON_MIB of
+ * anonymous memory is mapped, written (one word per page, mixed with the
+ * files' bytes) and unmapped (the compiler's short-lived heap).  A unit's
+ * latency is from its first open to its unmap; the line covers every unit
+ * of every pass.
+ *
+ * idle: a loop at SCHED_IDLE, which runs only when nothing else can: under
+ * qemu's -icount with sleep=off an idle vCPU makes guest time jump to the
+ * next timer, so a wait for the disk would cost whatever the timers say;
+ * with the loop the vCPU never idles and a wait costs the instructions
+ * executed meanwhile, in step with the host's time for the I/O.
+ *
  * usage: recommend-burst SIZE_MIB COUNT PAUSE_MS [READER_PGID [PROCS]]
  *        recommend-burst apps NAPPS ANON_MIB FILE_MIB BURST_MIB LOCK_MIB FILE
+ *        recommend-burst build JOBS ANON_MIB PASSES LOCK_MIB DIR [HEADERS]
+ *        recommend-burst idle
  *        recommend-burst server PIPES PIPE_KIB THP_MIB SMALL_MIB CYCLES PAUSE_MS [PROCS]
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -405,6 +427,154 @@ static int server_main(int argc, char **argv)
 	return 0;
 }
 
+/* ---- build --------------------------------------------------------------- */
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Read path whole into buf; a byte of it, or -1. */
+static long read_whole(const char *path, char *buf, size_t buf_len)
+{
+	unsigned long mix = 0;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while ((r = read(fd, buf, buf_len)) > 0)
+		mix += (unsigned char)buf[r - 1];
+	close(fd);
+	return r < 0 ? -1 : (long)(mix & 0xff);
+}
+
+/* The heap of one unit: mapped, written, unmapped; 0 or -1. */
+static int build_heap(unsigned long mix, size_t heap_len, long page)
+{
+	char *heap = mmap(NULL, heap_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t off;
+
+	if (heap == MAP_FAILED)
+		return -1;
+	madvise(heap, heap_len, MADV_NOHUGEPAGE);
+	for (off = 0; off < heap_len; off += (size_t)page) {
+		mix = mix * 6364136223846793005ul + 1442695040888963407ul;
+		memcpy(heap + off, &mix, sizeof(mix));
+	}
+	munmap(heap, heap_len);
+	return 0;
+}
+
+static int build_main(int argc, char **argv)
+{
+	long jobs, anon_mib, passes, lock_mib, headers = 0, page = sysconf(_SC_PAGESIZE);
+	size_t nfiles = 0, nsrc, cap = 0, i, units;
+	char **files = NULL, path[4096];
+	struct dirent *de;
+	double *lat;
+	DIR *dir;
+	long j, p;
+	int st, failed = 0;
+
+	if (argc != 7 && argc != 8) {
+		fprintf(stderr, "usage: recommend-burst build JOBS ANON_MIB PASSES LOCK_MIB DIR "
+				"[HEADERS]\n");
+		return 2;
+	}
+	if (argc == 8)
+		headers = arg(argv[7], 0, 1000);
+	jobs = arg(argv[2], 1, 64);
+	anon_mib = arg(argv[3], 1, 1 << 20);
+	passes = arg(argv[4], 1, 1000);
+	lock_mib = arg(argv[5], 0, 1 << 20);
+	dir = opendir(argv[6]);
+	if (!dir) {
+		fprintf(stderr, "recommend-burst: %s: %s\n", argv[6], strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(dir))) {
+		if ((de->d_name[0] != 'u' && de->d_name[0] != 'h') ||
+		    (de->d_type != DT_REG && de->d_type != DT_UNKNOWN))
+			continue;
+		if (nfiles == cap) {
+			cap = cap ? 2 * cap : 1024;
+			files = realloc(files, cap * sizeof(*files));
+			if (!files)
+				return 1;
+		}
+		files[nfiles] = strdup(de->d_name);
+		if (!files[nfiles++])
+			return 1;
+	}
+	closedir(dir);
+	/* sorted: the headers ("h...") first, then the sources ("u...") */
+	qsort(files, nfiles, sizeof(*files), name_cmp);
+	for (i = 0; i < nfiles && files[i][0] == 'h'; i++)
+		;
+	nsrc = nfiles - i;
+	files += i;
+	nfiles = i;	/* the headers: files[-nfiles .. -1] */
+	if (!nsrc || (headers && !nfiles)) {
+		fprintf(stderr, "recommend-burst: %s holds no u* file%s\n", argv[6],
+			headers ? " or no h* file" : "");
+		return 1;
+	}
+	if (lock_mib && mmap(NULL, (size_t)lock_mib << 20, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_LOCKED | MAP_POPULATE, -1, 0) ==
+			    MAP_FAILED) {
+		perror("recommend-burst: mmap(MAP_LOCKED)");
+		return 1;
+	}
+	/* the latencies, written by the jobs into memory shared with us */
+	units = nsrc * (size_t)passes;
+	lat = mmap(NULL, units * sizeof(*lat), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		   -1, 0);
+	if (lat == MAP_FAILED)
+		return 1;
+	for (j = 0; j < jobs; j++) {
+		pid_t c = fork();
+
+		if (c < 0)
+			return 1;
+		if (c == 0) {
+			static char buf[1 << 16];
+
+			for (p = 0; p < passes; p++)
+				for (i = (size_t)j; i < nsrc; i += (size_t)jobs) {
+					double t0 = now_ms();
+					long h, b, mix = 0;
+
+					snprintf(path, sizeof(path), "%s/%s", argv[6], files[i]);
+					b = read_whole(path, buf, sizeof(buf));
+					for (h = 0; h < headers && b >= 0; h++) {
+						/* header k of unit i: spread, the same in every pass */
+						size_t k = (i * 7919 + (size_t)h * 104729) % nfiles;
+
+						mix += b;
+						snprintf(path, sizeof(path), "%s/%s", argv[6],
+							 files[(long)k - (long)nfiles]);
+						b = read_whole(path, buf, sizeof(buf));
+					}
+					if (b < 0 || build_heap((unsigned long)(mix + b),
+								(size_t)anon_mib << 20, page))
+						_exit(1);
+					lat[(size_t)p * nsrc + i] = now_ms() - t0;
+				}
+			_exit(0);
+		}
+	}
+	while (wait(&st) > 0)
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			failed = 1;
+	if (failed) {
+		fprintf(stderr, "recommend-burst: a build job failed (OOM, or a file unreadable)\n");
+		return 1;
+	}
+	report(lat, (int)units);
+	return 0;
+}
+
 /* ---- anonymous bursts (the default mode) --------------------------------- */
 
 static int burst_main(int argc, char **argv)
@@ -459,5 +629,18 @@ int main(int argc, char **argv)
 		return apps_main(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "server"))
 		return server_main(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "build"))
+		return build_main(argc, argv);
+	if (argc == 2 && !strcmp(argv[1], "idle")) {
+		struct sched_param sp = { 0 };
+		volatile unsigned long spin = 0;
+
+		if (sched_setscheduler(0, SCHED_IDLE, &sp)) {
+			perror("recommend-burst: sched_setscheduler(SCHED_IDLE)");
+			return 1;
+		}
+		for (;;)
+			spin++;
+	}
 	return burst_main(argc, argv);
 }

@@ -8,7 +8,9 @@
 #   - wmark verify --formula of the arm: exact after a write, and stale or
 #     exact at boot; the stock formula: mismatch;
 #   - whatif --formula from the boot capture predicts each later capture;
-#   - docs/rfc-gaps.md is tests/kernel/rfc/gap-table.sh's output.
+#   - docs/rfc-gaps.md is tests/kernel/rfc/gap-table.sh's output;
+#   - docs/rfc-eval.md is what tests/bench/rfc-effect.sh writes from the
+#     kept runs of docs/rfc-eval-runs/ (RFC_REPORT_ONLY=1), byte for byte.
 # Prints TAP.
 . "$(dirname "$0")/lib.sh"
 
@@ -114,5 +116,19 @@ if tests/kernel/rfc/gap-table.sh >"$T/gaps.md" 2>"$T/err" && cmp -s "$T/gaps.md"
 else
 	nok "docs/rfc-gaps.md is gap-table.sh's output"
 	diag "$(diff docs/rfc-gaps.md "$T/gaps.md" 2>&1 | head -20)" "$(cat "$T/err")"
+fi
+
+# The effect report: python3 writes it (gnuplot only draws its plots, which
+# this does not compare).
+if ! command -v python3 >/dev/null; then
+	skip "docs/rfc-eval.md regenerates from docs/rfc-eval-runs" "no python3"
+elif [ ! -d docs/rfc-eval-runs ] || [ ! -f docs/rfc-eval.md ]; then
+	skip "docs/rfc-eval.md regenerates from docs/rfc-eval-runs" "no kept runs (make bench-rfc-effect)"
+elif RFC_REPORT_ONLY=1 RFC_DOC="$T/eval/rfc-eval.md" tests/bench/rfc-effect.sh 2>"$T/err" &&
+	cmp -s "$T/eval/rfc-eval.md" docs/rfc-eval.md; then
+	ok "docs/rfc-eval.md regenerates byte for byte from docs/rfc-eval-runs"
+else
+	nok "docs/rfc-eval.md regenerates byte for byte from docs/rfc-eval-runs"
+	diag "$(diff docs/rfc-eval.md "$T/eval/rfc-eval.md" 2>&1 | head -20)" "$(cat "$T/err")"
 fi
 echo "1..$n"

@@ -19,7 +19,9 @@
 # On success the kernel goes to the kernel cache the qemu tests use
 # ($WMARK_KERNEL_CACHE, default build/kernel-cache) as RELEASE/vmlinuz
 # with its config, RELEASE being like 6.12.118-wmark-rfc, and the last
-# line on stdout is "RELEASE PATH".  Progress goes to stderr.
+# line on stdout is "RELEASE PATH".  Progress goes to stderr.  A kernel
+# the cache already holds from this patch and configuration is taken as it
+# is (WMARK_RFC_REBUILD=1: build anyway).
 # WMARK_KERNEL_OFFLINE=1 uses a source package already downloaded.
 set -u -o pipefail
 export LC_ALL=C
@@ -34,6 +36,39 @@ t0=$(date +%s)
 
 say() { echo "rfc-build: [$(($(date +%s) - t0))s] $*" >&2; }
 die() { say "$*"; exit 1; }
+
+# lost CONFIG: the lines of the fragment a kernel configuration does not
+# have (a symbol left out may also vanish, when what it depends on is left
+# out), one a line.
+lost() {
+	grep -E '^(CONFIG_|# CONFIG_)' "$fragment" | while read -r line; do
+		case $line in
+		"# "*)
+			sym=${line#\# }
+			sym=${sym%% *}
+			grep -q "^$sym=" "$1" && echo "$line"
+			;;
+		*) grep -qxF "$line" "$1" || echo "$line" ;;
+		esac
+	done
+}
+
+# --- 0. already built ------------------------------------------------------
+# A kernel in the cache built from this patch (its "package" file names the
+# patch's checksum) whose configuration holds every line of the fragment is
+# this build's result: nothing is fetched or built (WMARK_RFC_REBUILD=1
+# builds anyway).
+sum=$(sha256sum <"$patchfile" | cut -c1-16)
+if [ "${WMARK_RFC_REBUILD:-0}" != 1 ]; then
+	for d in $(ls -d "$cache"/*-wmark-rfc 2>/dev/null | sort -V -r); do
+		[ -s "$d/vmlinuz" ] && [ -s "$d/config" ] || continue
+		grep -q " $(basename "$patchfile") $sum\$" "$d/package" 2>/dev/null || continue
+		[ -z "$(lost "$d/config")" ] || continue
+		say "cached: ${d##*/} was built from this patch and configuration ($(cat "$d/package")); WMARK_RFC_REBUILD=1 builds again"
+		echo "${d##*/} $d/vmlinuz"
+		exit 0
+	done
+fi
 
 "$top/tests/deps.sh" bc bison flex libelf-dev libssl-dev ccache make gcc \
 	xz-utils patch >&2 || die "missing build dependencies"
@@ -73,7 +108,6 @@ say "source: $(basename "$deb")"
 # --- 2. unpacked and patched tree --------------------------------------
 # Keyed by the package version and the patch's checksum: a new patch
 # re-extracts a clean tree (objects stay in obj/, ccache keeps the rest).
-sum=$(cat "$patchfile" | sha256sum | cut -c1-16)
 src=$work/src
 if [ "$(cat "$src/.wmark-stamp" 2>/dev/null)" != "$ver $sum" ]; then
 	say "unpacking $pkg $ver"
@@ -103,18 +137,8 @@ say "configuring: defconfig kvm_guest.config + $(basename "$fragment")"
 (cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config "$fragment" >/dev/null) ||
 	die "merging $fragment failed"
 "${mk[@]}" -s olddefconfig >&2 || die "make olddefconfig failed"
-# Every line of the fragment must have survived the dependency checks (a
-# symbol left out may also vanish, when what it depends on is left out).
-bad=$(grep -E '^(CONFIG_|# CONFIG_)' "$fragment" | while read -r line; do
-	case $line in
-	"# "*)
-		sym=${line#\# }
-		sym=${sym%% *}
-		grep -q "^$sym=" "$obj/.config" && echo "$line"
-		;;
-	*) grep -qxF "$line" "$obj/.config" || echo "$line" ;;
-	esac
-done)
+# Every line of the fragment must have survived the dependency checks.
+bad=$(lost "$obj/.config")
 [ -z "$bad" ] || die "the configuration lost: $(echo $bad)"
 
 # --- 4. the build --------------------------------------------------------
