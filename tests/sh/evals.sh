@@ -89,4 +89,30 @@ grep -q '^| 256 MiB of one cgroup of 576 MiB (the 2024 "1G reclaim", scaled to a
 grep -q 'one write (6.1.s single call) ended 1.00 MiB over (median of 3 rounds), wmark.s quarters 0.00 MiB (1 rounds)' "$T/rk.md" &&
 	ok "the findings are the cells' medians" || not_ok "the findings are the cells' medians"
 
+# docs/tune-eval.md and its plots: the same, from docs/tune-eval-runs/
+if ! ls docs/tune-eval-runs/run-*/meta >/dev/null 2>&1; then
+	skip "docs/tune-eval.md regenerates byte for byte" "no run kept in docs/tune-eval-runs/"
+else
+	mkdir -p "$T/tune"
+	REC_DOC="$T/tune/tune-eval.md" REC_REPORT_ONLY="$(ls -d docs/tune-eval-runs/run-*)" \
+		tests/bench/tune-eval.sh 2>/dev/null
+	cmp -s "$T/tune/tune-eval.md" docs/tune-eval.md &&
+		ok "docs/tune-eval.md regenerates byte for byte from docs/tune-eval-runs/" ||
+		{ not_ok "docs/tune-eval.md regenerates byte for byte from docs/tune-eval-runs/"; diff "$T/tune/tune-eval.md" docs/tune-eval.md | head -20 | sed 's/^/# /'; }
+	if ! command -v gnuplot >/dev/null; then
+		skip "docs/tune-eval-*.svg regenerate byte for byte" "no gnuplot (Debian gnuplot-nox)"
+	else
+		bad= want=$(ls docs/tune-eval-*.svg 2>/dev/null | wc -l) got=$(ls "$T"/tune/*.svg 2>/dev/null | wc -l)
+		for f in docs/tune-eval-*.svg; do
+			cmp -s "$f" "$T/tune/${f##*/}" || bad="$bad ${f##*/}"
+		done
+		[ -z "$bad" ] && [ "$want" = "$got" ] && [ "$want" -gt 0 ] &&
+			ok "docs/tune-eval-*.svg regenerate byte for byte ($want plots)" ||
+			not_ok "docs/tune-eval-*.svg regenerate byte for byte (differ:${bad:- none}; $got made, $want kept)"
+	fi
+	# every cell of the page's cells is a row: measured, or not measured
+	rows=$(grep -cE '^\| (anon|apps|server) on |^\| [0-9.]+-cloud:[a-z]+ \| not measured here' docs/tune-eval.md)
+	is "$rows" 7 "the summary has a row for each of the 7 cells, measured or not"
+fi
+
 echo "1..$n"
