@@ -21,9 +21,10 @@
 # defaults: REC_MATRIX "6.12-cloud:anon" (one cell a call: each takes hours
 # of wall time), REC_JOBS 1, REC_SMP 1, REC_ROUNDS 5, REC_TIMEOUT 21600,
 # REC_KEEP docs/tune-eval-runs, REC_DOC docs/tune-eval.md; and the run's
-# shape: REC_RUN_CYCLES (4) cycles of REC_CYCLE_S (180) guest seconds,
+# shape: REC_RUN_CYCLES (2) cycles of REC_CYCLE_S (360) guest seconds,
 # REC_TS_S (5, the sampler's period), REC_TUNE_INTERVAL (10, tune's period),
-# REC_REFILL_S (60).
+# REC_REFILL_S (60); and REC_BURSTS (1: one anon burst a load, where the
+# recommend evaluation has two).
 #   REC_SETTINGS         "NAME WSF BOOST MFK;..." (default below; the names
 #                        recommended, from-tune, tune and adaptivemmd-N are
 #                        special, see tune-guest.sh; the first is measured at
@@ -40,10 +41,10 @@ say() { echo "bench-tune: $*" >&2; }
 die() { say "$*"; exit 1; }
 
 work=$top/build/bench-tune
-settings="default 10 15000 -;folklore-200 200 15000 -;folklore-125-boost0 125 0 -"
-settings="$settings;folklore-1000 1000 15000 -;folklore-mfk-135168 10 15000 135168"
-settings="$settings;recommended 10 15000 -;from-tune 10 15000 -;tune 10 15000 -"
-settings="$settings;adaptivemmd-2 10 15000 -;adaptivemmd-3 10 15000 -"
+settings="default 10 15000 -;tune 10 15000 -;adaptivemmd-2 10 15000 -;adaptivemmd-3 10 15000 -"
+settings="$settings;from-tune 10 15000 -;recommended 10 15000 -;folklore-200 200 15000 -"
+settings="$settings;folklore-125-boost0 125 0 -;folklore-1000 1000 15000 -"
+settings="$settings;folklore-mfk-135168 10 15000 135168"
 for w in $(echo "${TUNE_SWEEP:-}" | tr ',' ' '); do
 	settings="$settings;sweep $w 15000 -"
 done
@@ -65,7 +66,7 @@ export REC_NAME=bench-tune REC_WORK="$work" REC_GUEST=tune-guest.sh REC_GUEST_BI
 export REC_REPORT="$here/tune-report.py"
 export REC_CELLS="${REC_CELLS:-6.12-cloud:anon 6.12-cloud:apps 6.12-cloud:server 5.10-cloud:anon 5.10-cloud:apps 5.10-cloud:server 7.2-cloud:anon}"
 export REC_MATRIX="${REC_MATRIX:-6.12-cloud:anon}" REC_JOBS="${REC_JOBS:-1}" REC_SMP="${REC_SMP:-1}"
-export REC_ROUNDS="${REC_ROUNDS:-5}" REC_TIMEOUT="${REC_TIMEOUT:-21600}"
+export REC_ROUNDS="${REC_ROUNDS:-5}" REC_TIMEOUT="${REC_TIMEOUT:-21600}" REC_BURSTS="${REC_BURSTS:-1}"
 export REC_KEEP="${REC_KEEP-docs/tune-eval-runs}" REC_DOC="${REC_DOC:-docs/tune-eval.md}" REC_GZIP=1
 export REC_SETTINGS="${REC_SETTINGS:-$settings}"
 exec "$here/recommend-eval.sh"

@@ -34,12 +34,12 @@
 # tuner's own log: TUNE lines (wmark's -j JSON, one a period) or AMM lines
 # (adaptivemmd's messages).
 #
-# Parameters (besides guest-setup.sh's): WMARK_RUN_CYCLES (4),
-# WMARK_CYCLE_S (180), WMARK_REFILL_S (60), WMARK_TS_S (5),
+# Parameters (besides guest-setup.sh's): WMARK_RUN_CYCLES (2),
+# WMARK_CYCLE_S (360), WMARK_REFILL_S (60), WMARK_TS_S (5),
 # WMARK_TUNE_INTERVAL (10).
 . /tests/guest-setup.sh
-RUN_CYCLES=${WMARK_RUN_CYCLES:-4}
-CYCLE_S=${WMARK_CYCLE_S:-180}
+RUN_CYCLES=${WMARK_RUN_CYCLES:-2}
+CYCLE_S=${WMARK_CYCLE_S:-360}
 REFILL_S=${WMARK_REFILL_S:-60}
 TS_S=${WMARK_TS_S:-5}
 TUNE_INTERVAL=${WMARK_TUNE_INTERVAL:-10}
@@ -59,7 +59,7 @@ reader_stop() { [ "$reader" -gt 0 ] && kill -STOP -"$reader" 2>/dev/null; }
 
 # PSI memory: "some full" totals in microseconds (0 0 without PSI).
 psi_us() {
-	awk '$1 == "some" || $1 == "full" { sub(/.*total=/, ""); v[$1] = $0 }
+	awk '$1 == "some" || $1 == "full" { k = $1; sub(/.*total=/, ""); v[k] = $0 }
 		END { print v["some"] + 0, v["full"] + 0 }' /proc/pressure/memory 2>/dev/null ||
 		echo "0 0"
 }

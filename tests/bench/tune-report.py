@@ -299,7 +299,7 @@ class Cell:
         for a in ("adaptivemmd-2", "adaptivemmd-3"):
             s = self.by.get(a)
             if not t or not s:
-                g2.append("%s not measured" % a.replace("adaptivemmd", "-a"))
+                g2.append("-a %s not measured" % a[-1])
                 continue
             ts, tr, as_, ar = t.stalls, t.reserve, s.stalls, s.reserve
             if (ts < as_ and tr <= ar) or (tr < ar and ts <= as_):
@@ -308,7 +308,7 @@ class Cell:
                 w = "loses to"
             else:
                 w = "trades with"
-            g2.append("%s %s" % (w, a.replace("adaptivemmd", "-a")))
+            g2.append("%s -a %s" % (w, a[-1]))
         self.v["g2"] = ", ".join(g2)
         self.g2met = bool(g2) and all(x.startswith("beats") for x in g2)
         # goal 3: tune's setting steady over the last third of each run
@@ -483,7 +483,7 @@ def summary_row(c):
             return "-"
         return "%.0f stalls, %.1f MiB" % (s.stalls, mib(s.reserve))
     ft = c.by.get("from-tune")
-    return "| %s%s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+    return "| %s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
         c.title, " (incomplete)" if c.incomplete else "",
         "%.0f stalls, %.1f MiB" % (c.a0, mib(c.d.reserve)) if c.d else "-",
         cellv("tune"), cellv("adaptivemmd-2"), cellv("adaptivemmd-3"),
