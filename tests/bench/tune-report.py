@@ -256,6 +256,7 @@ class Cell:
         self.calib = [r for r in self.runs if r.round == 0]
         rounds = [r for r in self.runs if r.round > 0]
         self.nrounds = max([int(self.info.get("rounds", 0) or 0)] + [r.round for r in rounds])
+        self.done = max([r.round for r in rounds] or [0])  # rounds begun
         self.sets = {}
         for r in rounds:
             self.sets.setdefault(r.key, Setting(r.key)).runs.append(r)
@@ -350,8 +351,10 @@ def short(c):
 def section(c, plots, out):
     info = c.info
     out("## %s\n" % c.title)
-    out("*%s.* Kernel `%s`, %s, %d rounds%s; the guest ran %d minutes of wall time.\n" % (
+    out("*%s.* Kernel `%s`, %s, %d rounds planned, %d begun%s; the guest ran %d minutes of"
+        " wall time.\n" % (
         WORKLOADS.get(c.workload, c.workload), c.release, c.meta.get("label", "?"), c.nrounds,
+        c.done,
         "; **incomplete: the guest did not finish, the tables hold the runs that did**"
         if c.incomplete else "", round(int(c.meta.get("wall", 0)) / 60)))
     out("Command: `REC_MATRIX=%s:%s make bench-tune` (run `%s`).\n" % (
@@ -380,9 +383,11 @@ def section(c, plots, out):
         " | converged at s |")
     out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for s in c.order:
-        out("| %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        nr = len(set(r.round for r in s.runs))
+        out("| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             s.title(), "%d" % s.wsf if not s.tuner else "from %d" % s.wsf, s.boost, s.mfk,
-            len(s.runs), mm(s.vals(lambda r: r.f("allocstall"))),
+            "%d" % len(s.runs) if nr == c.done else "%d, **%d of %d rounds**" % (
+                len(s.runs), nr, c.done), mm(s.vals(lambda r: r.f("allocstall"))),
             mm(s.vals(lambda r: r.f("pgscan_direct"))),
             mm(s.vals(lambda r: r.f("psi_some_us") / 1e6), "%.1f"),
             mm(s.vals(lambda r: r.f("psi_full_us") / 1e6), "%.1f"),
@@ -424,6 +429,18 @@ def section(c, plots, out):
         lines.append("%s: %.0f stalls a run (%s%% removed), %.1f MiB reserved on time"
                      " average; ended at %s." % (s.title(), s.stalls, pct(c.removed(s)),
                                                  mib(s.reserve), ends))
+    t = c.by.get("tune")
+    if t:
+        sm = [[o["summary"] for o in r.tune if "summary" in o] for r in t.runs]
+        sm = [x[-1] for x in sm if x]
+        bound = [sum(1 for o in r.tune if o.get("why") == "at-bound") for r in t.runs]
+        if sm:
+            lines.append("tune's own summaries: settled in %d of %d runs; it stood at its"
+                         " --max-reserve bound (%.1f MiB of summed high watermarks) with stalls"
+                         " coming in %d runs (%d periods in all)." % (
+                             sum(1 for x in sm if x.get("settled")), len(sm),
+                             mib(sm[0].get("max_reserve_pages", 0)),
+                             sum(1 for x in bound if x), sum(bound)))
     if c.calib:
         r = c.calib[0]
         lines.append("The calibration run of tune (before the rounds) ended at wsf %s, boost %s"
@@ -484,7 +501,8 @@ def summary_row(c):
         return "%.0f stalls, %.1f MiB" % (s.stalls, mib(s.reserve))
     ft = c.by.get("from-tune")
     return "| %s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-        c.title, " (incomplete)" if c.incomplete else "",
+        c.title, " (incomplete: %d of %d rounds begun)" % (c.done, c.nrounds) if c.incomplete
+        else " (%d of %d rounds)" % (c.done, c.nrounds) if c.done < c.nrounds else "",
         "%.0f stalls, %.1f MiB" % (c.a0, mib(c.d.reserve)) if c.d else "-",
         cellv("tune"), cellv("adaptivemmd-2"), cellv("adaptivemmd-3"),
         "wsf %d: %s" % (ft.wsf, cellv("from-tune")) if ft else "-",
