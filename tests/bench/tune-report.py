@@ -100,6 +100,14 @@ class Run:
         """The time average of the summed high watermarks over the run, pages."""
         return sum(s[3] for s in self.ts) / float(len(self.ts)) if self.ts else None
 
+    def last_cycle(self):
+        """allocstall in the run's last cycle (from the samples), or None."""
+        if not self.cycles or not self.ts:
+            return None
+        t = float(self.cycles[-1].get("t", 0))
+        before = [s[4] for s in self.ts if s[0] <= t]
+        return self.ts[-1][4] - (before[-1] if before else self.ts[0][4])
+
     def lat(self, k):
         v = [float(c[k]) for c in self.cycles if k in c]
         if not v:
@@ -380,11 +388,11 @@ def section(c, plots, out):
         return
     out("| setting | wsf | boost | mfk | runs | allocstall | pgscan_direct | PSI some s | PSI full s"
         " | reserve MiB (time average) | refaults | kswapd CPU s | p50 ms | p99 ms | writes"
-        " | converged at s |")
-    out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        " | converged at s | allocstall, last cycle |")
+    out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for s in c.order:
         nr = len(set(r.round for r in s.runs))
-        out("| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        out("| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             s.title(), "%d" % s.wsf if not s.tuner else "from %d" % s.wsf, s.boost, s.mfk,
             "%d" % len(s.runs) if nr == c.done else "%d, **%d of %d rounds**" % (
                 len(s.runs), nr, c.done), mm(s.vals(lambda r: r.f("allocstall"))),
@@ -396,11 +404,14 @@ def section(c, plots, out):
             mm(s.vals(lambda r: r.f("kswapd_ms") / 1000.0), "%.1f"),
             mm(s.vals(lambda r: r.lat("p50_ms"))), mm(s.vals(lambda r: r.lat("p99_ms"))),
             mm(s.vals(lambda r: r.writes())) if s.tuner else "-",
-            mm(s.vals(lambda r: r.converge_s())) if s.tuner else "-"))
+            mm(s.vals(lambda r: r.converge_s())) if s.tuner else "-",
+            mm(s.vals(lambda r: r.last_cycle()))))
     out("")
     out("Each cell: median over the runs (min-max).  The tuners' rows start from the default"
         " and move; their wsf column is where they started, their final values per run are"
-        " below.\n")
+        " below.  The last column counts the stalls of the run's last cycle alone (from the"
+        " samples): for a tuner, the load met again after it had had a whole cycle to"
+        " adapt.\n")
     if c.errors:
         out("%d runs failed (%s).\n" % (len(c.errors), ", ".join(
             "%s %s" % (e.get("name"), e.get("error")) for e in c.errors)))
@@ -524,6 +535,16 @@ def findings(cells, missing, out):
     g4 = [c for c in judged if c.met("g4")]
     out("* **The goal for the static answer from tune is 5 of 6 cells: %d met so far, %d cells"
         " without a kept run.**" % (len(g4), len(missing)))
+    for c in judged:
+        lc = []
+        for name in ["default"] + TUNERS:
+            x = c.by.get(name)
+            v = x.m(lambda r: r.last_cycle()) if x else None
+            if v is not None:
+                lc.append("%s %.0f" % (x.label() if name != "default" else "default", v))
+        if lc:
+            out("* %s, the stalls of the last cycle alone (medians; the tuners had had a whole"
+                " cycle to adapt): %s." % (short(c), ", ".join(lc)))
     for c in judged:
         amm = []
         for a in ("adaptivemmd-2", "adaptivemmd-3"):
