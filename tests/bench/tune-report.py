@@ -127,8 +127,9 @@ class Run:
         return sum(1 for l in self.amm if "New watermark scale factor" in l)
 
     def converge_s(self):
+        """When the sampled wsf or boost last changed; None when it never did."""
         c = self.changes()
-        return c[-1] if c else 0.0
+        return c[-1] if c else None
 
     def steady(self):
         """The wsf over the last third of the run within +-10% of its last value."""
@@ -437,9 +438,12 @@ def section(c, plots, out):
             continue
         ends = ", ".join("wsf %s boost %s" % (r.r.get("wsf_end"), r.r.get("boost_end"))
                          for r in sorted(s.runs, key=lambda r: r.round))
+        first = s.vals(lambda r: r.changes()[0] if r.changes() else None)
         lines.append("%s: %.0f stalls a run (%s%% removed), %.1f MiB reserved on time"
-                     " average; ended at %s." % (s.title(), s.stalls, pct(c.removed(s)),
-                                                 mib(s.reserve), ends))
+                     " average; its first change came %s s into the run (%d of %d runs"
+                     " changed anything); ended at %s." % (
+                         s.title(), s.stalls, pct(c.removed(s)), mib(s.reserve), mm(first),
+                         len(first), len(s.runs), ends))
     t = c.by.get("tune")
     if t:
         sm = [[o["summary"] for o in r.tune if "summary" in o] for r in t.runs]
@@ -456,8 +460,8 @@ def section(c, plots, out):
         r = c.calib[0]
         lines.append("The calibration run of tune (before the rounds) ended at wsf %s, boost %s"
                      " after %d writes, its last at %.0f s of %.0f." % (
-                         r.r.get("wsf_end"), r.r.get("boost_end"), r.writes(), r.converge_s(),
-                         r.f("seconds")))
+                         r.r.get("wsf_end"), r.r.get("boost_end"), r.writes(),
+                         r.converge_s() or 0, r.f("seconds")))
     ft = c.fromtune
     if ft:
         lines.append("`recommend --from-tune` on that log: **%s** (%s)." % (
@@ -616,7 +620,8 @@ def main():
       " utime+stime; p50 (median of the cycles' medians) and p99 (the largest of the cycles'"
       " 99th percentiles) of the burst latencies in guest time; for the tuners, the writes"
       " (tune's summary, adaptivemmd's \"New watermark scale factor\" lines) and the time of"
-      " the last change of wsf or boost seen by the sampler (converged at).\n")
+      " the last change of wsf or boost seen by the sampler (converged at; \"-\" when it never"
+      " changed them).\n")
     o("* Goals, per cell, on the medians: (1) tune removes at least 90% of the default's"
       " stalls with a time-averaged reserve at most 1.25x the smallest fixed setting that does;"
       " (2) tune beats adaptivemmd (each level) on stalls at no more reserve, or on reserve at"
