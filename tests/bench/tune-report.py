@@ -131,14 +131,19 @@ class Run:
         c = self.changes()
         return c[-1] if c else None
 
-    def steady(self):
-        """The wsf over the last third of the run within +-10% of its last value."""
+    def moved(self):
+        """The largest distance of the wsf from its last value over the last
+        third of the run, as a share of that value."""
         if not self.ts:
             return None
         end = self.ts[-1][0]
-        last = [s[1] for s in self.ts if s[0] >= end * 2 / 3.0]
         w = self.ts[-1][1]
-        return all(abs(x - w) <= 0.1 * w for x in last)
+        return max(abs(s[1] - w) / float(w) for s in self.ts if s[0] >= end * 2 / 3.0)
+
+    def steady(self):
+        """The wsf over the last third of the run within +-10% of its last value."""
+        m = self.moved()
+        return None if m is None else m <= 0.1
 
 
 class Setting:
@@ -324,7 +329,9 @@ class Cell:
         # goal 3: tune's setting steady over the last third of each run
         if t:
             st = [r.steady() for r in t.runs]
-            self.v["g3"] = "%s: %d of %d runs" % ("met" if all(st) else "missed", sum(st), len(st))
+            self.v["g3"] = "%s: %d of %d runs, moved up to %s%%" % (
+                "met" if all(st) else "missed", sum(st), len(st),
+                pct(100.0 * max(r.moved() for r in t.runs)))
         else:
             self.v["g3"] = "not measured"
         # goal 4: the static answer from tune against recommend's goal
