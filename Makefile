@@ -66,7 +66,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 .PHONY: all run check check-unit check-kernel check-kernel-full check-package deb install \
 	uninstall clean deps deps-test asan fuzz bench bench-recommend lint examples \
 	static-arm64 static-armv7 static-s390x static-riscv64 static-i386 units-s390x bench-reclaim bench-rfc \
-	bench-rfc-effect
+	bench-rfc-effect bench-tune
 
 all: $(B)/wmark $(B)/libwmark.a wmark
 
@@ -254,6 +254,11 @@ bench: all
 # wmark's recommend, evaluated on a real kernel under qemu (slow).
 bench-recommend: all
 	$(Q)WMARK=$(B)/wmark tests/bench/recommend-eval.sh
+
+# wmark tune against adaptivemmd on the same cells under qemu (slow: hours
+# a cell; REC_MATRIX picks it): docs/tune-eval.md from docs/tune-eval-runs/.
+bench-tune: all
+	$(Q)WMARK=$(B)/wmark tests/bench/tune-eval.sh
 
 # wmark reclaim measured on real kernels under qemu (slow): raw runs into
 # docs/reclaim-eval-runs/, docs/reclaim-eval.md generated from them.

@@ -43,6 +43,14 @@
 #                         "-": keep nothing, report this invocation's runs only)
 #   REC_REPORT_ONLY="DIR ..."  no boot: write the report again from the runs
 #                         in DIR... (docs/recommend-eval-runs/run-*)
+#   REC_SMP               vCPUs (default 2; Debian's 5.10 under -icount: 1)
+# For another evaluation on the same guests (tests/bench/tune-eval.sh sets
+# them): REC_NAME (the name in messages, default bench-recommend),
+# REC_WORK (the work folder), REC_GUEST (the guest script in tests/bench/;
+# it sources guest-setup.sh), REC_GUEST_BIN (more static programs for the
+# guest's /bin), REC_REPORT (the report generator), REC_CELLS (the cells
+# the page covers), REC_GZIP=1 (keep data.txt gzipped).  Each run also keeps wall.txt: the host's time when
+# each RESULT line came out of the guest.
 #
 # Pieces reused from tests/kernel (called, not changed): fetch-kernels.sh
 # for the kernel (and its zram modules), mkinitramfs.sh for busybox +
@@ -66,17 +74,21 @@ icount=${REC_ICOUNT-shift=3,sleep=off}
 doc=${REC_DOC:-docs/recommend-eval.md}
 keep=${REC_KEEP-docs/recommend-eval-runs}
 # the cells the page covers: one without a kept run is listed as not measured
-cells_all="6.12-cloud:anon 6.12-cloud:apps 6.12-cloud:server 5.10-cloud:anon 5.10-cloud:apps 5.10-cloud:server"
-work=$top/build/bench-recommend
+cells_all=${REC_CELLS:-6.12-cloud:anon 6.12-cloud:apps 6.12-cloud:server 5.10-cloud:anon 5.10-cloud:apps 5.10-cloud:server}
+name=${REC_NAME:-bench-recommend}
+work=${REC_WORK:-$top/build/bench-recommend}
+guest=${REC_GUEST:-recommend-guest.sh}
+guest_bin=${REC_GUEST_BIN:-}
+report=${REC_REPORT:-$here/recommend-report.py}
 report_only=${REC_REPORT_ONLY:-}
 sample=${REC_SAMPLE_S:-45} settle=${REC_SETTLE_S:-4} rounds=${REC_ROUNDS:-3}
 sweep=${REC_SWEEP:-100,400,2000}
 sweep0=${REC_SWEEP0:-10,400}
 # the workloads' parameters handed to the guest when set (REC_X -> wmark.x)
 params="BURST_MIB BURSTS PAUSE_MS PROCS STOP_READER APPS APP_MIB APP_FILE_MIB APP_BURST_MIB APP_LOCK_MIB
-	SWITCHES PIPES PIPE_KIB THP_MIB SMALL_MIB CYCLES"
+	SWITCHES PIPES PIPE_KIB THP_MIB SMALL_MIB CYCLES RUN_CYCLES CYCLE_S REFILL_S TS_S TUNE_INTERVAL"
 
-say() { echo "bench-recommend: $*" >&2; }
+say() { echo "$name: $*" >&2; }
 die() { say "$*"; exit 1; }
 
 command -v python3 >/dev/null || die "needs python3 (the report)"
@@ -130,7 +142,7 @@ prepare() {
 
 # cell FLAVOUR WORKLOAD: boot one guest; the run's directory on stdout.
 cell() {
-	local flavour=$1 workload=$2 line release kernel run stage args p v acc cmd t0 qrc wall smp
+	local flavour=$1 workload=$2 line release kernel run stage args p v acc cmd t0 qrc wall smp qpid n
 	line=$("$here/../kernel/fetch-kernels.sh" "$flavour" 2>>"$work/fetch.log" | head -1)
 	set -- $line
 	[ $# -ge 3 ] && [ "$2" != - ] || { say "no $flavour kernel: ${line:-see $work/fetch.log}"; return 1; }
@@ -139,8 +151,8 @@ cell() {
 	mkdir -p "$run/extra/bin" "$run/extra/tests" "$run/extra/lib/modules/$release/zram" ||
 		{ say "cannot make $run"; return 1; }
 	stage=$run/extra
-	cp "$work/recommend-burst" "$stage/bin/"
-	install -m 755 "$here/recommend-guest.sh" "$stage/tests/recommend-guest.sh"
+	cp "$work/recommend-burst" $guest_bin "$stage/bin/"
+	install -m 755 "$here/$guest" "$here/guest-setup.sh" "$stage/tests/"
 	settings >"$stage/tests/rec-settings"
 	cp "$(dirname "$kernel")"/modules-zram/* "$stage/lib/modules/$release/zram/" 2>/dev/null
 	(cd "$stage" && find . -mindepth 1 | sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) \
@@ -148,7 +160,7 @@ cell() {
 	cat "$work/base.cpio.gz" "$run/extra.cpio.gz" >"$run/initrd.gz"
 	rm -rf "$stage"
 
-	args="console=ttyS0 quiet panic=-1 wmark.script=/tests/recommend-guest.sh wmark.entry=recommend-eval"
+	args="console=ttyS0 quiet panic=-1 wmark.script=/tests/$guest wmark.entry=${guest%-guest.sh}-eval"
 	args="$args wmark.workload=$workload wmark.sample_s=$sample wmark.settle_s=$settle wmark.rounds=$rounds"
 	for p in $params; do
 		v=$(printenv "REC_$p") || continue
@@ -175,7 +187,17 @@ cell() {
 	printf '%q ' "${cmd[@]}" >"$run/cmdline.txt"
 	say "$workload on $release: booting ($accel); log in ${run#"$top"/}"
 	t0=$(date +%s)
-	timeout -k 10 "$limit" "${cmd[@]}" </dev/null >"$run/qemu.log" 2>&1
+	timeout -k 10 "$limit" "${cmd[@]}" </dev/null >"$run/qemu.log" 2>&1 &
+	qpid=$!
+	# the wall time of each run in the guest: when its RESULT line came out
+	n=0
+	: >"$run/wall.txt"
+	while kill -0 "$qpid" 2>/dev/null; do
+		sleep 5
+		v=$(grep -c '^RESULT ' "$run/data.log" 2>/dev/null)
+		[ "${v:-0}" -gt "$n" ] && n=$v && echo "$(($(date +%s) - t0)) $n" >>"$run/wall.txt"
+	done
+	wait "$qpid"
 	qrc=$?
 	wall=$(($(date +%s) - t0))
 	tr -d '\r' <"$run/data.log" >"$run/data.txt"
@@ -201,7 +223,8 @@ if [ -n "$report_only" ]; then
 	runs=
 	for d in $report_only; do
 		d=$(cd "$d" && pwd) || die "$d: no such run"
-		[ -f "$d/meta" ] && [ -f "$d/data.txt" ] || die "$d: no meta or data.txt"
+		[ -f "$d/meta" ] && { [ -f "$d/data.txt" ] || [ -f "$d/data.txt.gz" ]; } ||
+			die "$d: no meta or data.txt"
 		runs="$runs $d"
 	done
 else
@@ -239,7 +262,12 @@ else
 			for old in "$keep"/run-"$cellname"-*; do
 				[ -d "$old" ] && [ "${old##*/}" != "$b" ] && rm -rf "$old"
 			done
-			mkdir -p "$keep/$b" && cp "$d/meta" "$d/data.txt" "$keep/$b/" &&
+			if [ "${REC_GZIP:-0}" = 1 ]; then
+				mkdir -p "$keep/$b" && gzip -9nc "$d/data.txt" >"$keep/$b/data.txt.gz"
+			else
+				mkdir -p "$keep/$b" && cp "$d/data.txt" "$keep/$b/"
+			fi &&
+				cp "$d/meta" "$d/wall.txt" "$keep/$b/" &&
 				{ [ ! -f "$d/recommend.json" ] || cp "$d/recommend.json" "$keep/$b/"; } ||
 				die "cannot keep $d in $keep"
 		done
@@ -252,9 +280,9 @@ fi
 
 # ---- the report ------------------------------------------------------------------
 plots=$(mktemp -d "$work/.plots.XXXXXX") || die "cannot make a folder in $work"
-out=$plots/recommend-eval.md
+out=$plots/page.md
 trap 'rm -rf "$plots"' EXIT
-python3 "$here/recommend-report.py" --cells "$cells_all" "$plots" $runs >"$out" ||
+python3 "$report" --cells "$cells_all" "$plots" $runs >"$out" ||
 	die "cannot write the report"
 if command -v gnuplot >/dev/null; then
 	for g in "$plots"/*.gp; do

@@ -386,19 +386,25 @@ def findings(cells, missing, out):
     out("")
 
 
-def main():
-    args = sys.argv[1:]
+def args_cells(args, make):
+    """From [--cells "FLAVOUR:WORKLOAD ..."] PLOTS RUN...: PLOTS, the cells
+    make(RUN) gives in the order of --cells (then by name), and the cells of
+    --cells that have no run."""
     want = []
     if len(args) >= 2 and args[0] == "--cells":
         want = args[1].split()
         args = args[2:]
     plots, runs = args[0], args[1:]
-    cells = [Cell(r) for r in runs]
+    cells = [make(r) for r in runs]
     order = {c: i for i, c in enumerate(want)}
     cells.sort(key=lambda c: (order.get("%s:%s" % (c.flavour, c.workload), len(order)),
                               c.flavour, c.workload, os.path.basename(c.run)))
     have = set("%s:%s" % (c.flavour, c.workload) for c in cells)
-    missing = [w for w in want if w not in have]
+    return plots, cells, [w for w in want if w not in have]
+
+
+def main():
+    plots, cells, missing = args_cells(sys.argv[1:], Cell)
     body = []
     for c in cells:
         section(c, plots, body.append)

@@ -118,4 +118,68 @@ check=$?
 [ $check -eq 0 ] && ok "the traced cause of the root's 32-page 'inf' is computed from the case lines" ||
 	{ not_ok "the traced cause of the root's 32-page 'inf' is computed from the case lines"; grep -i 'inf\|stopped' "$T/rt.md" | sed 's/^/# /'; }
 
+# docs/tune-eval.md and its plots: the same, from docs/tune-eval-runs/
+if ! ls docs/tune-eval-runs/run-*/meta >/dev/null 2>&1; then
+	skip "docs/tune-eval.md regenerates byte for byte" "no run kept in docs/tune-eval-runs/"
+else
+	mkdir -p "$T/tune"
+	REC_DOC="$T/tune/tune-eval.md" REC_REPORT_ONLY="$(ls -d docs/tune-eval-runs/run-*)" \
+		tests/bench/tune-eval.sh 2>/dev/null
+	cmp -s "$T/tune/tune-eval.md" docs/tune-eval.md &&
+		ok "docs/tune-eval.md regenerates byte for byte from docs/tune-eval-runs/" ||
+		{ not_ok "docs/tune-eval.md regenerates byte for byte from docs/tune-eval-runs/"; diff "$T/tune/tune-eval.md" docs/tune-eval.md | head -20 | sed 's/^/# /'; }
+	if ! command -v gnuplot >/dev/null; then
+		skip "docs/tune-eval-*.svg regenerate byte for byte" "no gnuplot (Debian gnuplot-nox)"
+	else
+		bad= want=$(ls docs/tune-eval-*.svg 2>/dev/null | wc -l) got=$(ls "$T"/tune/*.svg 2>/dev/null | wc -l)
+		for f in docs/tune-eval-*.svg; do
+			cmp -s "$f" "$T/tune/${f##*/}" || bad="$bad ${f##*/}"
+		done
+		[ -z "$bad" ] && [ "$want" = "$got" ] && [ "$want" -gt 0 ] &&
+			ok "docs/tune-eval-*.svg regenerate byte for byte ($want plots)" ||
+			not_ok "docs/tune-eval-*.svg regenerate byte for byte (differ:${bad:- none}; $got made, $want kept)"
+	fi
+	# every cell of the page's cells is a row: measured, or not measured
+	rows=$(grep -cE '^\| (anon|apps|server) on |^\| [0-9.]+-cloud:[a-z]+ \| not measured here' docs/tune-eval.md)
+	is "$rows" 7 "the summary has a row for each of the 7 cells, measured or not"
+fi
+
+# the tune page's verdicts, on a made-up run of two rounds: the default
+# stalls 100, 120 (round 1, start and end) and 110, 130 (round 2): median
+# 115, the 90% line 11.5; tune 10 and 12 (median 11) with a reserve
+# sampled at 3000 and 4000 pages (time average 3500); wsf 1000 held fixed
+# stalls 0 at 3000 pages, the smallest fixed setting under the line.  Goal
+# 1 is then tune's reserve over wsf 1000's, worked here with awk from the
+# TS lines.
+V=$T/tv/run-anon-6.12-cloud-20000101-000000
+mkdir -p "$V"
+printf 'release=6.12.0-test-amd64\nlabel=tcg\nwall=600\nworkload=anon\nflavour=6.12-cloud\nsmp=1\n' >"$V/meta"
+{
+	echo "INFO kernel=6.12.0-test-amd64 mem_kb=2000000 rounds=2 workload=anon"
+	res() {	# round name slot wsf stalls high1 high2 [wsf2]
+		echo "RESULT round=$1 name=$2 slot=$3 wsf=$4 boost=15000 mfk=45056 allocstall=$5 pgscan_direct=0 refaults=0 psi_some_us=0 psi_full_us=0 kswapd_ms=0 seconds=20.0 busy_s=5.0 cycles=1 wsf_end=${8:-$4} boost_end=15000 t0=100"
+		echo "CYCLE round=$1 name=$2 k=1 t=0.0 refill_s=1.0 load_s=4.0 bursts=1 p50_ms=10.0 p99_ms=10.0 max_ms=10.0"
+		echo "TS round=$1 name=$2 100.0 $4 15000 $6 0 0"
+		echo "TS round=$1 name=$2 110.0 ${8:-$4} 15000 $7 $5 0"
+	}
+	for r in 1 2; do
+		res $r default first 10 $((90 + 10 * r)) 1000 1000
+		res $r tune middle 10 $((8 + 2 * r)) 3000 4000 200
+		res $r folklore-1000 middle 1000 0 3000 3000
+		res $r default last 10 $((110 + 10 * r)) 1000 1000
+	done
+} >"$V/data.txt"
+: >"$V/wall.txt"
+python3 tests/bench/tune-report.py --cells "6.12-cloud:anon 5.10-cloud:anon" "$T/tv" "$V" >"$T/tv.md" 2>"$T/tv.err"
+want=$(awk '$1 == "TS" { split($3, n, "="); h[n[2]] += $7; c[n[2]]++ }
+	END { printf "met: %.2fx the reserve\n", (h["tune"] / c["tune"]) / (h["folklore-1000"] / c["folklore-1000"]) }' "$V/data.txt")
+got=$(grep '^| anon on 6.12.0-test-amd64 ' "$T/tv.md" | awk -F' [|] ' '{ print $7 }')
+is "$got" "$want" "tune page, goal 1: tune's time-averaged reserve over the smallest sufficient fixed one ($want)"
+grep -q '^Drift: the default at the start of each round stalled 100 / 110 times, at the end 120 / 130 (medians 105 and 125); the 90% line is a tenth of the default.s median: 11.5 stalls a run.$' "$T/tv.md" &&
+	ok "tune page: the drift of the default, start against end of each round" ||
+	not_ok "tune page: the drift of the default, start against end of each round"
+grep -q '^| 5.10-cloud:anon | not measured here: no kept run |' "$T/tv.md" &&
+	ok "tune page: a cell without a kept run is listed as not measured" ||
+	not_ok "tune page: a cell without a kept run is listed as not measured"
+
 echo "1..$n"
