@@ -19,26 +19,9 @@
 
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include "../../cli/txn.h"
-
-static int setup_dir(void **state)
-{
-	char *dir = strdup("/tmp/wmark-test-txn.XXXXXX");
-
-	assert_non_null(mkdtemp(dir));
-	*state = dir;
-	return 0;
-}
-
-static int teardown_dir(void **state)
-{
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", (char *)*state);
-	assert_int_equal(system(cmd), 0);
-	free(*state);
-	return 0;
-}
 
 static struct sc_value val(enum wm_knob k, const char *text)
 {
