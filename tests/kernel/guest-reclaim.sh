@@ -255,9 +255,13 @@ case $rel in
 	if [ -z "$swdev" ]; then
 		skip "--swappiness max reclaims anon" "no swap"
 	elif $W reclaim rc1 --bytes 4M --swappiness max -n >/dev/null 2>&1; then
+		# What is checked is that anon goes: the kernel may give up on
+		# the rest (EAGAIN; seen once on 7.2 with 64K anon folios, 160
+		# pages of 1024) without that saying anything of the key.
 		reclaim_case rc1 swmax --bytes 4M --swappiness max
-		[ "$rc" -eq 0 ] && [ "$(jget writes.0.anon_pages /tmp/swmax.json)" -gt 0 ]
-		check $? "--swappiness max on $rel: anon reclaimed ($(jget writes.0.anon_pages /tmp/swmax.json) pages)"
+		{ [ "$rc" -eq 0 ] || { [ "$rc" -eq 1 ] && [ "$res" = EAGAIN ]; }; } &&
+			[ "$(jget writes.0.anon_pages /tmp/swmax.json)" -gt 0 ]
+		check $? "--swappiness max on $rel: anon reclaimed ($(jget writes.0.anon_pages /tmp/swmax.json) pages, $res)"
 	else
 		$W reclaim rc1 --bytes 4M --swappiness max >/dev/null 2>/tmp/sw.err
 		[ $? -eq 2 ] && grep -q "6.16" /tmp/sw.err
