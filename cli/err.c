@@ -9,15 +9,21 @@
 
 #include "cli.h"
 
+/* "wmark: CONTEXT: " (no context: "wmark: ") and the message, without the newline. */
+static void say(const char *context, const char *fmt, va_list ap)
+{
+	fputs("wmark: ", stderr);
+	if (context && *context)
+		fprintf(stderr, "%s: ", context);
+	vfprintf(stderr, fmt, ap);
+}
+
 int cli_err(int code, const char *context, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("wmark: ", stderr);
-	if (context && *context)
-		fprintf(stderr, "%s: ", context);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(context, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return code;
@@ -27,11 +33,8 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("wmark: ", stderr);
-	if (cmd && *cmd)
-		fprintf(stderr, "%s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(cmd, fmt, ap);
 	va_end(ap);
 	fputs("\nTry 'wmark --help'", stderr);
 	if (cmd && *cmd)
