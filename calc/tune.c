@@ -74,6 +74,7 @@ static const struct {
 	[WM_TUNE_DEADBAND] = { "deadband", "the next step would move the gap too little" },
 	[WM_TUNE_FLOOR] = { "floor", "no smaller wsf changes any gap (min_free_kbytes alone sets them)" },
 	[WM_TUNE_OVER_BOUND] = { "over-bound", "the reserve is above the bound: lowered to it" },
+	[WM_TUNE_IDLE] = { "idle", "no reclaim: nothing tested the gap, the period does not count" },
 };
 
 const char *wm_tune_why_name(enum wm_tune_why w)
@@ -293,7 +294,7 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 	const struct wm_machine *m = env->m;
 	const struct wm_rec_sample *a = &st->prev, *b = &s->vm;
 	struct wm_zone_wm *w = NULL;
-	bool *usable = NULL, back = false;
+	bool *usable = NULL, back = false, idle;
 	long *maxprot = NULL, wsf_max = env->prof->wsf_max, want = st->wsf;
 	struct ctx c = { env, s, NULL, NULL, NULL, st->boost };
 	struct at now, next;
@@ -381,12 +382,21 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 		out->why = WM_TUNE_RESET;
 		goto out;
 	}
-	if (st->since_raise < UINT32_MAX)
-		st->since_raise++;
-	if (st->since_stall < UINT32_MAX)
-		st->since_stall++;
 	if (!st->forget_after)
 		st->forget_after = p->forget_periods;
+	/*
+	 * A period in which kswapd reclaimed nothing and nothing stalled
+	 * tested no gap: it counts toward no probe, hold or forgetting.
+	 * Without pgsteal_kswapd in both samples every period counts.
+	 */
+	idle = !out->stalls && !out->scan_direct && !out->steal_kswapd &&
+	       (a->have & b->have & (1u << WM_REC_PGSTEAL_KSWAPD));
+	if (!idle) {
+		if (st->since_raise < UINT32_MAX)
+			st->since_raise++;
+		if (st->since_stall < UINT32_MAX)
+			st->since_stall++;
+	}
 
 	if (out->stalls || out->scan_direct) {
 		uint64_t add, by_rate, lim;
@@ -436,15 +446,19 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 			st->writes++;
 			goto out;
 		}
-		/* The pages the gap lacked, or the stall rate's share of it. */
+		/*
+		 * The pages the gap lacked, measured, or the stall rate's share
+		 * of the gap, a guess: only the guess is capped, the bounds
+		 * below hold both.
+		 */
 		by_rate = (uint64_t)((double)now.gap * (double)out->stalls /
 				     (out->dt * p->stall_ref));
+		lim = pct_of(now.gap, p->raise_max_pct);
+		if (by_rate > lim)
+			by_rate = lim;
 		add = out->steal_direct > by_rate ? out->steal_direct : by_rate;
 		if (add < pct_of(now.gap, p->probe_pct))
 			add = pct_of(now.gap, p->probe_pct);
-		lim = pct_of(now.gap, p->raise_max_pct);
-		if (add > lim)
-			add = lim;
 		if (add == 0)
 			add = 1;
 		out->gap_target = now.gap + add;
@@ -493,7 +507,7 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 	} else {
 		long top;
 
-		if (st->quiet < UINT32_MAX)
+		if (!idle && st->quiet < UINT32_MAX)
 			st->quiet++;
 		if (st->stalled_gap && st->since_stall >= st->forget_after) {
 			st->forgotten_gap = st->stalled_gap;
@@ -517,6 +531,10 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 				out->why = WM_TUNE_OVER_BOUND;
 				goto write;
 			}
+		}
+		if (idle) {
+			out->why = WM_TUNE_IDLE;
+			goto out;
 		}
 		if (st->quiet < p->quiet_periods) {
 			out->why = WM_TUNE_WAIT;

@@ -15,15 +15,22 @@
  *
  *  - Back off fast.  A period in which allocations entered direct reclaim
  *    raises the gap at once by the larger of the pages direct reclaim had
- *    to find (pgsteal_direct: what the gap lacked) and the gap times the
- *    stall rate over stall_ref stalls/s; at least one probe step, at most
- *    raise_max_pct percent of the gap.  No rate limit on a raise.
- *  - Probe slowly.  Only after quiet_periods periods in a row without a
- *    stall, and hold_after_raise periods after the last raise, the gap
- *    goes down by probe_pct percent.  It never goes below the gap that
- *    last stalled plus one probe step until that memory expires after
- *    forget_periods periods without a stall.  If the gap then stalls again
- *    near where it did before, the load has not changed and the memory is
+ *    to find (pgsteal_direct: what the gap lacked, measured) and the gap
+ *    times the stall rate over stall_ref stalls/s (a guess, at most
+ *    raise_max_pct percent of the gap); at least one probe step.  No rate
+ *    limit on a raise: a short burst is over before a capped climb would
+ *    reach what it lacked.
+ *  - Only load tests a gap.  A period in which kswapd reclaimed nothing
+ *    and nothing stalled (pgsteal_kswapd, pgscan_direct and allocstall
+ *    all still) is idle: it counts toward no probe, no hold and no
+ *    forgetting below.  So the quiet between the bursts of a periodic load
+ *    does not walk the gap down before the next burst.
+ *  - Probe slowly.  Only after quiet_periods loaded periods in a row
+ *    without a stall, and hold_after_raise loaded periods after the last
+ *    raise, the gap goes down by probe_pct percent.  It never goes below
+ *    the gap that last stalled plus one probe step until that memory
+ *    expires after forget_periods loaded periods without a stall.  If the
+ *    gap then stalls again near where it did before, the load has not changed and the memory is
  *    kept twice as long next time (up to 64 times); a probe that passes
  *    that gap without a stall means the load shrank, and the memory's
  *    lifetime goes back to forget_periods.  So on a steady load probes
@@ -63,7 +70,7 @@ struct wm_tune_params {
 					 * stalled no longer bounds a probe */
 	unsigned probe_pct;		/* % of the gap a probe removes */
 	unsigned deadband_pct;		/* probes moving the gap less are not written */
-	unsigned raise_max_pct;		/* a raise adds at most this % of the gap */
+	unsigned raise_max_pct;		/* the stall-rate term adds at most this % of the gap */
 	double stall_ref;		/* stalls/s that raise the gap by 100% */
 	uint64_t max_reserve;		/* pages: reserve bound of every write; 0 none */
 	bool boost;			/* may set watermark_boost_factor to 0 */
@@ -71,7 +78,7 @@ struct wm_tune_params {
 
 /*
  * The defaults: probe 5% after 6 quiet periods, hold 12 periods after a
- * raise, forget after 60, dead band 2%, raise at most 100% (doubling),
+ * raise, forget after 60, dead band 2%, the rate term at most 100%,
  * 10 stalls/s doubles the gap; no reserve bound (the CLI sets one), boost
  * tuned.
  */
@@ -133,6 +140,7 @@ enum wm_tune_why {
 	WM_TUNE_DEADBAND,	/* a probe would move the gap too little */
 	WM_TUNE_FLOOR,		/* no smaller wsf changes a gap */
 	WM_TUNE_OVER_BOUND,	/* above max_reserve: back down to it */
+	WM_TUNE_IDLE,		/* no reclaim at all: the period tested nothing */
 };
 
 const char *wm_tune_action_name(enum wm_tune_action a);

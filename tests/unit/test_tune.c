@@ -39,6 +39,8 @@ struct rig {
 	struct wm_tune_zone tz;
 	struct wm_tune_sample s;
 	uint64_t stalls, steal, scan;	/* cumulative counters */
+	uint64_t kswapd;		/* pgsteal_kswapd, when kswapd_known */
+	bool kswapd_known;
 	double t;
 };
 
@@ -115,6 +117,10 @@ static struct wm_tune_decision period(struct rig *r, uint64_t stalls, uint64_t s
 	r->s.vm.c[WM_REC_PGSCAN_DIRECT] = r->scan;
 	r->s.vm.have = 1u << WM_REC_ALLOCSTALL | 1u << WM_REC_PGSTEAL_DIRECT |
 		       1u << WM_REC_PGSCAN_DIRECT;
+	if (r->kswapd_known) {
+		r->s.vm.c[WM_REC_PGSTEAL_KSWAPD] = r->kswapd;
+		r->s.vm.have |= 1u << WM_REC_PGSTEAL_KSWAPD;
+	}
 	assert_int_equal(wm_tune_step(&r->p, &r->env, &r->st, &r->s, &d, NULL), WM_OK);
 	return d;
 }
@@ -177,6 +183,26 @@ static void test_a_stall_storm_doubles_the_gap_at_most(void **state)
 	assert_int_equal(d.action, WM_TUNE_RAISE);
 	assert_int_equal(d.gap_target, 2 * gap_of(10));
 	assert_int_equal(d.wsf_new, wsf_reaching(2 * gap_of(10)));
+}
+
+static void test_the_measured_deficit_is_raised_in_one_step_past_doubling(void **state)
+{
+	struct rig r;
+	struct wm_tune_decision d;
+
+	(void)state;
+	rig_init(&r, 10, 0);
+	period(&r, 0, 0);
+	/*
+	 * gap 1048; a short burst: 30 stalls in 10 s (rate term 1048 * 30 /
+	 * 100 = 314) while direct reclaim found 20000 pages.  A climb capped
+	 * at doubling would need 5 periods; the burst is over by then.
+	 */
+	d = period(&r, 30, 20000);
+	assert_int_equal(d.action, WM_TUNE_RAISE);
+	assert_int_equal(d.gap_target, gap_of(10) + 20000);
+	assert_int_equal(d.wsf_new, wsf_reaching(gap_of(10) + 20000));
+	assert_int_equal(d.wsf_new, 201);	/* floor(1048576 * 201 / 10000) = 21076 */
 }
 
 static void test_a_small_stall_still_moves_one_probe_step(void **state)
@@ -560,6 +586,87 @@ static void test_a_step_down_in_load_is_followed_after_the_memory_expires(void *
 	assert_true(gap_of(r.st.wsf) <= 3000 + 3000 / 10);
 }
 
+/*
+ * A periodic load: every 36 periods a burst of 3 periods that needs a gap
+ * of need pages, kswapd reclaiming through it, then idle to the next one
+ * (kswapd reclaims nothing).  The idle periods must not walk the gap down
+ * between bursts: only the first burst stalls, and the setting holds.
+ */
+static void test_idle_periods_between_bursts_do_not_probe(void **state)
+{
+	struct rig r;
+	struct wm_tune_decision d;
+	uint64_t need = 15000;
+	int cycle, i, first = 0, later = 0, idle = 0;
+	long after_first = 0;
+
+	(void)state;
+	rig_init(&r, 10, 0);
+	r.kswapd_known = true;
+	period(&r, 0, 0);
+	for (cycle = 0; cycle < 20; cycle++) {
+		for (i = 0; i < 36; i++) {
+			bool load = i < 3;
+
+			if (load)
+				r.kswapd += 50000;
+			d = load ? plant(&r, need) : period(&r, 0, 0);
+			if (d.stalls)
+				*(cycle ? &later : &first) += 1;
+			if (!load) {
+				assert_int_equal(d.action, WM_TUNE_HOLD);
+				assert_int_equal(d.why, WM_TUNE_IDLE);
+				idle++;
+			}
+		}
+		if (!cycle)
+			after_first = r.st.wsf;
+	}
+	assert_int_equal(idle, 20 * 33);
+	/* the first burst stalled once: the whole deficit in one raise */
+	assert_int_equal(first, 1);
+	assert_int_equal(after_first, wsf_reaching(need));
+	/*
+	 * 60 bursts of loaded periods: probes come after 12 loaded periods
+	 * (hold_after_raise), each into at most one stall, then the memory
+	 * of that gap holds them off.
+	 */
+	assert_true(later <= 3);
+	assert_true(gap_of(r.st.wsf) >= need || later);
+	assert_true(gap_of(r.st.wsf) <= need + need / 5);
+}
+
+/* Idle periods without pgsteal_kswapd in the samples: every period counts. */
+static void test_without_kswapd_counters_every_quiet_period_counts(void **state)
+{
+	struct rig r;
+	struct wm_tune_decision d;
+	int i;
+
+	(void)state;
+	rig_init(&r, 100, 0);
+	r.kswapd_known = true;
+	period(&r, 0, 0);
+	for (i = 0; i < 10; i++) {
+		d = period(&r, 0, 0);
+		assert_int_equal(d.why, WM_TUNE_IDLE);
+	}
+	/* kswapd at work, no stall: these count */
+	for (i = 1; i < 6; i++) {
+		r.kswapd += 100;
+		d = period(&r, 0, 0);
+		assert_int_equal(d.why, WM_TUNE_WAIT);
+	}
+	r.kswapd += 100;
+	d = period(&r, 0, 0);
+	assert_int_equal(d.action, WM_TUNE_PROBE);
+	/* the counter gone from the samples: back to counting every period */
+	r.kswapd_known = false;
+	for (i = 1; i < 6; i++)
+		assert_int_equal(period(&r, 0, 0).why, WM_TUNE_WAIT);
+	assert_int_equal(period(&r, 0, 0).action, WM_TUNE_PROBE);
+}
+
 static void test_alternating_stall_and_quiet_never_probes(void **state)
 {
 	struct rig r;
@@ -623,6 +730,7 @@ int main(void)
 		cmocka_unit_test(test_first_sample_only_starts_the_run),
 		cmocka_unit_test(test_a_stall_raises_the_gap_by_the_pages_direct_reclaim_found),
 		cmocka_unit_test(test_a_stall_storm_doubles_the_gap_at_most),
+		cmocka_unit_test(test_the_measured_deficit_is_raised_in_one_step_past_doubling),
 		cmocka_unit_test(test_a_small_stall_still_moves_one_probe_step),
 		cmocka_unit_test(test_quiet_periods_probe_down_five_percent_rounding_down),
 		cmocka_unit_test(test_a_raise_holds_probes_off_then_never_below_the_gap_that_stalled),
@@ -642,6 +750,8 @@ int main(void)
 		cmocka_unit_test(test_a_burst_raises_then_the_quiet_that_follows_probes_back),
 		cmocka_unit_test(test_a_ramp_is_followed_with_few_stalls),
 		cmocka_unit_test(test_a_step_down_in_load_is_followed_after_the_memory_expires),
+		cmocka_unit_test(test_idle_periods_between_bursts_do_not_probe),
+		cmocka_unit_test(test_without_kswapd_counters_every_quiet_period_counts),
 		cmocka_unit_test(test_alternating_stall_and_quiet_never_probes),
 		cmocka_unit_test(test_random_inputs_never_write_past_the_bound_or_the_range),
 		cmocka_unit_test(test_default_reserve_bound_is_safe_on_a_phone_and_a_server),
