@@ -21,8 +21,8 @@
 # defaults: REC_MATRIX "6.12-cloud:anon" (one cell a call: each takes hours
 # of wall time), REC_JOBS 1, REC_SMP 1, REC_ROUNDS 5, REC_TIMEOUT 21600,
 # REC_KEEP docs/tune-eval-runs, REC_DOC docs/tune-eval.md; and the run's
-# shape: REC_RUN_CYCLES (2) cycles of REC_CYCLE_S (360) guest seconds,
-# REC_TS_S (5, the sampler's period), REC_TUNE_INTERVAL (10, tune's period),
+# shape: REC_RUN_CYCLES (3) cycles of REC_CYCLE_S (360) guest seconds,
+# REC_TS_S (5, the sampler's period), REC_TUNE_INTERVAL (5, tune's period),
 # REC_REFILL_S (60); and REC_BURSTS (1: one anon burst a load, where the
 # recommend evaluation has two).
 #   REC_SETTINGS         "NAME WSF BOOST MFK;..." (default below; the names

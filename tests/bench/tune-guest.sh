@@ -34,15 +34,15 @@
 # tuner's own log: TUNE lines (wmark's -j JSON, one a period) or AMM lines
 # (adaptivemmd's messages).
 #
-# Parameters (besides guest-setup.sh's): WMARK_RUN_CYCLES (2),
+# Parameters (besides guest-setup.sh's): WMARK_RUN_CYCLES (3),
 # WMARK_CYCLE_S (360), WMARK_REFILL_S (60), WMARK_TS_S (5),
-# WMARK_TUNE_INTERVAL (10).
+# WMARK_TUNE_INTERVAL (5: a burst is over in a few 10 s periods).
 . /tests/guest-setup.sh
-RUN_CYCLES=${WMARK_RUN_CYCLES:-2}
+RUN_CYCLES=${WMARK_RUN_CYCLES:-3}
 CYCLE_S=${WMARK_CYCLE_S:-360}
 REFILL_S=${WMARK_REFILL_S:-60}
 TS_S=${WMARK_TS_S:-5}
-TUNE_INTERVAL=${WMARK_TUNE_INTERVAL:-10}
+TUNE_INTERVAL=${WMARK_TUNE_INTERVAL:-5}
 VFS0=$(cat $VM/vfs_cache_pressure)
 echo "INFO run_cycles=$RUN_CYCLES cycle_s=$CYCLE_S refill_s=$REFILL_S ts_s=$TS_S tune_interval=$TUNE_INTERVAL vfs_cache_pressure=$VFS0 psi=$([ -r /proc/pressure/memory ] && echo yes || echo no) adaptivemmd=$([ -x /bin/adaptivemmd ] && echo yes || echo no)"
 

@@ -614,7 +614,7 @@ def main():
     o("* Settings: the default (wsf 10, boost 15000), at the start and again at the end of"
       " every round (the drift); the folklore values of `docs/recommend-eval.md`; the static"
       " answer of `wmark -j recommend --sample` during one load at the default; `wmark -j tune"
-      " --interval 10` running through the run from the default; the static answer taken from"
+      " --interval TUNE_INTERVAL` (each cell's Guest line) running through the run from the default; the static answer taken from"
       " tune (`wmark -j recommend --from-tune` on the log of a calibration run of tune made"
       " before the rounds), held fixed; adaptivemmd (Oracle's, built statically from its own"
       " source by the bench, with its watermark management on and its negative-dentry and"
