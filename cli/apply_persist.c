@@ -26,7 +26,7 @@ static char *persist_header(const struct apply *a, bool rc_file)
 	if (!f)
 		return NULL;
 	fprintf(f, "Written by wmark %s: %s\n", WMARK_VERSION, a->command);
-	fprintf(f, "Kernel %s.%s\n", a->s.osrelease[0] ? a->s.osrelease : "unknown",
+	fprintf(f, "Kernel %s.%s\n", a->s.st.kernel.osrelease[0] ? a->s.st.kernel.osrelease : "unknown",
 		rc_file ? " Runs once Android has finished booting." : "");
 	for (k = 0; k < WM_NKNOBS; k++) {
 		const struct change *c = &a->ch[k];
@@ -39,7 +39,7 @@ static char *persist_header(const struct apply *a, bool rc_file)
 	}
 	if (a->modelled) {
 		fprintf(f, "\nWatermarks these values gave when written (pages, min/low/high):\n");
-		for (i = 0; i < a->s.m.nzones; i++)
+		for (i = 0; i < a->s.st.m.nzones; i++)
 			if (apply_zi_of(&a->s, i))
 				fprintf(f, "  Node %d, zone %-8s %" PRIu64 " / %" PRIu64 " / %" PRIu64 "\n",
 					apply_zi_of(&a->s, i)->node, apply_zi_of(&a->s, i)->name,

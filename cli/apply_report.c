@@ -17,14 +17,14 @@
 /* The text table: printed now -> predicted after the write. */
 void apply_print_prediction(const struct apply *a)
 {
-	bool promo = a->s.prof.promo;
+	bool promo = a->s.st.kernel.prof.promo;
 	size_t i;
 	int j;
 
 	printf("predicted watermarks (pages; now -> after):\n");
 	printf("  %-14s %-19s %-19s %-19s%s\n", "zone", "min", "low", "high",
 	       promo ? " promo" : "");
-	for (i = 0; i < a->s.m.nzones; i++) {
+	for (i = 0; i < a->s.st.m.nzones; i++) {
 		const struct zi_zone *z = apply_zi_of(&a->s, i);
 		const struct wm_zone_wm *p = &a->pred[i].wm;
 		uint64_t b = a->pred[i].boost;
@@ -42,7 +42,7 @@ void apply_print_prediction(const struct apply *a)
 		printf("  %-14s %-19s %-19s %-19s%s%s\n", name, f[0], f[1], f[2],
 		       promo ? " " : "", promo ? f[3] : "");
 	}
-	for (i = 0; i < a->s.m.nzones; i++) {
+	for (i = 0; i < a->s.st.m.nzones; i++) {
 		const struct zi_zone *z = apply_zi_of(&a->s, i);
 		bool same = true;
 
@@ -75,7 +75,7 @@ void apply_report_moved(const struct apply *a, cJSON *doc)
 
 	if (!a->modelled)
 		return;
-	for (i = 0; i < a->s.m.nzones; i++) {
+	for (i = 0; i < a->s.st.m.nzones; i++) {
 		const struct zi_zone *z = apply_zi_of(&a->s, i);
 		const struct wm_zone_wm *p = &a->pred[i].wm;
 		uint64_t b;
@@ -109,7 +109,7 @@ cJSON *apply_json_prediction(const struct apply *a)
 	size_t i;
 	int j;
 
-	for (i = 0; arr && a->modelled && i < a->s.m.nzones; i++) {
+	for (i = 0; arr && a->modelled && i < a->s.st.m.nzones; i++) {
 		const struct zi_zone *z = apply_zi_of(&a->s, i);
 		const struct wm_zone_wm *p = &a->pred[i].wm;
 		uint64_t b = a->pred[i].boost;
@@ -121,7 +121,7 @@ cJSON *apply_json_prediction(const struct apply *a)
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "node", z->node);
 		cJSON_AddStringToObject(o, "zone", z->name);
-		cJSON_AddItemToObject(o, "managed", json_long((int64_t)a->s.zones[i].managed));
+		cJSON_AddItemToObject(o, "managed", json_long((int64_t)a->s.st.layout.zones[i].managed));
 		cJSON_AddItemToObject(o, "min", json_long((int64_t)(p->min + b)));
 		cJSON_AddItemToObject(o, "low", json_long((int64_t)(p->low + b)));
 		cJSON_AddItemToObject(o, "high", json_long((int64_t)(p->high + b)));

@@ -84,7 +84,7 @@ static void join_argv(char *out, size_t n, int argc, char **argv)
  */
 const struct zi_zone *apply_zi_of(const struct snapshot *s, size_t i)
 {
-	return wm_layout_zone(&s->layout, &s->zi, i);
+	return wm_layout_zone(&s->st.layout, &s->st.zi, i);
 }
 
 /* ---- reading the knobs ------------------------------------------------ */
@@ -326,7 +326,7 @@ static int predict(struct apply *a)
 {
 	struct wm_change ch = { 0 };
 	const struct change *c = a->ch;
-	size_t nz = a->s.m.nzones;
+	size_t nz = a->s.st.m.nzones;
 	unsigned rec;
 	struct wm_diag d = { 0 };
 	int i, k, rc;
@@ -350,15 +350,15 @@ static int predict(struct apply *a)
 			*(int64_t *)((char *)&ch.to + off[k]) = c[k].val.v[0];
 		}
 	}
-	if (wm_change_apply(&a->s.prof, &a->s.sysctl, &ch, &a->sc_new, &rec, &d))
+	if (wm_change_apply(&a->s.st.kernel.prof, &a->s.st.sysctl, &ch, &a->sc_new, &rec, &d))
 		return cli_usage("apply", "%s", d.msg);
-	if (!(a->sc_new.have & WM_HAVE_MFK) || !(a->s.sysctl.have & WM_HAVE_MFK) || nz == 0)
+	if (!(a->sc_new.have & WM_HAVE_MFK) || !(a->s.st.sysctl.have & WM_HAVE_MFK) || nz == 0)
 		return EXIT_OK;	/* nothing to model from: no prediction */
 	a->cur = calloc(nz, sizeof(*a->cur));
 	a->pred = calloc(nz, sizeof(*a->pred));
 	if (!a->cur || !a->pred)
 		return cli_err(EXIT_SYSTEM, "apply", "out of memory");
-	rc = snapshot_predict(&a->s, &a->s.sysctl, WM_RECOMPUTE_WMARKS, a->cur);
+	rc = snapshot_predict(&a->s, &a->s.st.sysctl, WM_RECOMPUTE_WMARKS, a->cur);
 	if (rc == EXIT_OK)
 		rc = snapshot_predict(&a->s, &a->sc_new, rec, a->pred);
 	a->modelled = rc == EXIT_OK;
@@ -374,14 +374,14 @@ static int safety_check(struct apply *a, const char *cmd)
 
 	if (!a->modelled)
 		return EXIT_OK;
-	for (i = 0; i < a->s.m.nzones; i++) {
+	for (i = 0; i < a->s.st.m.nzones; i++) {
 		sum_cur += a->cur[i].wm.min;
 		sum_new += a->pred[i].wm.min;
-		managed += a->s.zones[i].managed;
+		managed += a->s.st.layout.zones[i].managed;
 	}
-	for (i = 0; i < a->s.zi.nzones; i++) {
-		if (a->s.zi.zones[i].flags & ZI_HAS_FREE) {
-			free_pages += a->s.zi.zones[i].free;
+	for (i = 0; i < a->s.st.zi.nzones; i++) {
+		if (a->s.st.zi.zones[i].flags & ZI_HAS_FREE) {
+			free_pages += a->s.st.zi.zones[i].free;
 			have_free = true;
 		}
 	}
@@ -426,35 +426,35 @@ static void collect_warnings(struct apply *a)
 	if (!a->modelled)
 		return;
 	if (c[WM_KNOB_MFK].set && !a->refresh &&
-	    wm_boot_min_free_kbytes(&a->s.prof, &a->s.m, &a->sc_new, a->s.thp, &boot,
+	    wm_boot_min_free_kbytes(&a->s.st.kernel.prof, &a->s.st.m, &a->sc_new, a->s.st.thp, &boot,
 				    &diag) == WM_OK) {
 		int64_t v = c[WM_KNOB_MFK].val.v[0];
 
-		if ((a->s.thp == WM_THP_MADVISE || a->s.thp == WM_THP_ALWAYS) &&
+		if ((a->s.st.thp == WM_THP_MADVISE || a->s.st.thp == WM_THP_ALWAYS) &&
 		    boot.thp_kb > v)
 			apply_warn(a, "THP is enabled: khugepaged raises min_free_kbytes back to %" PRId64 " KiB at the next write to transparent_hugepage/enabled%s",
-			     boot.thp_kb, a->s.prof.kver.major > 5 || (a->s.prof.kver.major == 5 && a->s.prof.kver.minor >= 9) ?
+			     boot.thp_kb, a->s.st.kernel.prof.kver.major > 5 || (a->s.st.kernel.prof.kver.major == 5 && a->s.st.kernel.prof.kver.minor >= 9) ?
 			     " or memory hotplug event" : "");
 		if (boot.sqrt_kb > v)
 			apply_warn(a, "memory hotplug%s recomputes min_free_kbytes (about %" PRId64 " KiB for this memory) and keeps a written value only when it is at least that",
-			     a->s.prof.thp_off_recompute && a->s.thp == WM_THP_NEVER ?
+			     a->s.st.kernel.prof.thp_off_recompute && a->s.st.thp == WM_THP_NEVER ?
 			     " and THP mode changes" : "", boot.sqrt_kb);
 	}
-	if (c[WM_KNOB_WSF].set && (a->s.prof.kver.android ||
+	if (c[WM_KNOB_WSF].set && (a->s.st.kernel.prof.kver.android ||
 			      file_exists(a->ctx->root, "system/bin/extra_free_kbytes.sh") ||
 			      file_exists(a->ctx->root, "vendor/bin/extra_free_kbytes.sh")))
 		apply_warn(a, "Android: when the property sys.sysctl.extra_free_kbytes is set, init runs extra_free_kbytes.sh, which rewrites watermark_scale_factor");
-	if (c[WM_KNOB_WSF].set && c[WM_KNOB_WSF].val.v[0] != a->s.sysctl.wsf) {
+	if (c[WM_KNOB_WSF].set && c[WM_KNOB_WSF].val.v[0] != a->s.st.sysctl.wsf) {
 		/* The same sysctls with the old wsf: do any gaps move? */
 		struct wm_sysctl alt = a->sc_new;
-		struct wm_predicted *w = calloc(a->s.m.nzones, sizeof(*w));
+		struct wm_predicted *w = calloc(a->s.st.m.nzones, sizeof(*w));
 		int64_t floor = -1;
 		bool moved = false;
 
-		alt.wsf = a->s.sysctl.wsf;
+		alt.wsf = a->s.st.sysctl.wsf;
 		if (w && alt.wsf > 0 && snapshot_predict(&a->s, &alt, WM_RECOMPUTE_WMARKS, w) == EXIT_OK) {
-			for (i = 0; i < a->s.m.nzones; i++) {
-				if (a->s.zones[i].managed == 0)
+			for (i = 0; i < a->s.st.m.nzones; i++) {
+				if (a->s.st.layout.zones[i].managed == 0)
 					continue;
 				moved |= w[i].wm.gap != a->pred[i].wm.gap;
 				if (a->pred[i].wm.wsf_floor > 0 &&
@@ -595,15 +595,15 @@ static int run_apply(struct apply *a, const char *cmd)
 			continue;
 		if (a->refresh && k == WM_KNOB_MFK && strcmp(c->origin, "--refresh") == 0)
 			c->val = c->prev;
-		if (sc_value_check(&a->s.prof, (enum wm_knob)k, &c->val,
+		if (sc_value_check(&a->s.st.kernel.prof, (enum wm_knob)k, &c->val,
 				   k == WM_KNOB_LRR ? c->prev.n : 0, &d) < 0)
 			return cli_usage(cmd, "%s: %s", c->origin, d.msg);
 		if (sc_value_format(&c->val, c->text, sizeof(c->text)) < 0)
 			return cli_usage(cmd, "%s: value too long", c->origin);
 	}
 	/* no prediction, no safety check: the knobs it needs must be there */
-	rc = snapshot_need(&a->s, cmd, &a->s.sysctl,
-			   WM_HAVE_MFK | (a->s.prof.wsf ? WM_HAVE_WSF : 0), NULL);
+	rc = snapshot_need(&a->s, cmd, &a->s.st.sysctl,
+			   WM_HAVE_MFK | (a->s.st.kernel.prof.wsf ? WM_HAVE_WSF : 0), NULL);
 	if (rc != EXIT_OK)
 		return rc;
 	rc = predict(a);
@@ -632,7 +632,7 @@ static int run_apply(struct apply *a, const char *cmd)
 	if (a->ctx->format == FMT_JSON) {
 		a->doc = cJSON_CreateObject();
 		cJSON_AddStringToObject(a->doc, "source", a->s.live ? "live" : "capture");
-		cJSON_AddStringToObject(a->doc, "kernel", a->s.osrelease);
+		cJSON_AddStringToObject(a->doc, "kernel", a->s.st.kernel.osrelease);
 		cJSON_AddBoolToObject(a->doc, "dry_run", a->dry_run);
 		cJSON_AddBoolToObject(a->doc, "refresh", a->refresh);
 		written = cJSON_AddObjectToObject(a->doc, "written");
@@ -641,7 +641,7 @@ static int run_apply(struct apply *a, const char *cmd)
 		if (a->refresh)
 			apply_report_moved(a, a->doc);
 	} else {
-		printf("kernel %s, root %s\n", a->s.osrelease[0] ? a->s.osrelease : "unknown",
+		printf("kernel %s, root %s\n", a->s.st.kernel.osrelease[0] ? a->s.st.kernel.osrelease : "unknown",
 		       a->ctx->root);
 		apply_print_changes(a);
 		if (a->modelled)
@@ -678,7 +678,7 @@ static int run_apply(struct apply *a, const char *cmd)
 	}
 
 	/* The journal first: from here on, rollback can undo anything. */
-	txn_journal_head(&j, a->ctx->root, a->s.osrelease, a->command);
+	txn_journal_head(&j, a->ctx->root, a->s.st.kernel.osrelease, a->command);
 	for (k = 0; k < WM_NKNOBS; k++) {
 		struct change *c = &a->ch[k];
 

@@ -235,13 +235,13 @@ int cmd_capture(struct cli_ctx *ctx, int argc, char **argv)
 	 * assumed page size, or a pageblock only derived from it, is not
 	 * recorded: nothing said it.
 	 */
-	if (!err && s.geo.page_size_from != WM_GEO_ASSUMED) {
+	if (!err && s.st.geo.page_size_from != WM_GEO_ASSUMED) {
 		char g[96];
-		int gl = snprintf(g, sizeof(g), "page_size %u\n", s.geo.page_size);
+		int gl = snprintf(g, sizeof(g), "page_size %u\n", s.st.geo.page_size);
 
-		if (s.geo.pageblock_from != WM_GEO_DERIVED)
+		if (s.st.geo.pageblock_from != WM_GEO_DERIVED)
 			gl += snprintf(g + gl, sizeof(g) - (size_t)gl, "pageblock_order %u\n",
-				       s.geo.pageblock_order);
+				       s.st.geo.pageblock_order);
 		err = write_file(tmp, P_GEOMETRY, g, (size_t)gl);
 		nfiles++;
 	}

@@ -961,12 +961,12 @@ static int machine_of(const struct cli_ctx *ctx, struct rc_run *r, struct wm_kve
 		return cli_usage(CMD, "--kernel '%s': not a kernel release", ctx->kernel);
 	if ((rc = snapshot_read_need(ctx, &s, 0)))
 		return rc;
-	*k = s.kver;
-	r->kernel_known = s.kernel_known;
+	*k = s.st.kernel.kver;
+	r->kernel_known = s.st.kernel.known;
 	if (ctx->kernel) {
 		r->kernel = ctx->kernel;
-	} else if (s.kernel_known) {
-		snprintf(release, sizeof(release), "%s", s.osrelease);
+	} else if (s.st.kernel.known) {
+		snprintf(release, sizeof(release), "%s", s.st.kernel.osrelease);
 		r->kernel = release;
 	} else {
 		/* no release to go by: the newest rules */
@@ -974,8 +974,8 @@ static int machine_of(const struct cli_ctx *ctx, struct rc_run *r, struct wm_kve
 		snprintf(release, sizeof(release), "%u.%u", newest.kver.major, newest.kver.minor);
 		r->kernel = release;
 	}
-	r->ps = s.geo.page_size;
-	r->ps_assumed = s.geo.page_size_from == WM_GEO_ASSUMED;
+	r->ps = s.st.geo.page_size;
+	r->ps_assumed = s.st.geo.page_size_from == WM_GEO_ASSUMED;
 	snapshot_free(&s);
 	return EXIT_OK;
 }

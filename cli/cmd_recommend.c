@@ -124,9 +124,9 @@ double rec_mib(uint64_t pages, unsigned page_size)
 
 const char *rec_zname(const struct rec *r, size_t i)
 {
-	int64_t k = r->s.zone_map[i];
+	int64_t k = r->s.st.layout.printed[i];
 
-	return k >= 0 ? r->s.zi.zones[k].name : wm_zone_type_name(r->s.m.zones[i].type);
+	return k >= 0 ? r->s.st.zi.zones[k].name : wm_zone_type_name(r->s.st.m.zones[i].type);
 }
 
 /* "DMA32 and Normal" style list of the zones flagged in sel. */
@@ -134,17 +134,17 @@ void rec_zone_list(const struct rec *r, const bool *sel, char *buf, size_t n)
 {
 	size_t i, cnt = 0, k = 0, total = 0;
 
-	for (i = 0; i < r->s.m.nzones; i++)
+	for (i = 0; i < r->s.st.m.nzones; i++)
 		total += sel[i];
 	buf[0] = '\0';
-	for (i = 0; i < r->s.m.nzones; i++) {
+	for (i = 0; i < r->s.st.m.nzones; i++) {
 		if (!sel[i])
 			continue;
 		cnt++;
-		if (r->s.zi.nnodes > 1)
+		if (r->s.st.zi.nnodes > 1)
 			k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%snode %d %s",
 					      cnt == 1 ? "" : cnt == total ? " and " : ", ",
-					      r->s.m.zones[i].node, rec_zname(r, i));
+					      r->s.st.m.zones[i].node, rec_zname(r, i));
 		else
 			k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s",
 					      cnt == 1 ? "" : cnt == total ? " and " : ", ",
@@ -159,7 +159,7 @@ void rec_zone_list(const struct rec *r, const bool *sel, char *buf, size_t n)
 static int run_extra(struct rec *r)
 {
 	struct wm_diag d = { 0 };
-	size_t i, k, n = r->s.m.nzones, tlen;
+	size_t i, k, n = r->s.st.m.nzones, tlen;
 	int64_t *true_min;
 	size_t ntrue = 0;
 	const char *text;
@@ -167,7 +167,7 @@ static int run_extra(struct rec *r)
 	int rc;
 
 	r->efk = calloc(n ? n : 1, sizeof(*r->efk));
-	true_min = calloc(r->s.zi.nzones ? r->s.zi.nzones : 1, sizeof(*true_min));
+	true_min = calloc(r->s.st.zi.nzones ? r->s.st.zi.nzones : 1, sizeof(*true_min));
 	if (!r->efk || !true_min) {
 		free(true_min);
 		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
@@ -177,10 +177,10 @@ static int run_extra(struct rec *r)
 		return cli_diag(CMD, rc, &d);
 	}
 	/* the script's view: zones in file order that print a managed line */
-	for (i = 0; i < r->s.zi.nzones; i++)
-		if (r->s.zi.zones[i].flags & ZI_HAS_MANAGED)
-			true_min[ntrue++] = (r->s.zi.zones[i].flags & ZI_HAS_MIN) ?
-					    (int64_t)r->s.zi.zones[i].min : -1;
+	for (i = 0; i < r->s.st.zi.nzones; i++)
+		if (r->s.st.zi.zones[i].flags & ZI_HAS_MANAGED)
+			true_min[ntrue++] = (r->s.st.zi.zones[i].flags & ZI_HAS_MIN) ?
+					    (int64_t)r->s.st.zi.zones[i].min : -1;
 	text = r->s.zoneinfo;
 	tlen = r->s.zoneinfo_len;
 	if (memchr(text, '\r', tlen)) {
@@ -206,7 +206,7 @@ static int run_extra(struct rec *r)
 	d.msg[0] = 0;
 	r->script_ok = wm_rec_script(text, tlen, true_min, ntrue,
 				     r->base_wsf >= 0 ? r->base_wsf : r->now.wsf,
-				     r->extra_kb, r->s.m.page_size, &r->script, &d) == WM_OK;
+				     r->extra_kb, r->s.st.m.page_size, &r->script, &d) == WM_OK;
 	if (!r->script_ok)
 		snprintf(r->script_why, sizeof(r->script_why), "%s",
 			 d.msg[0] ? d.msg : "the script would fail");
@@ -274,22 +274,22 @@ static int run_from_tune(struct rec *r)
 		 cJSON_IsString(cJSON_GetObjectItem(sum, "last_why")) ?
 		 cJSON_GetObjectItem(sum, "last_why")->valuestring : "");
 	cJSON_Delete(doc);
-	if (r->tl.wsf < 1 || r->tl.wsf > r->s.prof.wsf_max)
+	if (r->tl.wsf < 1 || r->tl.wsf > r->s.st.kernel.prof.wsf_max)
 		return cli_err(EXIT_USAGE, CMD, "%s: the log's wsf %" PRId64 " is outside 1..%" PRId64
 			       " of this kernel: a log of another machine?", r->from_tune, r->tl.wsf,
-			       r->s.prof.wsf_max);
+			       r->s.st.kernel.prof.wsf_max);
 
 	/* The summed usable gap at the log's wsf, then the smallest wsf giving it. */
 	{
 		struct wm_sysctl sc = r->now;
-		struct wm_predicted *at = calloc(r->s.m.nzones ? r->s.m.nzones : 1, sizeof(*at));
+		struct wm_predicted *at = calloc(r->s.st.m.nzones ? r->s.st.m.nzones : 1, sizeof(*at));
 		size_t i;
 
 		if (!at)
 			return cli_err(EXIT_SYSTEM, CMD, "out of memory");
 		sc.wsf = r->tl.wsf;
 		rc = snapshot_predict(&r->s, &sc, WM_RECOMPUTE_WMARKS, at);
-		for (i = 0; rc == EXIT_OK && i < r->s.m.nzones; i++)
+		for (i = 0; rc == EXIT_OK && i < r->s.st.m.nzones; i++)
 			if (r->usable[i])
 				need += at[i].wm.gap;
 		free(at);
@@ -307,7 +307,7 @@ static int run_from_tune(struct rec *r)
 static int run_burst(struct rec *r)
 {
 	struct wm_diag d = { 0 };
-	uint64_t pages = (r->burst_bytes + r->s.m.page_size - 1) / r->s.m.page_size;
+	uint64_t pages = (r->burst_bytes + r->s.st.m.page_size - 1) / r->s.st.m.page_size;
 	int rc;
 
 	if ((rc = wm_rec_for_gap(&r->in, r->usable, (uint64_t)pages, &r->ans, &d)))
@@ -322,7 +322,7 @@ static int run_burst(struct rec *r)
  */
 static int measure_boost(struct rec *r, const struct wm_rec_sample *vm, struct wm_diag *d)
 {
-	size_t nz = r->s.m.nzones;
+	size_t nz = r->s.st.m.nzones;
 
 	r->bpeak = calloc(nz ? nz : 1, sizeof(*r->bpeak));
 	if (!r->bpeak)
@@ -332,10 +332,10 @@ static int measure_boost(struct rec *r, const struct wm_rec_sample *vm, struct w
 		r->bobs = calloc(nz ? nz : 1, sizeof(*r->bobs));
 		if (!r->bobs)
 			return wm_fail(d, WM_ENOMEM, 0, NULL, "out of memory");
-		rec_boost_obs_of(r, &r->s.zi, r->bobs);
+		rec_boost_obs_of(r, &r->s.st.zi, r->bobs);
 		r->nbobs = 1;
 	}
-	return wm_boost_evidence(&r->s.prof, &r->s.m, NULL, r->bobs, vm, r->nbobs,
+	return wm_boost_evidence(&r->s.st.kernel.prof, &r->s.st.m, NULL, r->bobs, vm, r->nbobs,
 				 (r->now.have & WM_HAVE_BOOST) ? r->now.boost_factor : -1,
 				 r->bpeak, &r->bev, d);
 }
@@ -343,7 +343,7 @@ static int measure_boost(struct rec *r, const struct wm_rec_sample *vm, struct w
 /* Pages: what the raised min took in the usable zones (wm_boost_headroom). */
 static uint64_t boost_headroom(const struct rec *r)
 {
-	return wm_boost_headroom(&r->s.m, r->usable, r->bpeak,
+	return wm_boost_headroom(&r->s.st.m, r->usable, r->bpeak,
 				 (r->now.have & WM_HAVE_BOOST) ? rec_boost_allowed(r) : 0, &r->bev);
 }
 
@@ -379,7 +379,7 @@ static int run_measure(struct rec *r)
 	if ((rc = wm_rec_for_gap(&r->in, r->usable, 0, &cur, &d)))
 		return cli_diag(CMD, rc, &d);
 	wm_rec_decide(&r->ms, cur.gap_now, &r->dec);
-	wm_rec_boost_decide(&r->s.prof, (r->now.have & WM_HAVE_BOOST) ? r->now.boost_factor : -1,
+	wm_rec_boost_decide(&r->s.st.kernel.prof, (r->now.have & WM_HAVE_BOOST) ? r->now.boost_factor : -1,
 			    &r->bev, boost_headroom(r), &r->dec, cur.gap_now, &r->bdec);
 	r->bmeasured = true;
 	if ((rc = wm_rec_for_gap(&r->in, r->usable, r->bdec.need, &r->ans, &d)))
@@ -569,18 +569,18 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 		/* the same rule, and so the same answer, as whatif --wsf and apply --wsf */
 		struct wm_diag d = { 0 };
 
-		if (wm_knob_exists(&r.s.prof, WM_KNOB_WSF, &d)) {
+		if (wm_knob_exists(&r.s.st.kernel.prof, WM_KNOB_WSF, &d)) {
 			rc = cli_err(EXIT_USAGE, CMD, "%s: nothing to recommend", d.msg);
 			goto out;
 		}
 	}
-	r.knob = (r.s.sysctl.have & WM_HAVE_EXTRA) != 0;
+	r.knob = (r.s.st.sysctl.have & WM_HAVE_EXTRA) != 0;
 	if (r.vm_total >= 0)
-		r.s.m.vm_total_pages = (uint64_t)r.vm_total;
-	r.in.prof = &r.s.prof;
-	r.in.m = &r.s.m;
+		r.s.st.m.vm_total_pages = (uint64_t)r.vm_total;
+	r.in.prof = &r.s.st.kernel.prof;
+	r.in.m = &r.s.st.m;
 	r.in.now = &r.now;
-	n = r.s.m.nzones;
+	n = r.s.st.m.nzones;
 	r.model_now = calloc(n ? n : 1, sizeof(*r.model_now));
 	r.after = calloc(n ? n : 1, sizeof(*r.after));
 	r.usable = calloc(n ? n : 1, sizeof(*r.usable));
@@ -601,8 +601,8 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 		}
 		for (i = 0; i < n; i++)
 			w[i] = r.model_now[i].wm;
-		r.class_idx = wm_rec_class_idx(&r.s.m);
-		wm_rec_usable(&r.s.m, w, r.class_idx, r.usable);
+		r.class_idx = wm_rec_class_idx(&r.s.st.m);
+		wm_rec_usable(&r.s.st.m, w, r.class_idx, r.usable);
 		free(w);
 	}
 
@@ -660,9 +660,9 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 		if (r.ans.wanted > 0)
 			warning(&r, "the target needs wsf %" PRId64 ", beyond this kernel's maximum %" PRId64 ": "
 				"capped at %" PRId64 ", which holds %.1f MiB of the %.1f MiB needed",
-				r.ans.wanted, r.s.prof.wsf_max, r.ans.wsf,
-				rec_mib(r.ans.gap_after, r.s.m.page_size),
-				rec_mib(r.ans.gap_needed, r.s.m.page_size));
+				r.ans.wanted, r.s.st.kernel.prof.wsf_max, r.ans.wsf,
+				rec_mib(r.ans.gap_after, r.s.st.m.page_size),
+				rec_mib(r.ans.gap_needed, r.s.st.m.page_size));
 		else
 			warning(&r, "no wsf up to %d reaches the target: capped at %" PRId64 "",
 				WM_REC_WSF_CEILING, r.ans.wsf);

@@ -433,12 +433,12 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 
 		memset(&s, 0, sizeof(s));
 		if (snapshot_read(ctx, &s) == EXIT_OK) {
-			struct wm_predicted *w = calloc(s.m.nzones ? s.m.nzones : 1, sizeof(*w));
+			struct wm_predicted *w = calloc(s.st.m.nzones ? s.st.m.nzones : 1, sizeof(*w));
 
-			if (w && (s.sysctl.have & WM_HAVE_MFK) && s.m.nzones &&
-			    wm_predict(&s.prof, &s.m, &s.zi, &s.layout, &s.sysctl,
+			if (w && (s.st.sysctl.have & WM_HAVE_MFK) && s.st.m.nzones &&
+			    wm_predict(&s.st.kernel.prof, &s.st.m, &s.st.zi, &s.st.layout, &s.st.sysctl,
 				       WM_RECOMPUTE_WMARKS, w, NULL) == WM_OK)
-				rc = live_check(ctx, cmd, &s, w, &s.sysctl, recomp, doc);
+				rc = live_check(ctx, cmd, &s, w, &s.st.sysctl, recomp, doc);
 			free(w);
 			snapshot_free(&s);
 		}

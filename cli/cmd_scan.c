@@ -519,20 +519,20 @@ static cJSON *json_target(const struct target *t, const struct scan_opts *o, int
 static int node_targets(const struct snapshot *s, const struct scan_opts *o, struct target **out,
 			size_t *nout)
 {
-	struct target *t = calloc((size_t)s->zi.nnodes + 1, sizeof(*t));
+	struct target *t = calloc((size_t)s->st.zi.nnodes + 1, sizeof(*t));
 	bool seen_lru = false;
 	size_t n = 0;
 	int node;
 
 	if (!t)
 		return cli_err(EXIT_SYSTEM, "scan", "out of memory");
-	for (node = 0; node < s->zi.nnodes; node++) {
+	for (node = 0; node < s->st.zi.nnodes; node++) {
 		struct target *x = &t[n];
 
 		if (o->node >= 0 && node != o->node)
 			continue;
 		memset(x, 0, sizeof(*x));
-		if (!wm_scan_node(&s->zi, node, NULL, &x->in))
+		if (!wm_scan_node(&s->st.zi, node, NULL, &x->in))
 			continue;
 		seen_lru = true;
 		x->node = node;
@@ -707,11 +707,11 @@ static int apply_from(const struct snapshot *s, bool have_snap, const struct sca
 		t->target_assumed = true;
 		return EXIT_OK;
 	}
-	if (o->node < 0 && s->zi.nnodes > 1)
+	if (o->node < 0 && s->st.zi.nnodes > 1)
 		return cli_usage("scan", "global reclaim of %s: zoneinfo has %d nodes: give --node N",
-				 o->cgroup, s->zi.nnodes);
+				 o->cgroup, s->st.zi.nnodes);
 	memset(&nodein, 0, sizeof(nodein));
-	if (!wm_scan_node(&s->zi, node, NULL, &nodein)) {
+	if (!wm_scan_node(&s->st.zi, node, NULL, &nodein)) {
 		if (o->node >= 0)
 			return cli_usage("scan", "--node %d: zoneinfo has no such node with LRU "
 					 "lines", node);
@@ -885,16 +885,16 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	if ((rc = snapshot_read_need(ctx, &s, given || o.cgroup ? 0 : WM_NEED_ZONEINFO)))
 		return rc;
 	/* the nodes' lists count only where the sizes are not given */
-	have_snap = s.have_zones && !given;
-	page_size = s.geo.page_size;
+	have_snap = s.st.have_zones && !given;
+	page_size = s.st.geo.page_size;
 	/* the release said (--kernel, else the root's): without one, the current rules */
-	snprintf(kernel, sizeof(kernel), "%s", ctx->kernel ? ctx->kernel : s.osrelease);
-	kv = s.kver;
-	if (s.kernel_known)
+	snprintf(kernel, sizeof(kernel), "%s", ctx->kernel ? ctx->kernel : s.st.kernel.osrelease);
+	kv = s.st.kernel.kver;
+	if (s.st.kernel.known)
 		def = wm_scan_rule_for((int)kv.major, (int)kv.minor);
 
 	/* memory.reclaim's swappiness=max: 6.16+, refused (EINVAL) before */
-	if (o.swappiness && o.swappiness_v == 201 && s.kernel_known) {
+	if (o.swappiness && o.swappiness_v == 201 && s.st.kernel.known) {
 		struct wm_reclaim_profile rp;
 
 		wm_reclaim_profile_for(&kv, &rp);
@@ -1023,7 +1023,7 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	mglru = mglru_on(ctx->root);
 	/* 7.x keeps the page cache in large folios (the kernel suite's 7.2 guest) */
-	if (s.kernel_known && kv.major >= 7)
+	if (s.st.kernel.known && kv.major >= 7)
 		folio = wm_reclaim_largest_folio(snapshot_pmd_bytes(ctx->root), page_size);
 
 	if (ctx->format == FMT_JSON) {

@@ -118,29 +118,29 @@ static void json_nodes(struct jw *w, const void *arg)
 static struct wm_zone_wm *show_model(const struct snapshot *s)
 {
 	struct wm_zone_wm *all, *out;
-	struct wm_sysctl sc = s->sysctl;
+	struct wm_sysctl sc = s->st.sysctl;
 	size_t i;
 
-	if (!(sc.have & WM_HAVE_MFK) || (s->prof.wsf && !(sc.have & WM_HAVE_WSF)) || !s->m.nzones)
+	if (!(sc.have & WM_HAVE_MFK) || (s->st.kernel.prof.wsf && !(sc.have & WM_HAVE_WSF)) || !s->st.m.nzones)
 		return NULL;
-	all = calloc(s->m.nzones, sizeof(*all));
-	if (!all || wm_setup_wmarks(&s->prof, &s->m, &sc, all, NULL)) {
+	all = calloc(s->st.m.nzones, sizeof(*all));
+	if (!all || wm_setup_wmarks(&s->st.kernel.prof, &s->st.m, &sc, all, NULL)) {
 		free(all);
 		return NULL;
 	}
 	/* every zone printed, in the model's order (4.12+): no second array */
-	for (i = 0; i < s->m.nzones && s->zone_map[i] == (int64_t)i; i++)
+	for (i = 0; i < s->st.m.nzones && s->st.layout.printed[i] == (int64_t)i; i++)
 		;
-	if (i == s->m.nzones && s->zi.nzones == s->m.nzones)
+	if (i == s->st.m.nzones && s->st.zi.nzones == s->st.m.nzones)
 		return all;
-	out = calloc(s->zi.nzones ? s->zi.nzones : 1, sizeof(*out));
+	out = calloc(s->st.zi.nzones ? s->st.zi.nzones : 1, sizeof(*out));
 	if (!out) {
 		free(all);
 		return NULL;
 	}
-	for (i = 0; i < s->m.nzones; i++)
-		if (s->zone_map[i] >= 0)
-			out[s->zone_map[i]] = all[i];
+	for (i = 0; i < s->st.m.nzones; i++)
+		if (s->st.layout.printed[i] >= 0)
+			out[s->st.layout.printed[i]] = all[i];
 	free(all);
 	return out;
 }
@@ -160,8 +160,8 @@ static int64_t boost_ceiling(const struct snapshot *s, const struct zi_zone *z)
 	high = z->high;
 	if ((z->flags & ZI_HAS_BOOST) && z->boost <= high)
 		high -= z->boost;
-	return (int64_t)wm_boost_max(&s->prof, z->managed, high, s->sysctl.boost_factor,
-				  s->m.pageblock_pages);
+	return (int64_t)wm_boost_max(&s->st.kernel.prof, z->managed, high, s->st.sysctl.boost_factor,
+				  s->st.m.pageblock_pages);
 }
 
 const struct option cmd_show_opts[] = {
@@ -190,14 +190,14 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 
 	if ((rc = snapshot_read(ctx, &s)))
 		return rc;
-	rows = calloc(s.zi.nzones ? s.zi.nzones : 1, sizeof(*rows));
+	rows = calloc(s.st.zi.nzones ? s.st.zi.nzones : 1, sizeof(*rows));
 	if (!rows) {
 		snapshot_free(&s);
 		return cli_err(EXIT_SYSTEM, "show", "out of memory");
 	}
 	w = show_model(&s);
-	for (i = 0; i < s.zi.nzones; i++) {
-		zrow_from_zoneinfo(&rows[i], &s.zi.zones[i]);
+	for (i = 0; i < s.st.zi.nzones; i++) {
+		zrow_from_zoneinfo(&rows[i], &s.st.zi.zones[i]);
 		if (w && rows[i].managed > 0) {
 			rows[i].wsf_floor = w[i].wsf_floor;
 			/* from the gap the kernel printed */
@@ -205,33 +205,33 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 				rows[i].wsf_effective = (int64_t)((((uint64_t)rows[i].gap + 1) * 10000 - 1) /
 							       (uint64_t)rows[i].managed);
 		}
-		promo |= (s.zi.zones[i].flags & ZI_HAS_PROMO) != 0;
+		promo |= (s.st.zi.zones[i].flags & ZI_HAS_PROMO) != 0;
 	}
 
-	if (s.prof.boost && (s.sysctl.have & WM_HAVE_BOOST))
-		for (i = 0; i < s.zi.nzones; i++)
-			rows[i].boost_max = boost_ceiling(&s, &s.zi.zones[i]);
+	if (s.st.kernel.prof.boost && (s.st.sysctl.have & WM_HAVE_BOOST))
+		for (i = 0; i < s.st.zi.nzones; i++)
+			rows[i].boost_max = boost_ceiling(&s, &s.st.zi.zones[i]);
 
 	explain_init(&ex);
 	ex.source = s.live ? "live" : "capture";
-	ex.kernel_label = s.osrelease[0] ? s.osrelease : NULL;
-	ex.profile = &s.prof;
-	ex.machine = &s.m;
-	ex.geo = &s.geo;
-	ex.sysctl = &s.sysctl;
+	ex.kernel_label = s.st.kernel.osrelease[0] ? s.st.kernel.osrelease : NULL;
+	ex.profile = &s.st.kernel.prof;
+	ex.machine = &s.st.m;
+	ex.geo = &s.st.geo;
+	ex.sysctl = &s.st.sysctl;
 	ex.wm = w;
 	ex.rows = rows;
-	ex.nrows = s.zi.nzones;
+	ex.nrows = s.st.zi.nzones;
 	ex.cols = COL_DEFAULT | COL_LIVE | COL_BOOST | (promo ? COL_PROMO : 0) |
-		  (s.prof.boost && (s.sysctl.have & WM_HAVE_BOOST) ? COL_BOOST_MAX : 0);
+		  (s.st.kernel.prof.boost && (s.st.sysctl.have & WM_HAVE_BOOST) ? COL_BOOST_MAX : 0);
 	if (ctx->format == FMT_JSON) {
-		sr = (struct show_rows){ rows, s.zi.nzones };
+		sr = (struct show_rows){ rows, s.st.zi.nzones };
 		ex.json_more = json_nodes;
 		ex.json_more_arg = &sr;
 	}
 	rc = explain_print(ctx, &ex);
 	if (ctx->format == FMT_TEXT)
-		node_totals(rows, s.zi.nzones, NULL, stdout);
+		node_totals(rows, s.st.zi.nzones, NULL, stdout);
 	free(w);
 	free(rows);
 	snapshot_free(&s);

@@ -214,7 +214,7 @@ static uint64_t managed_total(const struct wm_machine *m)
 /* --max-reserve: SIZE (bytes, K/M/G/T) or N% of managed memory, into pages. */
 static int parse_max_reserve(struct tune *t)
 {
-	const struct wm_machine *m = &t->s.m;
+	const struct wm_machine *m = &t->s.st.m;
 	uint64_t managed = managed_total(m), bytes;
 	struct wm_diag d = { 0 };
 	const char *a = t->max_reserve_arg;
@@ -294,8 +294,8 @@ static int read_zones(struct tune *t, bool *have_file)
 	if ((rc = snapshot_reread_zones(&t->s, CMD, &zi)))
 		return rc;
 	*have_file = false;
-	for (i = 0; i < t->s.m.nzones; i++) {
-		int64_t k = t->s.zone_map[i];
+	for (i = 0; i < t->s.st.m.nzones; i++) {
+		int64_t k = t->s.st.layout.printed[i];
 		const struct zi_zone *z = k >= 0 ? &zi.zones[k] : NULL;
 
 		memset(&t->zones[i], 0, sizeof(t->zones[i]));
@@ -316,11 +316,11 @@ static int read_zones(struct tune *t, bool *have_file)
 
 static int replay_open(struct tune *t)
 {
-	t->robs = calloc(t->s.m.nzones ? t->s.m.nzones : 1, sizeof(*t->robs));
+	t->robs = calloc(t->s.st.m.nzones ? t->s.st.m.nzones : 1, sizeof(*t->robs));
 	if (!t->robs)
 		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
 	t->rd_open = true;
-	return readings_open(&t->rd, CMD, t->replay, t->s.m.nzones, t->s.root);
+	return readings_open(&t->rd, CMD, t->replay, t->s.st.m.nzones, t->s.root);
 }
 
 /*
@@ -332,7 +332,7 @@ static int replay_open(struct tune *t)
  */
 static int replay_next(struct tune *t, struct wm_tune_sample *smp, bool *done)
 {
-	size_t nz = t->s.m.nzones, z;
+	size_t nz = t->s.st.m.nzones, z;
 	struct wm_rec_sample cur;
 	int rc;
 
@@ -372,7 +372,7 @@ static int replay_next(struct tune *t, struct wm_tune_sample *smp, bool *done)
 
 static double mib(const struct tune *t, uint64_t pages)
 {
-	return (double)pages * t->s.m.page_size / 1048576.0;
+	return (double)pages * t->s.st.m.page_size / 1048576.0;
 }
 
 static void clock_str(char *buf, size_t n)
@@ -497,8 +497,8 @@ static int write_prom(const struct tune *t, const struct wm_tune_decision *d)
 		   "# TYPE wmark_tune_stalls_total counter\nwmark_tune_stalls_total %llu\n"
 		   "# HELP wmark_tune_writes_total changes wmark tune wrote\n"
 		   "# TYPE wmark_tune_writes_total counter\nwmark_tune_writes_total %u\n",
-		(unsigned long long)(d->gap_new * t->s.m.page_size),
-		(unsigned long long)(d->reserve_new * t->s.m.page_size),
+		(unsigned long long)(d->gap_new * t->s.st.m.page_size),
+		(unsigned long long)(d->reserve_new * t->s.st.m.page_size),
 		(unsigned long long)t->stalls, t->st.writes);
 	if (ferror(f))
 		e = errno ? errno : EIO;
@@ -650,23 +650,23 @@ static int run(struct tune *t)
 	if ((rc = snapshot_read(t->ctx, &t->s)))
 		return rc;
 	t->have_snapshot = true;
-	if (!t->s.prof.wsf)
+	if (!t->s.st.kernel.prof.wsf)
 		return cli_err(EXIT_USAGE, CMD, "kernel %s has no watermark_scale_factor (4.6+)",
-			       t->s.osrelease[0] ? t->s.osrelease : "?");
-	if ((rc = snapshot_need(&t->s, CMD, &t->s.sysctl, WM_HAVE_MFK | WM_HAVE_WSF, NULL)))
+			       t->s.st.kernel.osrelease[0] ? t->s.st.kernel.osrelease : "?");
+	if ((rc = snapshot_need(&t->s, CMD, &t->s.st.sysctl, WM_HAVE_MFK | WM_HAVE_WSF, NULL)))
 		return rc;
 	wm_tune_defaults(&t->p);
 	t->p.boost = !t->no_boost;
 	if ((rc = parse_max_reserve(t)))
 		return rc;
-	t->env.prof = &t->s.prof;
-	t->env.m = &t->s.m;
-	t->env.sysctl = t->s.sysctl;
-	if (t->no_boost || !t->s.prof.boost || !(t->s.sysctl.have & WM_HAVE_BOOST))
+	t->env.prof = &t->s.st.kernel.prof;
+	t->env.m = &t->s.st.m;
+	t->env.sysctl = t->s.st.sysctl;
+	if (t->no_boost || !t->s.st.kernel.prof.boost || !(t->s.st.sysctl.have & WM_HAVE_BOOST))
 		t->env.sysctl.have &= ~(unsigned)WM_HAVE_BOOST;
 	if (wm_tune_start(&t->env, &t->st, &d))
 		return cli_diag(CMD, WM_EINVAL, &d);
-	t->zones = calloc(t->s.m.nzones ? t->s.m.nzones : 1, sizeof(*t->zones));
+	t->zones = calloc(t->s.st.m.nzones ? t->s.st.m.nzones : 1, sizeof(*t->zones));
 	if (!t->zones)
 		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
 
@@ -675,7 +675,7 @@ static int run(struct tune *t)
 		if ((rc = replay_open(t)))
 			return rc;
 	} else {
-		rc = txn_begin(&t->txn, t->ctx, CMD, t->state_opt, t->s.osrelease, t->command,
+		rc = txn_begin(&t->txn, t->ctx, CMD, t->state_opt, t->s.st.kernel.osrelease, t->command,
 			       use, nuse, t->dry_run);
 		if (rc != EXIT_OK)
 			return rc;
@@ -686,8 +686,8 @@ static int run(struct tune *t)
 		return cli_err(EXIT_SYSTEM, CMD, "signals: %s", strerror(-rc));
 
 	if (t->ctx->format != FMT_JSON) {
-		printf("tune: kernel %s, root %s, every %g s%s; wsf %ld", t->s.osrelease[0] ?
-		       t->s.osrelease : "unknown", t->ctx->root, t->interval,
+		printf("tune: kernel %s, root %s, every %g s%s; wsf %ld", t->s.st.kernel.osrelease[0] ?
+		       t->s.st.kernel.osrelease : "unknown", t->ctx->root, t->interval,
 		       t->replay ? " of the recording" : t->dry_run ? ", dry run" : "", t->st.wsf);
 		if (t->st.boost >= 0)
 			printf(", boost %ld", t->st.boost);

@@ -99,7 +99,7 @@ static void print_list(const int64_t *v, int n)
 
 static const char *zname(const struct snapshot *s, size_t i)
 {
-	return wm_zone_type_name(s->m.zones[i].type);
+	return wm_zone_type_name(s->st.m.zones[i].type);
 }
 
 static void report_text(const struct snapshot *s, const struct wm_verify *a, const char *kernel)
@@ -125,9 +125,9 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 		const struct wm_printed *pr = &a->pr[i];
 		const struct wm_zone_wm *w = &a->w[i];
 
-		if (s->zone_map[i] < 0)
+		if (s->st.layout.printed[i] < 0)
 			continue;
-		printf("%-4d %-8s ", s->m.zones[i].node, s->zi.zones[s->zone_map[i]].name);
+		printf("%-4d %-8s ", s->st.m.zones[i].node, s->st.zi.zones[s->st.layout.printed[i]].name);
 		if (!a->bad_wm[i] && !a->bad_prot[i]) {
 			puts("ok");
 			continue;
@@ -164,9 +164,9 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 		for (i = 0; i < n; i++) {
 			uint64_t then = a->then[i];
 
-			if (then != s->m.zones[i].managed)
-				printf(" %d/%s %" PRIu64 " then, %" PRIu64 " now;", s->m.zones[i].node, zname(s, i),
-				       then, s->m.zones[i].managed);
+			if (then != s->st.m.zones[i].managed)
+				printf(" %d/%s %" PRIu64 " then, %" PRIu64 " now;", s->st.m.zones[i].node, zname(s, i),
+				       then, s->st.m.zones[i].managed);
 		}
 		puts("\n  with those, every printed number matches exactly.  Writing any watermark\n"
 		     "  sysctl makes the kernel recompute: wmark apply --refresh.");
@@ -222,7 +222,7 @@ static int report_jw(const struct snapshot *s, const struct wm_verify *a, const 
 
 	head = explain_json_head(&(struct explain_head){
 		.source = s->live ? "live" : "capture", .kernel = kernel,
-		.m = &s->m, .geo = &s->geo, .sysctl = &a->sc });
+		.m = &s->st.m, .geo = &s->st.geo, .sysctl = &a->sc });
 	if (!head)
 		return cli_err(EXIT_SYSTEM, "json", "out of memory");
 	w = doc_open(root);
@@ -237,13 +237,13 @@ static int report_jw(const struct snapshot *s, const struct wm_verify *a, const 
 	jw_arr_open(w, "zones");
 	for (i = 0; i < a->nzones; i++) {
 		const struct wm_zone_wm *zw = &a->w[i];
-		int64_t k = s->zone_map[i];
+		int64_t k = s->st.layout.printed[i];
 		struct wm4 e = wm4_model(a, i);
 		struct zrow r;
 
 		if (k < 0)
 			continue;
-		zrow_from_zoneinfo(&r, &s->zi.zones[k]);
+		zrow_from_zoneinfo(&r, &s->st.zi.zones[k]);
 		jw_obj_open(w, NULL);
 		report_jw_zone_members(w, &r, COL_DEFAULT | COL_PROMO);
 		jw_obj_open(w, "expected");
@@ -322,9 +322,9 @@ static void verify_prom(const struct snapshot *s, const struct wm_verify *a)
 	fputs("# HELP wmark_verify_match Whether the zone's printed watermarks and protection match the model.\n"
 	      "# TYPE wmark_verify_match gauge\n", stdout);
 	for (i = 0; i < a->nzones; i++)
-		if (s->zone_map[i] >= 0)
+		if (s->st.layout.printed[i] >= 0)
 			printf("wmark_verify_match{node=\"%d\",zone=\"%s\"} %d\n",
-			       s->m.zones[i].node, s->zi.zones[s->zone_map[i]].name,
+			       s->st.m.zones[i].node, s->st.zi.zones[s->st.layout.printed[i]].name,
 			       !a->bad_wm[i] && !a->bad_prot[i]);
 	for (k = 0; k < NWM4; k++) {
 		printf("# HELP wmark_verify_%s %s.\n# TYPE wmark_verify_%s gauge\n",
@@ -333,10 +333,10 @@ static void verify_prom(const struct snapshot *s, const struct wm_verify *a)
 			struct wm4 e = wm4_model(a, i);
 			struct fmt_val v = fmt_value(&wm4_fields[k], &e);
 
-			if (s->zone_map[i] >= 0 && v.ok)
+			if (s->st.layout.printed[i] >= 0 && v.ok)
 				printf("wmark_verify_%s{node=\"%d\",zone=\"%s\"} %" PRId64 "\n",
-				       wm4_fields[k].prom, s->m.zones[i].node,
-				       s->zi.zones[s->zone_map[i]].name, v.n);
+				       wm4_fields[k].prom, s->st.m.zones[i].node,
+				       s->st.zi.zones[s->st.layout.printed[i]].name, v.n);
 		}
 	}
 	prom_verdict(wm_verdict_name(a->verdict));
@@ -399,12 +399,12 @@ static int verify_one(const struct cli_ctx *ctx, struct wm_verify_opts o, const 
 		}
 		return rc;
 	}
-	o.kernel_known = s.kernel_known;
+	o.kernel_known = s.st.kernel.known;
 	rule = o.prof.high_rule;	/* --formula's, kept over the snapshot's */
-	o.prof = s.prof;
+	o.prof = s.st.kernel.prof;
 	o.prof.high_rule = rule;
-	o.geo = s.geo;
-	rc = wm_verify(&s.zi, &s.layout, &s.m, &s.sysctl, &o, &v, &d);
+	o.geo = s.st.geo;
+	rc = wm_verify(&s.st.zi, &s.st.layout, &s.st.m, &s.st.sysctl, &o, &v, &d);
 	if (rc == WM_EINVAL) {
 		rc = opts_change_error("verify", &d);
 		goto out;
@@ -432,7 +432,7 @@ static int verify_one(const struct cli_ctx *ctx, struct wm_verify_opts o, const 
 		goto out;
 	}
 	snprintf(kernel, sizeof(kernel), "%s", v.assumed ? v.assumed :
-		 ctx->kernel ? ctx->kernel : s.osrelease);
+		 ctx->kernel ? ctx->kernel : s.st.kernel.osrelease);
 	if (ctx->format == FMT_JSON) {
 		rc = report_jw(&s, &v, kernel, fleet);
 		if (rc)

@@ -74,7 +74,7 @@ static double mib(int64_t pages, unsigned page_size)
  */
 static void anon_only_lines(const struct snapshot *s, const struct wm_predicted *after, cJSON *doc)
 {
-	uint64_t *high = calloc(s->zi.nzones ? s->zi.nzones : 1, sizeof(*high));
+	uint64_t *high = calloc(s->st.zi.nzones ? s->st.zi.nzones : 1, sizeof(*high));
 	cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "anon_only") : NULL;
 	struct wm_scan_in now, then;
 	size_t i;
@@ -82,15 +82,15 @@ static void anon_only_lines(const struct snapshot *s, const struct wm_predicted 
 
 	if (!high)
 		return;
-	for (i = 0; i < s->zi.nzones; i++)
-		high[i] = s->zi.zones[i].high;
-	for (i = 0; i < s->m.nzones; i++)
-		if (after[i].shown && s->zone_map[i] >= 0)
-			high[s->zone_map[i]] = after[i].wm.high + after[i].boost;
-	for (node = 0; node < s->zi.nnodes; node++) {
+	for (i = 0; i < s->st.zi.nzones; i++)
+		high[i] = s->st.zi.zones[i].high;
+	for (i = 0; i < s->st.m.nzones; i++)
+		if (after[i].shown && s->st.layout.printed[i] >= 0)
+			high[s->st.layout.printed[i]] = after[i].wm.high + after[i].boost;
+	for (node = 0; node < s->st.zi.nnodes; node++) {
 		int64_t mn, ma;
 
-		if (!wm_scan_node(&s->zi, node, NULL, &now) || !wm_scan_node(&s->zi, node, high, &then))
+		if (!wm_scan_node(&s->st.zi, node, NULL, &now) || !wm_scan_node(&s->st.zi, node, high, &then))
 			continue;
 		mn = wm_anon_only_margin(now.node_file, now.free, now.high_sum);
 		ma = wm_anon_only_margin(then.node_file, then.free, then.high_sum);
@@ -98,8 +98,8 @@ static void anon_only_lines(const struct snapshot *s, const struct wm_predicted 
 			cJSON *o = cJSON_CreateObject();
 
 			cJSON_AddNumberToObject(o, "node", node);
-			cJSON_AddNumberToObject(o, "margin_now_mib", mib(mn, s->m.page_size));
-			cJSON_AddNumberToObject(o, "margin_mib", mib(ma, s->m.page_size));
+			cJSON_AddNumberToObject(o, "margin_now_mib", mib(mn, s->st.m.page_size));
+			cJSON_AddNumberToObject(o, "margin_mib", mib(ma, s->st.m.page_size));
 			cJSON_AddBoolToObject(o, "anon_only_now", mn <= 0);
 			cJSON_AddBoolToObject(o, "anon_only", ma <= 0);
 			cJSON_AddItemToArray(arr, o);
@@ -109,7 +109,7 @@ static void anon_only_lines(const struct snapshot *s, const struct wm_predicted 
 		       "%.1f MiB after%s\n", node,
 		       (mn > 0) == (ma > 0) ? (ma > 0 ? "stays above" : "stays at or below")
 					    : (ma > 0 ? "moves above" : "moves to or below"),
-		       mib(mn, s->m.page_size), mib(ma, s->m.page_size),
+		       mib(mn, s->st.m.page_size), mib(ma, s->st.m.page_size),
 		       (mn > 0) != (ma > 0) ? (ma > 0 ? ": global reclaim scans file again"
 						      : ": global reclaim scans anon only")
 					    : "");
@@ -143,10 +143,10 @@ static void whatif_usage(void)
 static int64_t boost_ceiling(const struct snapshot *s, const struct wm_sysctl *sc,
 			  uint64_t managed, uint64_t high)
 {
-	if (!s->prof.boost || !(sc->have & WM_HAVE_BOOST))
+	if (!s->st.kernel.prof.boost || !(sc->have & WM_HAVE_BOOST))
 		return RV_NONE;
-	return (int64_t)wm_boost_max(&s->prof, managed, high, sc->boost_factor,
-				  s->m.pageblock_pages);
+	return (int64_t)wm_boost_max(&s->st.kernel.prof, managed, high, sc->boost_factor,
+				  s->st.m.pageblock_pages);
 }
 
 /*
@@ -161,27 +161,27 @@ static void boost_line(const struct snapshot *s, const struct wm_sysctl *sc,
 	uint64_t now = 0, then = 0, boosted = 0;
 	size_t i;
 
-	if (!s->prof.boost || !(s->sysctl.have & WM_HAVE_BOOST) || !(sc->have & WM_HAVE_BOOST))
+	if (!s->st.kernel.prof.boost || !(s->st.sysctl.have & WM_HAVE_BOOST) || !(sc->have & WM_HAVE_BOOST))
 		return;
-	for (i = 0; i < s->m.nzones; i++) {
+	for (i = 0; i < s->st.m.nzones; i++) {
 		const struct zi_zone *z;
 		uint64_t high;
 
 		if (!after[i].shown)
 			continue;
-		z = &s->zi.zones[s->zone_map[i]];
+		z = &s->st.zi.zones[s->st.layout.printed[i]];
 		high = z->high;
 		if ((z->flags & ZI_HAS_BOOST) && z->boost <= high) {
 			high -= z->boost;
 			boosted += z->boost;
 		}
-		now += (uint64_t)boost_ceiling(s, &s->sysctl, s->m.zones[i].managed, high);
-		then += (uint64_t)boost_ceiling(s, sc, s->m.zones[i].managed, after[i].wm.high);
+		now += (uint64_t)boost_ceiling(s, &s->st.sysctl, s->st.m.zones[i].managed, high);
+		then += (uint64_t)boost_ceiling(s, sc, s->st.m.zones[i].managed, after[i].wm.high);
 	}
 	printf("Watermark boost: at most %.1f MiB over the zones now (watermark_boost_factor %" PRId64 "), "
-	       "%.1f MiB after (%" PRId64 "); boosted now: %.1f MiB\n", mib((int64_t)now, s->m.page_size),
-	       s->sysctl.boost_factor, mib((int64_t)then, s->m.page_size), sc->boost_factor,
-	       mib((int64_t)boosted, s->m.page_size));
+	       "%.1f MiB after (%" PRId64 "); boosted now: %.1f MiB\n", mib((int64_t)now, s->st.m.page_size),
+	       s->st.sysctl.boost_factor, mib((int64_t)then, s->st.m.page_size), sc->boost_factor,
+	       mib((int64_t)boosted, s->st.m.page_size));
 }
 
 const struct option cmd_whatif_opts[] = {
@@ -236,11 +236,11 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 
 	if ((rc = snapshot_read(ctx, &s)))
 		return rc;
-	s.prof.high_rule = rule;	/* a kernel built with another rule */
+	s.st.kernel.prof.high_rule = rule;	/* a kernel built with another rule */
 	if ((rc = snapshot_change(&s, "whatif", &ch, &sc, &recomputes, "")))
 		goto out;
 	recompute = (recomputes & WM_RECOMPUTE_WMARKS) != 0;
-	n = s.m.nzones;
+	n = s.st.m.nzones;
 	after = calloc(n ? n : 1, sizeof(*after));
 	if (!after) {
 		rc = cli_err(EXIT_SYSTEM, "whatif", "out of memory");
@@ -256,9 +256,9 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 
 		doc = explain_json_head(&(struct explain_head){
 			.source = s.live ? "live" : "capture",
-			.kernel = s.osrelease[0] ? s.osrelease : "",
-			.m = &s.m, .geo = &s.geo, .sysctl = &sc });
-		cJSON_AddItemToObject(doc, "sysctl_now", report_json_sysctl(&s.sysctl));
+			.kernel = s.st.kernel.osrelease[0] ? s.st.kernel.osrelease : "",
+			.m = &s.st.m, .geo = &s.st.geo, .sysctl = &sc });
+		cJSON_AddItemToObject(doc, "sysctl_now", report_json_sysctl(&s.st.sysctl));
 		cJSON_AddBoolToObject(doc, "watermarks_recomputed", recompute);
 		if (rule != WM_HIGH_STOCK)
 			cJSON_AddStringToObject(doc, "high_formula", opts_formula_name(rule));
@@ -269,8 +269,8 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 
 			if (!after[i].shown)
 				continue;
-			zrow_from_model(&row, s.m.zones[i].node, s.zi.zones[s.zone_map[i]].name,
-					&s.m.zones[i], &after[i].wm, &s.prof);
+			zrow_from_model(&row, s.st.m.zones[i].node, s.st.zi.zones[s.st.layout.printed[i]].name,
+					&s.st.m.zones[i], &after[i].wm, &s.st.kernel.prof);
 			/* a recompute resets boost; otherwise it stays */
 			row.min = (int64_t)(after[i].wm.min + after[i].boost);
 			row.low = (int64_t)(after[i].wm.low + after[i].boost);
@@ -279,13 +279,13 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 			row.promo = after[i].promo_printed
 					    ? (int64_t)(after[i].wm.promo + after[i].boost) : RV_NONE;
 			row.boost = (int64_t)after[i].boost;
-			row.boost_max = boost_ceiling(&s, &sc, s.m.zones[i].managed, after[i].wm.high);
-			row.nprot = s.zi.zones[s.zone_map[i]].nprotection;
+			row.boost_max = boost_ceiling(&s, &sc, s.st.m.zones[i].managed, after[i].wm.high);
+			row.nprot = s.st.zi.zones[s.st.layout.printed[i]].nprotection;
 			arr = report_json_zones(&row, 1, cols | COL_PROMO | COL_BOOST |
 						(row.boost_max != RV_NONE ? COL_BOOST_MAX : 0));
 			zo = cJSON_DetachItemFromArray(arr, 0);
 			cJSON_Delete(arr);
-			zrow_from_zoneinfo(&now, &s.zi.zones[s.zone_map[i]]);
+			zrow_from_zoneinfo(&now, &s.st.zi.zones[s.st.layout.printed[i]]);
 			arr = report_json_zones(&now, 1, COL_DEFAULT | COL_PROMO);
 			no = cJSON_DetachItemFromArray(arr, 0);
 			cJSON_Delete(arr);
@@ -295,15 +295,15 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 			cJSON_AddItemToArray(zones, zo);
 		}
 		cJSON_AddItemToObject(doc, "reserve",
-				      explain_json_reserve(&rv, s.m.page_size, RESERVE_LOW_SUM));
+				      explain_json_reserve(&rv, s.st.m.page_size, RESERVE_LOW_SUM));
 		anon_only_lines(&s, after, doc);
 		rc = report_json_print(doc);
 		goto out;
 	}
 
 	printf("Kernel %s rules.  Today: min_free_kbytes %" PRId64 ", watermark_scale_factor %" PRId64 "; "
-	       "after: %" PRId64 ", %" PRId64 "\n", s.osrelease[0] ? s.osrelease : "(default)",
-	       s.sysctl.min_free_kbytes, s.sysctl.wsf, sc.min_free_kbytes, sc.wsf);
+	       "after: %" PRId64 ", %" PRId64 "\n", s.st.kernel.osrelease[0] ? s.st.kernel.osrelease : "(default)",
+	       s.st.sysctl.min_free_kbytes, s.st.sysctl.wsf, sc.min_free_kbytes, sc.wsf);
 	if (rule != WM_HIGH_STOCK)
 		printf("High watermark by the %s rule (--formula %s), not the stock kernel's.\n",
 		       rule == WM_HIGH_SQRT ? "2018 RFC's sqrt-clamped" : "low + gap/4",
@@ -321,14 +321,14 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 
 		if (!a->shown)
 			continue;
-		z = &s.zi.zones[s.zone_map[i]];
+		z = &s.st.zi.zones[s.st.layout.printed[i]];
 		b = (int64_t)a->boost;
 		r = (struct wrow){
 			.min_now = (int64_t)z->min, .low_now = (int64_t)z->low, .high_now = (int64_t)z->high,
 			.min = (int64_t)a->wm.min + b, .low = (int64_t)a->wm.low + b,
 			.high = (int64_t)a->wm.high + b, .high_sqrt = (int64_t)a->wm.high_sqrt + b,
-			.gap_now_mib = mib((int64_t)(z->low - z->min), s.m.page_size),
-			.gap_mib = mib((int64_t)(a->wm.low - a->wm.min), s.m.page_size),
+			.gap_now_mib = mib((int64_t)(z->low - z->min), s.st.m.page_size),
+			.gap_mib = mib((int64_t)(a->wm.low - a->wm.min), s.st.m.page_size),
 		};
 		printf("%-4d %-8s", z->node, z->name);
 		fmt_text_cells(stdout, wfields, NWFIELDS, NULL, cols, 0, &r);
@@ -336,7 +336,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	putchar('\n');
 	boost_line(&s, &sc, after);
-	explain_text_reserve(stdout, &rv, s.m.page_size, 0);
+	explain_text_reserve(stdout, &rv, s.st.m.page_size, 0);
 	anon_only_lines(&s, after, NULL);
 	if ((ch.set & WM_HAVE_LRR) || sc.nlrr)
 		puts("Protection is recomputed whenever lowmem_reserve_ratio is read or written.");

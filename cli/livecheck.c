@@ -44,10 +44,10 @@ static void compare_zones(const struct snapshot *s2, const struct wm_predicted *
 			  size_t npred, bool wmarks, FILE *f, struct diffs *d)
 {
 	struct wm_diff diff[64];
-	size_t n = wm_compare(&s2->zi, &s2->layout, pred, npred, wmarks, diff, 64), i;
+	size_t n = wm_compare(&s2->st.zi, &s2->st.layout, pred, npred, wmarks, diff, 64), i;
 
 	for (i = 0; i < n && i < 64; i++) {
-		const struct zi_zone *z = wm_layout_zone(&s2->layout, &s2->zi, diff[i].zone);
+		const struct zi_zone *z = wm_layout_zone(&s2->st.layout, &s2->st.zi, diff[i].zone);
 
 		if (strcmp(diff[i].field, "zones") == 0) {
 			d->n++;
@@ -91,21 +91,21 @@ int live_check(const struct cli_ctx *ctx, const char *cmd,
 		d.arr = cJSON_AddArrayToObject(chk, "diff");
 	if (f)
 		printf("kernel's watermarks after the write:\n");
-	compare_zones(&s2, pred, before->m.nzones, wmarks, f, &d);
+	compare_zones(&s2, pred, before->st.m.nzones, wmarks, f, &d);
 	/* Memory came or went meanwhile: judge by the machine as it is now. */
-	if (d.n && s2.m.nzones == before->m.nzones) {
-		struct wm_predicted *p2 = calloc(s2.m.nzones, sizeof(*p2));
+	if (d.n && s2.st.m.nzones == before->st.m.nzones) {
+		struct wm_predicted *p2 = calloc(s2.st.m.nzones, sizeof(*p2));
 		size_t i;
 		bool moved = false;
 
-		for (i = 0; i < s2.m.nzones; i++)
-			moved |= s2.zones[i].managed != before->zones[i].managed;
+		for (i = 0; i < s2.st.m.nzones; i++)
+			moved |= s2.st.layout.zones[i].managed != before->st.layout.zones[i].managed;
 		if (p2 && moved && (sc->have & WM_HAVE_MFK) &&
-		    wm_predict(&s2.prof, &s2.m, &s2.zi, &s2.layout, sc, WM_RECOMPUTE_WMARKS,
+		    wm_predict(&s2.st.kernel.prof, &s2.st.m, &s2.st.zi, &s2.st.layout, sc, WM_RECOMPUTE_WMARKS,
 			       p2, NULL) == WM_OK) {
 			struct diffs d2 = { 0 };
 
-			compare_zones(&s2, p2, s2.m.nzones, wmarks, NULL, &d2);
+			compare_zones(&s2, p2, s2.st.m.nzones, wmarks, NULL, &d2);
 			if (d2.n == 0) {
 				if (f)
 					printf("  (managed pages changed while applying; the kernel matches the model of the memory it has now)\n");
@@ -123,7 +123,7 @@ int live_check(const struct cli_ctx *ctx, const char *cmd,
 		cJSON_AddBoolToObject(chk, "match", d.n == 0);
 	}
 	if (f && d.n == 0)
-		printf("  every zone matches the prediction (%zu zones)\n", s2.zi.nzones);
+		printf("  every zone matches the prediction (%zu zones)\n", s2.st.zi.nzones);
 	snapshot_free(&s2);
 	if (d.n) {
 		cli_err(0, cmd, "the kernel's watermarks differ from the prediction in %d field%s",

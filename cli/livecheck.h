@@ -17,7 +17,7 @@
 
 /*
  * On a live kernel (before->live): read the machine again and compare its
- * zoneinfo with pred (before->m.nzones zones), the model of sysctls sc:
+ * zoneinfo with pred (before->st.m.nzones zones), the model of sysctls sc:
  * the printed watermarks minus the printed boost when wmarks says the
  * writes recomputed them, protection always.  When managed pages moved
  * meanwhile, the machine as it is now is modelled again and judged.  The

@@ -66,9 +66,9 @@ size_t rec_build_rows(const struct rec *r, struct rzone *rows)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < r->s.m.nzones; i++) {
-		int64_t zi = r->s.zone_map[i];
-		const struct zi_zone *z = zi >= 0 ? &r->s.zi.zones[zi] : NULL;
+	for (i = 0; i < r->s.st.m.nzones; i++) {
+		int64_t zi = r->s.st.layout.printed[i];
+		const struct zi_zone *z = zi >= 0 ? &r->s.st.zi.zones[zi] : NULL;
 		const struct wm_predicted *a = &r->after[i];
 		struct rzone *o = &rows[k];
 
@@ -76,9 +76,9 @@ size_t rec_build_rows(const struct rec *r, struct rzone *rows)
 			continue;
 		o->node = z->node;
 		o->zone = z->name;
-		o->managed = (int64_t)r->s.m.zones[i].managed;
+		o->managed = (int64_t)r->s.st.m.zones[i].managed;
 		o->usable = r->usable[i];
-		o->wsf_floor = r->s.m.zones[i].managed ? a->wm.wsf_floor : RV_NONE;
+		o->wsf_floor = r->s.st.m.zones[i].managed ? a->wm.wsf_floor : RV_NONE;
 		o->gap_now = (int64_t)(z->low - z->min);
 		o->gap_after = (int64_t)a->wm.gap;
 		o->low_now = (int64_t)z->low;
@@ -111,7 +111,7 @@ static void apply_line(const struct rec *r, char *buf, size_t n)
 static cJSON *json_measure(const struct rec *r)
 {
 	const struct wm_rec_measure *ms = &r->ms;
-	unsigned ps = r->s.m.page_size;
+	unsigned ps = r->s.st.m.page_size;
 	cJSON *o = cJSON_CreateObject(), *b;
 	int c;
 
@@ -222,7 +222,7 @@ static cJSON *json_script(const struct rec *r)
 	cJSON_AddNumberToObject(o, "managed_lines", (double)sc->nzones);
 	cJSON_AddNumberToObject(o, "min_lines", (double)sc->nmin);
 	cJSON_AddBoolToObject(o, "misread_min", sc->misread);
-	cJSON_AddBoolToObject(o, "kernel_accepts", sc->result >= 1 && sc->result <= r->s.prof.wsf_max);
+	cJSON_AddBoolToObject(o, "kernel_accepts", sc->result >= 1 && sc->result <= r->s.st.kernel.prof.wsf_max);
 	zs = cJSON_AddArrayToObject(o, "zones");
 	for (i = 0; i < sc->nzones; i++) {
 		const struct wm_rec_script_zone *z = &sc->z[i];
@@ -249,15 +249,15 @@ static cJSON *json_script(const struct rec *r)
 int rec_print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 {
 	cJSON *doc, *o, *a, *zs;
-	unsigned ps = r->s.m.page_size;
+	unsigned ps = r->s.st.m.page_size;
 	char line[128];
 	size_t i;
 	int j;
 
 	doc = explain_json_head(&(struct explain_head){
 		.source = r->s.live ? "live" : "capture",
-		.kernel = r->s.osrelease[0] ? r->s.osrelease : "",
-		.m = &r->s.m, .page_size_only = true });
+		.kernel = r->s.st.kernel.osrelease[0] ? r->s.st.kernel.osrelease : "",
+		.m = &r->s.st.m, .page_size_only = true });
 	cJSON_AddStringToObject(doc, "mode", rec_mode_names[r->mode]);
 	o = cJSON_AddObjectToObject(doc, "recommended");
 	if (r->mode == M_EXTRA && r->knob)
@@ -279,10 +279,10 @@ int rec_print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 	json_add_long(o, "wanted", r->ans.wanted < 0 ? RV_NONE : r->ans.wanted);
 	cJSON_AddBoolToObject(o, "capped", r->ans.capped);
 	cJSON_AddNumberToObject(o, "kernel_min", 1);
-	cJSON_AddNumberToObject(o, "kernel_max", (double)r->s.prof.wsf_max);
+	cJSON_AddNumberToObject(o, "kernel_max", (double)r->s.st.kernel.prof.wsf_max);
 	json_add_long(o, "floor_first", r->ans.floor_first < 0 ? RV_NONE : r->ans.floor_first);
 	json_add_long(o, "floor_all", r->ans.floor_all < 0 ? RV_NONE : r->ans.floor_all);
-	cJSON_AddItemToObject(doc, "sysctl", report_json_sysctl(&r->s.sysctl));
+	cJSON_AddItemToObject(doc, "sysctl", report_json_sysctl(&r->s.st.sysctl));
 	o = cJSON_AddObjectToObject(doc, "gaps");
 	cJSON_AddNumberToObject(o, "pages_now", (double)r->ans.gap_now);
 	cJSON_AddNumberToObject(o, "pages_after", (double)r->ans.gap_after);
@@ -326,7 +326,7 @@ int rec_print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 
 void rec_print_text(struct rec *r, const struct rzone *rows, size_t nrows)
 {
-	unsigned ps = r->s.m.page_size;
+	unsigned ps = r->s.st.m.page_size;
 	char buf[32], line[128];
 	int width[NRFIELDS];
 	size_t i, k;
@@ -339,11 +339,11 @@ void rec_print_text(struct rec *r, const struct rzone *rows, size_t nrows)
 		printf("Recommendation: watermark_scale_factor %" PRId64 "%s (%s; today %" PRId64 "; the kernel "
 		       "accepts 1..%" PRId64 ")\n", r->ans.wsf,
 		       rec_boost_zero(r) ? " and watermark_boost_factor 0" : "", rec_verdict(r),
-		       r->now.wsf, r->s.prof.wsf_max);
+		       r->now.wsf, r->s.st.kernel.prof.wsf_max);
 	for (j = 0; j < r->nwarnings; j++)
 		printf("Warning: %s\n", r->warnings[j]);
 	printf("Kernel %s rules, min_free_kbytes %" PRId64 ".\n",
-	       r->s.osrelease[0] ? r->s.osrelease : "(default)", r->now.min_free_kbytes);
+	       r->s.st.kernel.osrelease[0] ? r->s.st.kernel.osrelease : "(default)", r->now.min_free_kbytes);
 	fputs("\nWhy:\n", stdout);
 	for (j = 0; j < r->nreasons; j++)
 		printf("  - %s\n", r->reasons[j]);

@@ -14,7 +14,7 @@
 
 void rec_floor_reason(struct rec *r)
 {
-	unsigned ps = r->s.m.page_size;
+	unsigned ps = r->s.st.m.page_size;
 
 	if (r->ans.floor_first > 1)
 		rec_reason(r, "below wsf %" PRId64 " no zone's gap moves: each is a quarter of its share of "
@@ -27,12 +27,12 @@ void rec_floor_reason(struct rec *r)
 void rec_extra_reasons(struct rec *r)
 {
 	const struct wm_rec_script *sc = &r->script;
-	unsigned ps = r->s.m.page_size;
-	size_t i, n = r->s.m.nzones, worst = 0;
-	uint64_t total = r->s.m.vm_total_pages;
+	unsigned ps = r->s.st.m.page_size;
+	size_t i, n = r->s.st.m.nzones, worst = 0;
+	uint64_t total = r->s.st.m.vm_total_pages;
 
 	for (i = 0; i < n; i++)
-		total += r->s.m.vm_total_pages ? 0 : r->s.m.zones[i].managed;
+		total += r->s.st.m.vm_total_pages ? 0 : r->s.st.m.zones[i].managed;
 	rec_reason(r, "extra_free_kbytes %" PRId64 " is %" PRId64 " pages; Android's patch adds "
 	       "pages * managed / vm_total_pages to each zone's low and high, with "
 	       "vm_total_pages %" PRIu64 " (%s)", r->extra_kb, r->extra_kb / (int64_t)(ps / 1024),
@@ -93,8 +93,8 @@ void rec_extra_reasons(struct rec *r)
 
 		s2.wsf = sc->result;
 		s2.extra_free_kbytes = r->knob ? 0 : -1;
-		if (w && sc->result >= 1 && sc->result <= r->s.prof.wsf_max &&
-		    wm_setup_wmarks(&r->s.prof, &r->s.m, &s2, w, NULL) == WM_OK) {
+		if (w && sc->result >= 1 && sc->result <= r->s.st.kernel.prof.wsf_max &&
+		    wm_setup_wmarks(&r->s.st.kernel.prof, &r->s.st.m, &s2, w, NULL) == WM_OK) {
 			for (i = 0; i < n; i++)
 				if (w[i].low < r->efk[i].target_low &&
 				    r->efk[i].target_low - w[i].low > short_pages)
@@ -109,14 +109,14 @@ void rec_extra_reasons(struct rec *r)
 		}
 		free(w);
 	}
-	if (sc->result > r->s.prof.wsf_max || sc->result < 1)
+	if (sc->result > r->s.st.kernel.prof.wsf_max || sc->result < 1)
 		rec_reason(r, "the kernel refuses %" PRId64 " (EINVAL; it accepts 1..%" PRId64 ") and keeps the old "
-		       "value: the script does not clamp", sc->result, r->s.prof.wsf_max);
+		       "value: the script does not clamp", sc->result, r->s.st.kernel.prof.wsf_max);
 }
 
 void rec_burst_reasons(struct rec *r)
 {
-	unsigned ps = r->s.m.page_size;
+	unsigned ps = r->s.st.m.page_size;
 	char zl[128];
 
 	rec_zone_list(r, r->usable, zl, sizeof(zl));
@@ -145,7 +145,7 @@ void rec_tune_reasons(struct rec *r)
 	       ", still moving: a run too short to settle; take it as a place to start");
 	if (!strcmp(r->tl.last_why, "at-bound"))
 		rec_reason(r, "the tune was held by its reserve bound (%.1f MiB): a larger gap might "
-		       "have removed more stalls", rec_mib((uint64_t)r->tl.max_reserve, r->s.m.page_size));
+		       "have removed more stalls", rec_mib((uint64_t)r->tl.max_reserve, r->s.st.m.page_size));
 	if (r->tl.dry_run)
 		rec_reason(r, "the log is of a dry run or a replay: its decisions did not act on the "
 		       "load, so the gap only grew; take it as an upper bound");
@@ -162,7 +162,7 @@ void rec_measure_reasons(struct rec *r)
 
 	const struct wm_rec_measure *ms = &r->ms;
 	const struct wm_rec_decision *dc = &r->dec;
-	unsigned ps = r->s.m.page_size;
+	unsigned ps = r->s.st.m.page_size;
 
 	if (dc->direct) {
 		rec_reason(r, "direct reclaim was seen: allocstall +%llu, pgscan_direct +%llu, "
@@ -250,11 +250,11 @@ uint64_t rec_boost_allowed(const struct rec *r)
 	uint64_t a = 0;
 	size_t i;
 
-	for (i = 0; i < r->s.m.nzones; i++)
+	for (i = 0; i < r->s.st.m.nzones; i++)
 		if (r->usable[i])
-			a += wm_boost_max(&r->s.prof, r->s.m.zones[i].managed,
+			a += wm_boost_max(&r->s.st.kernel.prof, r->s.st.m.zones[i].managed,
 					  r->model_now[i].wm.high, r->now.boost_factor,
-					  r->s.m.pageblock_pages);
+					  r->s.st.m.pageblock_pages);
 	return a;
 }
 
@@ -287,7 +287,7 @@ void rec_boost_reasons(struct rec *r)
 {
 	const struct wm_boost_evidence *ev = &r->bev;
 	const struct wm_rec_boost *b = &r->bdec;
-	unsigned ps = r->s.m.page_size;
+	unsigned ps = r->s.st.m.page_size;
 	bool once = r->mode != M_SAMPLE && r->mode != M_REPLAY;
 	uint64_t peak = b->headroom, allowed;
 
@@ -308,7 +308,7 @@ void rec_boost_reasons(struct rec *r)
 	if (ev->hidden)
 		rec_reason(r, "this kernel prints no boost line (5.0-5.15): a boost was read as min, "
 		       "low and high risen together by whole pageblocks of %" PRIu64 " pages",
-		       r->s.m.pageblock_pages);
+		       r->s.st.m.pageblock_pages);
 	if (ev->odd_moves)
 		rec_reason(r, "%zu zone readings moved min, low or high otherwise than a boost does "
 		       "(a recompute), and were not counted as boost", ev->odd_moves);
@@ -385,7 +385,7 @@ void rec_sqrt_reason(struct rec *r)
 	uint64_t g = 0, gs = 0;
 	size_t i;
 
-	for (i = 0; i < r->s.m.nzones; i++) {
+	for (i = 0; i < r->s.st.m.nzones; i++) {
 		if (!r->usable[i])
 			continue;
 		g += r->model_now[i].wm.gap;
@@ -395,7 +395,7 @@ void rec_sqrt_reason(struct rec *r)
 		rec_reason(r, "the 2018 RFC's sqrt-clamped high watermark would keep today's wake "
 		       "points and stop kswapd %.1f MiB above them instead of %.1f MiB, cutting "
 		       "each kswapd run without narrowing the min->low gap",
-		       rec_mib(gs, r->s.m.page_size), rec_mib(g, r->s.m.page_size));
+		       rec_mib(gs, r->s.st.m.page_size), rec_mib(g, r->s.st.m.page_size));
 	else
 		rec_reason(r, "the 2018 RFC's sqrt-clamped high watermark would change nothing here: "
 		       "its lower clamp, a quarter of min, is today's gap");

@@ -23,8 +23,8 @@ void rec_boost_obs_of(const struct rec *r, const struct zi_info *zi, struct wm_b
 {
 	size_t i;
 
-	for (i = 0; i < r->s.m.nzones; i++) {
-		int64_t k = r->s.zone_map[i];
+	for (i = 0; i < r->s.st.m.nzones; i++) {
+		int64_t k = r->s.st.layout.printed[i];
 		const struct zi_zone *z = k >= 0 ? &zi->zones[k] : NULL;
 
 		memset(&obs[i], 0, sizeof(obs[i]));
@@ -132,7 +132,7 @@ int rec_sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
 	double dt = (double)r->interval_ms / 1000.0, t0;
 	size_t cap = (size_t)((double)r->sample_s / dt) + 2, i = 0;
 	struct wm_rec_sample *s = calloc(cap, sizeof(*s));
-	size_t nz = r->s.m.nzones ? r->s.m.nzones : 1;
+	size_t nz = r->s.st.m.nzones ? r->s.st.m.nzones : 1;
 	int64_t last_report = -1;
 	int rc;
 
@@ -156,7 +156,7 @@ int rec_sample_live(struct rec *r, struct wm_rec_sample **out, size_t *n)
 		double t = sig_now();
 
 		if ((rc = read_sample(r, &s[i])) ||
-		    (rc = read_boost_obs(r, &r->bobs[i * r->s.m.nzones]))) {
+		    (rc = read_boost_obs(r, &r->bobs[i * r->s.st.m.nzones]))) {
 			free(s);
 			return rc;
 		}
@@ -255,7 +255,7 @@ int rec_sample_files(struct rec *r, struct wm_rec_sample *s)
 
 int rec_record_write(const struct rec *r, const struct wm_rec_sample *s, size_t n)
 {
-	size_t nz = r->s.m.nzones, i, z;
+	size_t nz = r->s.st.m.nzones, i, z;
 	FILE *f = fopen(r->record, "w");
 	int k, e;
 
@@ -289,7 +289,7 @@ int rec_record_write(const struct rec *r, const struct wm_rec_sample *s, size_t 
 
 int rec_replay_read(struct rec *r, struct wm_rec_sample **out, size_t *n)
 {
-	size_t nz = r->s.m.nzones, cap = 0, i = 0;
+	size_t nz = r->s.st.m.nzones, cap = 0, i = 0;
 	struct wm_rec_sample *s = NULL;
 	struct readings rd;
 	bool done = false;

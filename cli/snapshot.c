@@ -263,12 +263,12 @@ int snapshot_reread_zones(const struct snapshot *s, const char *cmd, struct zi_i
 		zi_free(zi);
 		return cli_diag(path, rc, &d);
 	}
-	if (zi->nzones != s->zi.nzones) {
+	if (zi->nzones != s->st.zi.nzones) {
 		size_t now = zi->nzones;
 
 		zi_free(zi);
 		return cli_err(EXIT_SYSTEM, cmd, "%s: %zu zones now, %zu at the start", path, now,
-			       s->zi.nzones);
+			       s->st.zi.nzones);
 	}
 	return EXIT_OK;
 }
@@ -642,33 +642,11 @@ static int read_zones_and_texts(struct snapshot *s, struct reader *r)
 	return rc;
 }
 
-/* The state's parts into the snapshot, under the names the commands use. */
-static void snapshot_take(struct snapshot *s, const struct wm_state *st)
-{
-	snprintf(s->osrelease, sizeof(s->osrelease), "%s", st->kernel.osrelease);
-	s->kver = st->kernel.kver;
-	s->kernel_known = st->kernel.known;
-	s->prof = st->kernel.prof;
-	s->geo = st->geo;
-	s->thp = st->thp;
-	s->sysctl = st->sysctl;
-	s->memtotal_kb = st->memtotal_kb;
-	s->have_zones = st->have_zones;
-	s->zi = st->zi;
-	s->layout = st->layout;
-	s->view = st->view;
-	s->m = st->m;
-	s->zones = s->layout.zones;
-	s->zone_map = s->layout.printed;
-	s->used_present = s->layout.used_present;
-}
-
 static int read_all(const struct cli_ctx *ctx, struct snapshot *s, struct reader *r,
 		    unsigned need)
 {
 	struct wm_kernel_id id;
 	struct wm_diag d = { 0 };
-	struct wm_state st;
 	enum wm_text which = WM_TEXT_KERNEL;
 	char path[4096];
 	bool zones;
@@ -690,9 +668,8 @@ static int read_all(const struct cli_ctx *ctx, struct snapshot *s, struct reader
 		(root_path(s->root, P_ZONEINFO, path, sizeof(path)) == 0 && access(path, R_OK) == 0);
 	if ((rc = zones ? read_zones_and_texts(s, r) : read_texts(s, r)))
 		return rc;
-	if ((rc = wm_state_build(&r->t, &st, &which, &d)))
+	if ((rc = wm_state_build(&r->t, &s->st, &which, &d)))
 		return state_error(s, which, rc, &d);
-	snapshot_take(s, &st);
 	return EXIT_OK;
 }
 
@@ -703,7 +680,7 @@ int snapshot_read_need(const struct cli_ctx *ctx, struct snapshot *s, unsigned n
 
 	memset(s, 0, sizeof(*s));
 	memset(&r, 0, sizeof(r));
-	wm_sysctl_none(&s->sysctl);
+	wm_sysctl_none(&s->st.sysctl);
 	rc = read_all(ctx, s, &r, need);
 	reader_free(&r);
 	/* nothing half-read is left to the caller */
@@ -721,9 +698,7 @@ void snapshot_free(struct snapshot *s)
 {
 	if (s->zoneinfo)
 		unload_zoneinfo(s->zoneinfo, s->zoneinfo_len, s->zoneinfo_mapped);
-	zi_free(&s->zi);
-	wm_layout_free(&s->layout);
-	free(s->view);
+	wm_state_free(&s->st);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -732,8 +707,8 @@ int snapshot_model(const struct snapshot *s, const struct wm_sysctl *sc,
 {
 	struct wm_diag d = { 0 };
 
-	if (wm_setup_wmarks(&s->prof, &s->m, sc, out, &d) ||
-	    wm_protection(&s->prof, &s->m, sc, out, &d))
+	if (wm_setup_wmarks(&s->st.kernel.prof, &s->st.m, sc, out, &d) ||
+	    wm_protection(&s->st.kernel.prof, &s->st.m, sc, out, &d))
 		return cli_diag("model", -1, &d);
 	return EXIT_OK;
 }
@@ -772,14 +747,14 @@ int snapshot_change(const struct snapshot *s, const char *cmd, const struct wm_c
 	char path[4096];
 
 	/* a knob the change writes must be there to be written */
-	if ((ch->set & WM_HAVE_EXTRA) && !(s->sysctl.have & WM_HAVE_EXTRA) && !s->prof.extra_free) {
+	if ((ch->set & WM_HAVE_EXTRA) && !(s->st.sysctl.have & WM_HAVE_EXTRA) && !s->st.kernel.prof.extra_free) {
 		root_path(s->root, P_EXTRA, path, sizeof(path));
 		return cli_err(EXIT_SYSTEM, cmd, "%s: no such sysctl on this kernel "
 			       "(extra_free_kbytes is in Android kernels up to 5.4)", path);
 	}
-	if (wm_change_apply(&s->prof, &s->sysctl, ch, after, recomputes, &d))
+	if (wm_change_apply(&s->st.kernel.prof, &s->st.sysctl, ch, after, recomputes, &d))
 		return opts_change_error(cmd, &d);
-	return snapshot_need(s, cmd, after, WM_HAVE_MFK | (s->prof.wsf ? WM_HAVE_WSF : 0), hint);
+	return snapshot_need(s, cmd, after, WM_HAVE_MFK | (s->st.kernel.prof.wsf ? WM_HAVE_WSF : 0), hint);
 }
 
 int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsigned recomputes,
@@ -792,15 +767,15 @@ int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsig
 	int rc;
 
 	/* zone headers alone (an excerpt, a cut file): every answer would be 0 */
-	for (i = 0; i < s->zi.nzones; i++)
-		if (s->zi.zones[i].flags & (ZI_HAS_MANAGED | ZI_HAS_PRESENT))
+	for (i = 0; i < s->st.zi.nzones; i++)
+		if (s->st.zi.zones[i].flags & (ZI_HAS_MANAGED | ZI_HAS_PRESENT))
 			sized = true;
-	if (!sized || !s->m.nzones) {
+	if (!sized || !s->st.m.nzones) {
 		root_path(s->root, P_ZONEINFO, path, sizeof(path));
 		return cli_err(EXIT_USAGE, NULL, "%s: no managed pages in zoneinfo (no zone has a "
 			       "managed or present line): nothing to predict from", path);
 	}
-	rc = wm_predict(&s->prof, &s->m, &s->zi, &s->layout, sc, recomputes, out, &d);
+	rc = wm_predict(&s->st.kernel.prof, &s->st.m, &s->st.zi, &s->st.layout, sc, recomputes, out, &d);
 	return rc ? cli_diag("model", rc, &d) : EXIT_OK;
 }
 
@@ -818,5 +793,5 @@ void snapshot_reserve(const struct snapshot *s, const struct wm_predicted *after
 		pf_kv_free(&kv);
 		free(buf);
 	}
-	wm_reserve_change(&s->m, &s->zi, &s->layout, after, &mi, out);
+	wm_reserve_change(&s->st.m, &s->st.zi, &s->st.layout, after, &mi, out);
 }

@@ -103,23 +103,14 @@ struct snapshot {
 	char *zoneinfo;			/* raw text, NUL-terminated */
 	size_t zoneinfo_len;
 	bool zoneinfo_mapped;		/* mapped from a capture, not malloc'd */
-	struct zi_info zi;
-	struct wm_sysctl sysctl;	/* fields -1 where the file is absent */
-	char osrelease[128];		/* "" if unknown */
-	struct wm_kver kver;		/* with the Debian sublevel */
-	struct wm_profile prof;		/* from --kernel, osrelease, or default */
-	bool kernel_known;		/* prof comes from a real version */
-	enum wm_thp thp;		/* WM_THP_UNSUPPORTED if no THP file */
-	struct wm_layout layout;	/* the model's zones (owns zones and zone_map) */
-	struct wm_zone *zones;		/* layout.zones: every configured zone */
-	int64_t *zone_map;			/* layout.printed: index in zi.zones, -1 if not printed */
-	struct wm_geometry geo;		/* page size and pageblock, and where they came from */
-	struct wm_machine m;
-	struct wm_zone_view *view;	/* per model zone: printed, boost, raw */
-	uint64_t memtotal_kb;		/* a capture's MemTotal, 0 if unknown */
-	bool have_zones;		/* zoneinfo was read (snapshot_read_need) */
-	bool used_present;		/* no managed lines: present used instead */
 	int rereads;			/* times zoneinfo changed while reading */
+	/*
+	 * The machine the texts describe (calc/state.h): the kernel, its
+	 * rules, the geometry, THP, the sysctls (fields -1 where a file is
+	 * absent), the parsed zoneinfo, the model's zones and the one zone
+	 * view.  Owned by the snapshot.
+	 */
+	struct wm_state st;
 };
 
 /*
@@ -152,7 +143,7 @@ void snapshot_free(struct snapshot *s);
 
 /*
  * Run the model over s's zones with sysctls sc (sc->min_free_kbytes must
- * be >= 0): watermarks and protection into out[s->m.nzones].  Return an
+ * be >= 0): watermarks and protection into out[s->st.m.nzones].  Return an
  * exit code, printing the reason on error.
  */
 int snapshot_model(const struct snapshot *s, const struct wm_sysctl *sc,
