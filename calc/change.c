@@ -166,11 +166,13 @@ int wm_change_apply(const struct wm_profile *p, const struct wm_sysctl *now,
 	return WM_OK;
 }
 
-int wm_predict(const struct wm_profile *p, const struct wm_machine *m,
-	       const struct zi_info *zi, const struct wm_layout *l,
-	       const struct wm_sysctl *after, unsigned recomputes,
+int wm_predict(const struct wm_state *s, const struct wm_sysctl *after, unsigned recomputes,
 	       struct wm_predicted *out, struct wm_diag *diag)
 {
+	const struct wm_profile *p = &s->kernel.prof;
+	const struct wm_machine *m = &s->m;
+	const struct zi_info *zi = &s->zi;
+	const struct wm_layout *l = &s->layout;
 	struct wm_sysctl sc = *after;
 	struct wm_zone_wm *w;
 	bool prot = (sc.have & WM_HAVE_LRR) && sc.nlrr > 0;
@@ -218,10 +220,11 @@ int wm_predict(const struct wm_profile *p, const struct wm_machine *m,
 	return rc;
 }
 
-size_t wm_compare(const struct zi_info *zi2, const struct wm_layout *l2,
-		  const struct wm_predicted *pred, size_t npred, bool wmarks,
-		  struct wm_diff *out, size_t max)
+size_t wm_compare(const struct wm_state *s2, const struct wm_predicted *pred, size_t npred,
+		  bool wmarks, struct wm_diff *out, size_t max)
 {
+	const struct zi_info *zi2 = &s2->zi;
+	const struct wm_layout *l2 = &s2->layout;
 	size_t i, n = 0;
 	int j;
 

@@ -13,6 +13,7 @@
 
 #include "knob.h"
 #include "machine.h"
+#include "state.h"
 #include "sysctl_text.h"
 #include "wmark.h"
 #include "zoneinfo.h"
@@ -110,19 +111,17 @@ struct wm_predicted {
 };
 
 /*
- * Predict every zone of machine m (built by wm_layout_from_zoneinfo from
- * zi) after sysctls `after` were written, given what the write
- * recomputes: recomputed watermarks are the model's, with boost reset;
- * otherwise they stay as zoneinfo printed them (the printed boost taken
- * off into .boost, so wm + boost is what zoneinfo will print).  Protection
- * is the model's when after->nlrr is known, else as printed.  The
- * sqrt-formula and wsf-floor fields are always the model's.  out has
- * m->nzones entries.  after->min_free_kbytes must be known.  Return WM_OK
- * or the model's error (WM_EINVAL, WM_ENOZONE) with diag.
+ * Predict every zone of machine s after sysctls `after` were written,
+ * given what the write recomputes: recomputed watermarks are the model's
+ * (s's kernel rules), with boost reset; otherwise they stay as zoneinfo
+ * printed them (the printed boost taken off into .boost, so wm + boost is
+ * what zoneinfo will print).  Protection is the model's when after->nlrr
+ * is known, else as printed.  The sqrt-formula and wsf-floor fields are
+ * always the model's.  out has s->m.nzones entries.  after->min_free_kbytes
+ * must be known.  Return WM_OK or the model's error (WM_EINVAL,
+ * WM_ENOZONE) with diag.
  */
-int wm_predict(const struct wm_profile *p, const struct wm_machine *m,
-	       const struct zi_info *zi, const struct wm_layout *l,
-	       const struct wm_sysctl *after, unsigned recomputes,
+int wm_predict(const struct wm_state *s, const struct wm_sysctl *after, unsigned recomputes,
 	       struct wm_predicted *out, struct wm_diag *diag);
 
 /* A difference between what a kernel printed and what was predicted. */
@@ -133,15 +132,14 @@ struct wm_diff {
 };
 
 /*
- * Compare what zi2 (re-read after a write; layout l2) printed with the
+ * Compare what machine s2 (read again after a write) printed with the
  * prediction pred[npred]: min/low/high/promo minus the printed boost
  * (kswapd may have boosted again since) when wmarks is set, protection
  * always.  Store up to max differences in out and return how many there
  * were (more than max when they did not fit); a zone count that changed
  * is one difference with field "zones".
  */
-size_t wm_compare(const struct zi_info *zi2, const struct wm_layout *l2,
-		  const struct wm_predicted *pred, size_t npred, bool wmarks,
-		  struct wm_diff *out, size_t max);
+size_t wm_compare(const struct wm_state *s2, const struct wm_predicted *pred, size_t npred,
+		  bool wmarks, struct wm_diff *out, size_t max);
 
 #endif /* WMARK_CHANGE_H */

@@ -75,10 +75,12 @@ int64_t wm_mem_available(const struct wm_meminfo *mi, unsigned page_size,
 	return a < 0 ? 0 : a;
 }
 
-void wm_reserve_change(const struct wm_machine *m, const struct zi_info *zi,
-		       const struct wm_layout *l, const struct wm_predicted *after,
+void wm_reserve_change(const struct wm_state *s, const struct wm_predicted *after,
 		       const struct wm_meminfo *mi, struct wm_reserve *out)
 {
+	const struct wm_machine *m = &s->m;
+	const struct zi_info *zi = &s->zi;
+	const struct wm_layout *l = &s->layout;
 	size_t i, n = m->nzones;
 	struct wm_reserve_zone *now = calloc(n ? n : 1, sizeof(*now));
 	struct wm_reserve_zone *aft = calloc(n ? n : 1, sizeof(*aft));

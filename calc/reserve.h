@@ -12,6 +12,7 @@
 
 #include "change.h"
 #include "procfs.h"
+#include "state.h"
 #include "wmark.h"
 
 /* What si_mem_available() reads besides the watermarks, from meminfo. */
@@ -60,13 +61,12 @@ struct wm_reserve {
 };
 
 /*
- * totalreserve_pages, the low sums and MemAvailable of machine m (layout
- * l of zoneinfo zi) as printed today and after the predicted zones
- * after[m->nzones] (wm + boost as zoneinfo will print them), with meminfo
- * mi (may be NULL).
+ * totalreserve_pages, the low sums and MemAvailable of machine s as
+ * zoneinfo printed it today and after the predicted zones
+ * after[s->m.nzones] (wm + boost as zoneinfo will print them), with
+ * meminfo mi (may be NULL).
  */
-void wm_reserve_change(const struct wm_machine *m, const struct zi_info *zi,
-		       const struct wm_layout *l, const struct wm_predicted *after,
+void wm_reserve_change(const struct wm_state *s, const struct wm_predicted *after,
 		       const struct wm_meminfo *mi, struct wm_reserve *out);
 
 #endif /* WMARK_RESERVE_H */

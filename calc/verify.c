@@ -342,10 +342,11 @@ static void infer(struct attempt *a, const struct wm_verify_opts *o)
 }
 
 /* One full attempt with profile a->v.prof. */
-static int run_attempt(const struct zi_info *zi, const struct wm_layout *l,
-		       const struct wm_sysctl *sysctl, const struct wm_verify_opts *o,
+static int run_attempt(const struct wm_state *s, const struct wm_verify_opts *o,
 		       struct attempt *a, struct wm_diag *diag)
 {
+	const struct zi_info *zi = &s->zi;
+	const struct wm_layout *l = &s->layout;
 	struct wm_verify *v = &a->v;
 	size_t i, n = a->m.nzones;
 	int64_t *ub = calloc(n ? n : 1, sizeof(*ub));
@@ -361,9 +362,9 @@ static int run_attempt(const struct zi_info *zi, const struct wm_layout *l,
 	for (i = 0; i < n; i++)
 		v->boost[i] = (int64_t)pb[i];
 	free(pb);
-	if (o->geo.page_size && o->geo.page_size_from == WM_GEO_ASSUMED)
+	if (s->geo.page_size && s->geo.page_size_from == WM_GEO_ASSUMED)
 		note(v, WM_NOTE_GEOMETRY, "page size %u bytes assumed: %s", a->m.page_size,
-		     o->geo.memtotal_seen ? "MemTotal and the managed pages do not tell it"
+		     s->geo.memtotal_seen ? "MemTotal and the managed pages do not tell it"
 					  : "no meminfo to tell it from");
 	if (l->used_present)
 		note(v, WM_NOTE_PRESENT,
@@ -386,7 +387,7 @@ static int run_attempt(const struct zi_info *zi, const struct wm_layout *l,
 	}
 	free(ub);
 
-	if ((rc = settle_sysctls(a, sysctl, o, diag)))
+	if ((rc = settle_sysctls(a, &s->sysctl, o, diag)))
 		return rc;
 	a->inf.mfk_lo = a->inf.mfk_hi = -1;
 	if (o->infer)
@@ -431,14 +432,14 @@ static int run_attempt(const struct zi_info *zi, const struct wm_layout *l,
 	return WM_OK;
 }
 
-int wm_verify(const struct zi_info *zi, const struct wm_layout *l,
-	      const struct wm_machine *m, const struct wm_sysctl *sysctl,
-	      const struct wm_verify_opts *o, struct wm_verify *out,
+int wm_verify(const struct wm_state *s, const struct wm_verify_opts *o, struct wm_verify *out,
 	      struct wm_diag *diag)
 {
+	const struct zi_info *zi = &s->zi;
+	const struct wm_machine *m = &s->m;
 	struct attempt att[MAX_ERAS];
 	const char *eras[MAX_ERAS];
-	bool have_any = false;
+	bool have_any = false, known = s->kernel.known;
 	int ne, k, best = -1, rc = WM_OK;
 	size_t i;
 
@@ -449,12 +450,13 @@ int wm_verify(const struct zi_info *zi, const struct wm_layout *l,
 	if (!have_any || !m->nzones) {
 		out->verdict = WM_VERDICT_CANNOT;
 		out->cannot = WM_CANNOT_NO_MANAGED;
-		out->prof = o->prof;
+		out->prof = s->kernel.prof;
+		out->prof.high_rule = o->high_rule;
 		return WM_OK;
 	}
 	if ((rc = wm_need_geometry(m, true, diag)))
 		return rc;
-	ne = o->kernel_known ? 1 : candidate_kernels(zi, eras);
+	ne = known ? 1 : candidate_kernels(zi, eras);
 	for (k = 0; k < ne; k++) {
 		struct attempt *a = &att[k];
 
@@ -463,17 +465,17 @@ int wm_verify(const struct zi_info *zi, const struct wm_layout *l,
 			ne = k + 1;
 			goto done;
 		}
-		if (o->kernel_known) {
-			a->v.prof = o->prof;
+		if (known) {
+			a->v.prof = s->kernel.prof;
 		} else {
 			struct wm_kver kv;
 
 			wm_kver_parse(eras[k], &kv, NULL);
 			wm_profile_for(&kv, &a->v.prof);
-			a->v.prof.high_rule = o->prof.high_rule;
 			a->v.assumed = eras[k];
 		}
-		if ((rc = run_attempt(zi, l, sysctl, o, a, diag))) {
+		a->v.prof.high_rule = o->high_rule;
+		if ((rc = run_attempt(s, o, a, diag))) {
 			ne = k + 1;
 			goto done;
 		}

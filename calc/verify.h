@@ -13,6 +13,7 @@
 #include "change.h"
 #include "infer.h"
 #include "machine.h"
+#include "state.h"
 #include "wmark.h"
 #include "zoneinfo.h"
 
@@ -58,10 +59,8 @@ struct wm_note {
 /* How to verify. */
 struct wm_verify_opts {
 	bool infer;			/* recover min_free_kbytes and wsf from zoneinfo */
-	bool kernel_known;		/* prof is the machine's; else eras are tried */
-	struct wm_profile prof;		/* with kernel_known; its high_rule holds in every era */
+	enum wm_high_rule high_rule;	/* the kernel's high rule: stock, or a patched kernel's */
 	struct wm_change given;		/* sysctls given instead of the machine's */
-	struct wm_geometry geo;		/* where m's page size came from: a note if assumed */
 };
 
 /* What verify found. */
@@ -84,23 +83,23 @@ struct wm_verify {
 };
 
 /*
- * Verify machine m (the model's zones of layout l, built from zoneinfo
- * zi) whose sysctls are sysctl: compare every printed min/low/high/promo
+ * Verify machine s: compare every min/low/high/promo zoneinfo printed
  * (boost taken off: printed from 5.16, recognised as whole pageblocks on
- * 5.0-5.15) and protection entry with the model.  On a difference, look
- * for managed counts within 1% of each zone or 64 MiB (and no more than
- * that in all) that reproduce every printed number: found, the verdict is
- * stale.  With o->infer, min_free_kbytes and watermark_scale_factor the
- * machine does not have are recovered from the watermarks.  Without
- * o->kernel_known the kernel eras the file's format allows are tried,
- * newest first, and the one that fits best is kept.  Fill *out (free
- * with wm_verify_free).  Return WM_OK (the verdict says the rest),
- * WM_EINVAL when a given sysctl is one the kernel does not accept or m's
- * page size or pageblock is unknown (diag says which), or WM_ENOMEM.
+ * 5.0-5.15) and protection entry with the model at the machine's sysctls
+ * (o->given over them), under s's kernel rules with o->high_rule.  On a
+ * difference, look for managed counts within 1% of each zone or 64 MiB
+ * (and no more than that in all) that reproduce every printed number:
+ * found, the verdict is stale.  With o->infer, min_free_kbytes and
+ * watermark_scale_factor the machine does not have are recovered from the
+ * watermarks.  When s's kernel is not known (s->kernel.known false) the
+ * kernel eras the zoneinfo's format allows are tried, newest first, and
+ * the one that fits best is kept.  A page size s->geo says was assumed
+ * gives a note.  Fill *out (free with wm_verify_free).  Return WM_OK (the
+ * verdict says the rest), WM_EINVAL when a given sysctl is one the kernel
+ * does not accept or s's page size or pageblock is unknown (diag says
+ * which), or WM_ENOMEM.
  */
-int wm_verify(const struct zi_info *zi, const struct wm_layout *l,
-	      const struct wm_machine *m, const struct wm_sysctl *sysctl,
-	      const struct wm_verify_opts *o, struct wm_verify *out,
+int wm_verify(const struct wm_state *s, const struct wm_verify_opts *o, struct wm_verify *out,
 	      struct wm_diag *diag);
 
 void wm_verify_free(struct wm_verify *v);

@@ -436,8 +436,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 			struct wm_predicted *w = calloc(s.st.m.nzones ? s.st.m.nzones : 1, sizeof(*w));
 
 			if (w && (s.st.sysctl.have & WM_HAVE_MFK) && s.st.m.nzones &&
-			    wm_predict(&s.st.kernel.prof, &s.st.m, &s.st.zi, &s.st.layout, &s.st.sysctl,
-				       WM_RECOMPUTE_WMARKS, w, NULL) == WM_OK)
+			    wm_predict(&s.st, &s.st.sysctl, WM_RECOMPUTE_WMARKS, w, NULL) == WM_OK)
 				rc = live_check(ctx, cmd, &s, w, &s.st.sysctl, recomp, doc);
 			free(w);
 			snapshot_free(&s);

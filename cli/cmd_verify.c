@@ -384,7 +384,6 @@ static int verify_one(const struct cli_ctx *ctx, struct wm_verify_opts o, const 
 	struct wm_diag d = { 0 };
 	struct snapshot s;
 	char kernel[160];
-	enum wm_high_rule rule;
 	int rc;
 
 	if ((rc = snapshot_read(ctx, &s))) {
@@ -399,12 +398,7 @@ static int verify_one(const struct cli_ctx *ctx, struct wm_verify_opts o, const 
 		}
 		return rc;
 	}
-	o.kernel_known = s.st.kernel.known;
-	rule = o.prof.high_rule;	/* --formula's, kept over the snapshot's */
-	o.prof = s.st.kernel.prof;
-	o.prof.high_rule = rule;
-	o.geo = s.st.geo;
-	rc = wm_verify(&s.st.zi, &s.st.layout, &s.st.m, &s.st.sysctl, &o, &v, &d);
+	rc = wm_verify(&s.st, &o, &v, &d);
 	if (rc == WM_EINVAL) {
 		rc = opts_change_error("verify", &d);
 		goto out;
@@ -526,7 +520,7 @@ int cmd_verify(struct cli_ctx *ctx, int argc, char **argv)
 			from = arg;
 			break;
 		case OPT_FORMULA:
-			if ((rc = opts_formula("verify", arg, NULL, &o.prof.high_rule)))
+			if ((rc = opts_formula("verify", arg, NULL, &o.high_rule)))
 				goto done;
 			break;
 		case 'h':

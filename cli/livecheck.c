@@ -44,7 +44,7 @@ static void compare_zones(const struct snapshot *s2, const struct wm_predicted *
 			  size_t npred, bool wmarks, FILE *f, struct diffs *d)
 {
 	struct wm_diff diff[64];
-	size_t n = wm_compare(&s2->st.zi, &s2->st.layout, pred, npred, wmarks, diff, 64), i;
+	size_t n = wm_compare(&s2->st, pred, npred, wmarks, diff, 64), i;
 
 	for (i = 0; i < n && i < 64; i++) {
 		const struct zi_zone *z = wm_layout_zone(&s2->st.layout, &s2->st.zi, diff[i].zone);
@@ -101,8 +101,7 @@ int live_check(const struct cli_ctx *ctx, const char *cmd,
 		for (i = 0; i < s2.st.m.nzones; i++)
 			moved |= s2.st.layout.zones[i].managed != before->st.layout.zones[i].managed;
 		if (p2 && moved && (sc->have & WM_HAVE_MFK) &&
-		    wm_predict(&s2.st.kernel.prof, &s2.st.m, &s2.st.zi, &s2.st.layout, sc, WM_RECOMPUTE_WMARKS,
-			       p2, NULL) == WM_OK) {
+		    wm_predict(&s2.st, sc, WM_RECOMPUTE_WMARKS, p2, NULL) == WM_OK) {
 			struct diffs d2 = { 0 };
 
 			compare_zones(&s2, p2, s2.st.m.nzones, wmarks, NULL, &d2);

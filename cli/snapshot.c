@@ -775,7 +775,7 @@ int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsig
 		return cli_err(EXIT_USAGE, NULL, "%s: no managed pages in zoneinfo (no zone has a "
 			       "managed or present line): nothing to predict from", path);
 	}
-	rc = wm_predict(&s->st.kernel.prof, &s->st.m, &s->st.zi, &s->st.layout, sc, recomputes, out, &d);
+	rc = wm_predict(&s->st, sc, recomputes, out, &d);
 	return rc ? cli_diag("model", rc, &d) : EXIT_OK;
 }
 
@@ -793,5 +793,5 @@ void snapshot_reserve(const struct snapshot *s, const struct wm_predicted *after
 		pf_kv_free(&kv);
 		free(buf);
 	}
-	wm_reserve_change(&s->st.m, &s->st.zi, &s->st.layout, after, &mi, out);
+	wm_reserve_change(&s->st, after, &mi, out);
 }

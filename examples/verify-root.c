@@ -94,10 +94,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "verify-root: %s: %s\n", wm_text_name(which), d.msg);
 		return 2;
 	}
-	o.kernel_known = s.kernel.known;
-	o.prof = s.kernel.prof;
-	o.geo = s.geo;
-	rc = wm_verify(&s.zi, &s.layout, &s.m, &s.sysctl, &o, &v, &d);
+	rc = wm_verify(&s, &o, &v, &d);
 	if (rc == WM_OK) {
 		printf("%u.%u.%u %u %s\n", s.kernel.kver.major, s.kernel.kver.minor,
 		       s.kernel.kver.sub, s.geo.page_size, wm_verdict_name(v.verdict));

@@ -8,15 +8,16 @@
  * RELEASE is the kernel release ("6.1.0-18-amd64"); the other arguments
  * are files as /proc prints them.  Prints the verdict (exact, stale,
  * mismatch) and exits 0 when exact, 1 otherwise, 2 on bad input.  The
- * page size is assumed, 4096 bytes (wm_geometry_assume): a program with
- * the whole root uses wm_state_build() instead, as verify-root.c does.
+ * files go to wm_state_build() as texts, the release in place of
+ * osrelease; they do not say the page size, so 4096 bytes is assumed (and
+ * said so in a note).  A program with the whole root reads every text
+ * from it, as verify-root.c does.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <wmark/machine.h>
-#include <wmark/procfs.h>
+#include <wmark/state.h>
 #include <wmark/verify.h>
 
 static char *slurp(const char *path, size_t *len)
@@ -47,101 +48,51 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-static int fail(const char *what, const struct wm_diag *d)
-{
-	fprintf(stderr, "verify-zoneinfo: %s:%d: %s\n", what, d->line, d->msg);
-	return 2;
-}
-
-/* One integer from a sysctl file into *v; the caller sets the have bit. */
-static int knob(const char *path, long *v)
-{
-	struct wm_diag d = { 0 };
-	size_t len;
-	char *buf = slurp(path, &len);
-	int rc;
-
-	if (!buf) {
-		perror(path);
-		return 2;
-	}
-	rc = pf_parse_long(buf, len, v, &d);
-	free(buf);
-	return rc ? fail(path, &d) : 0;
-}
-
 int main(int argc, char **argv)
 {
-	struct wm_diag d = { 0 };
-	struct wm_kver k;
+	/* the arguments after RELEASE, as the texts they are */
+	static const enum wm_text file[] = { WM_TEXT_ZONEINFO, WM_TEXT_MFK, WM_TEXT_WSF, WM_TEXT_LRR };
+	struct wm_texts t = { .need = WM_NEED_ZONEINFO, .assumed_page_size = 4096 };
+	char *buf[4] = { NULL };
 	struct wm_verify_opts o = { 0 };
-	struct wm_geometry geo;
-	struct wm_layout l;
-	struct wm_machine m;
-	struct wm_sysctl sc;
+	struct wm_diag d = { 0 };
+	struct wm_state s;
 	struct wm_verify v;
-	struct zi_info zi;
-	size_t len;
-	char *text;
-	int rc;
+	enum wm_text which;
+	int i, rc = 0;
 
 	if (argc < 5 || argc > 6) {
 		fprintf(stderr, "usage: verify-zoneinfo RELEASE ZONEINFO MIN_FREE_KBYTES WSF [LRR]\n");
 		return 2;
 	}
-	if (wm_kver_parse(argv[1], &k, &d))
-		return fail(argv[1], &d);
-	wm_profile_for(&k, &o.prof);
-	o.kernel_known = true;
+	t.text[WM_TEXT_KERNEL] = (struct wm_text_buf){ argv[1], strlen(argv[1]) };
+	for (i = 0; i < argc - 2 && !rc; i++) {
+		size_t len;
 
-	wm_sysctl_none(&sc);
-	if ((rc = knob(argv[3], &sc.min_free_kbytes)) || (rc = knob(argv[4], &sc.wsf)))
-		return rc;
-	sc.have |= WM_HAVE_MFK | WM_HAVE_WSF;
-	if (argc == 6) {
-		char *buf = slurp(argv[5], &len);
-
-		if (!buf) {
-			perror(argv[5]);
-			return 2;
+		if (!(buf[i] = slurp(argv[i + 2], &len))) {
+			perror(argv[i + 2]);
+			rc = 2;
+			break;
 		}
-		rc = pf_parse_long_list(buf, len, sc.lrr, WM_MAX_ZONES, &sc.nlrr, &d);
-		free(buf);
-		if (rc)
-			return fail(argv[5], &d);
-		sc.have |= WM_HAVE_LRR;
+		t.text[file[i]] = (struct wm_text_buf){ buf[i], len };
 	}
-
-	text = slurp(argv[2], &len);
-	if (!text) {
-		perror(argv[2]);
-		return 2;
+	if (!rc && wm_state_build(&t, &s, &which, &d)) {
+		fprintf(stderr, "verify-zoneinfo: %s: %s\n", wm_text_name(which), d.msg);
+		rc = 2;
 	}
-	if (zi_parse(text, len, &zi, &d) || wm_layout_from_zoneinfo(&zi, &l, &d)) {
-		free(text);
-		return fail(argv[2], &d);
-	}
-	/* these files do not say the page size: assume the common one, said so */
-	if (wm_geometry_assume(WM_ARCH_UNKNOWN, 4096, false, 0, 0, &geo, &d)) {
-		wm_layout_free(&l);
-		zi_free(&zi);
-		free(text);
-		return fail("geometry", &d);
-	}
-	m = (struct wm_machine){ .zones = l.zones, .nzones = l.nzones,
-				 .page_size = geo.page_size,
-				 .pageblock_pages = geo.pageblock_pages };
-	o.geo = geo;
-	rc = wm_verify(&zi, &l, &m, &sc, &o, &v, &d);
+	for (i = 0; i < 4; i++)
+		free(buf[i]);
+	if (rc)
+		return rc;
+	rc = wm_verify(&s, &o, &v, &d);
 	if (rc == WM_OK) {
 		printf("%s\n", wm_verdict_name(v.verdict));
 		rc = v.verdict == WM_VERDICT_EXACT ? 0 : 1;
+		wm_verify_free(&v);
 	} else {
-		rc = fail("verify", &d);
+		fprintf(stderr, "verify-zoneinfo: verify: %s\n", d.msg);
+		rc = 2;
 	}
-	wm_verify_free(&v);
-	wm_layout_free(&l);
-	zi_free(&zi);
-	free(text);
+	wm_state_free(&s);
 	return rc;
 }

@@ -35,6 +35,10 @@ struct k61 {
 	struct wm_profile p;
 };
 
+/* k's parts as the machine value the model takes (nothing copied is freed through it) */
+#define STATE(k) (&(struct wm_state){ .kernel.prof = (k).p, .kernel.known = true, \
+				      .zi = (k).zi, .layout = (k).l, .m = (k).m, .sysctl = (k).sc })
+
 static void k61_load(struct k61 *k, const char *text)
 {
 	static const long lrr[] = { 64, 64, 16, 0, 0 };
@@ -166,7 +170,7 @@ static void test_the_prediction_from_its_own_sysctls_is_what_the_kernel_printed(
 	struct wm_predicted pr[5];
 
 	k61_load(&k, K61_AFTER);
-	assert_int_equal(wm_predict(&k.p, &k.m, &k.zi, &k.l, &k.sc, WM_RECOMPUTE_WMARKS, pr, NULL),
+	assert_int_equal(wm_predict(STATE(k), &k.sc, WM_RECOMPUTE_WMARKS, pr, NULL),
 			 WM_OK);
 	assert_int_equal(pr[0].wm.min, 31);
 	assert_int_equal(pr[0].wm.low, 415);
@@ -180,7 +184,7 @@ static void test_the_prediction_from_its_own_sysctls_is_what_the_kernel_printed(
 	assert_int_equal(pr[2].wm.high, 48301);
 	assert_true(pr[0].shown);
 	assert_false(pr[0].promo_printed);
-	assert_int_equal(wm_compare(&k.zi, &k.l, pr, 5, true, NULL, 0), 0);
+	assert_int_equal(wm_compare(STATE(k), pr, 5, true, NULL, 0), 0);
 	k61_free(&k);
 }
 
@@ -197,17 +201,17 @@ static void test_a_boost_factor_write_leaves_the_printed_watermarks_and_boost(vo
 
 	k61_load(&k, boosted);
 	/* nothing recomputes: printed minus boost, the boost kept */
-	assert_int_equal(wm_predict(&k.p, &k.m, &k.zi, &k.l, &k.sc, 0, pr, NULL), WM_OK);
+	assert_int_equal(wm_predict(STATE(k), &k.sc, 0, pr, NULL), WM_OK);
 	assert_int_equal(pr[1].boost, 1024);
 	assert_int_equal(pr[1].wm.min + pr[1].boost, 7287);
 	assert_int_equal(pr[1].wm.high + pr[1].boost, 160471);
 	/* a recompute resets it: the model's numbers, no boost */
-	assert_int_equal(wm_predict(&k.p, &k.m, &k.zi, &k.l, &k.sc, WM_RECOMPUTE_WMARKS, pr, NULL),
+	assert_int_equal(wm_predict(STATE(k), &k.sc, WM_RECOMPUTE_WMARKS, pr, NULL),
 			 WM_OK);
 	assert_int_equal(pr[1].boost, 0);
 	assert_int_equal(pr[1].wm.min, 6263);
 	/* and kswapd boosting again after the write is not a difference */
-	assert_int_equal(wm_compare(&k.zi, &k.l, pr, 5, true, NULL, 0), 0);
+	assert_int_equal(wm_compare(STATE(k), pr, 5, true, NULL, 0), 0);
 	k61_free(&k);
 }
 
@@ -225,16 +229,16 @@ static void test_a_watermark_one_page_off_is_one_named_difference(void **state)
 
 	k61_load(&k, K61_AFTER);
 	k61_load(&k2, off);
-	assert_int_equal(wm_predict(&k.p, &k.m, &k.zi, &k.l, &k.sc, WM_RECOMPUTE_WMARKS, pr, NULL),
+	assert_int_equal(wm_predict(STATE(k), &k.sc, WM_RECOMPUTE_WMARKS, pr, NULL),
 			 WM_OK);
-	assert_int_equal(wm_compare(&k2.zi, &k2.l, pr, 5, true, d, 4), 2);
+	assert_int_equal(wm_compare(STATE(k2), pr, 5, true, d, 4), 2);
 	assert_int_equal(d[0].zone, 1);
 	assert_string_equal(d[0].field, "low");
 	assert_int_equal(d[0].predicted, 82855);
 	assert_int_equal(d[0].kernel, 82856);
 	assert_string_equal(d[1].field, "protection[4]");
 	/* without the watermarks compared, only protection */
-	assert_int_equal(wm_compare(&k2.zi, &k2.l, pr, 5, false, d, 4), 1);
+	assert_int_equal(wm_compare(STATE(k2), pr, 5, false, d, 4), 1);
 	k61_free(&k);
 	k61_free(&k2);
 }
@@ -247,7 +251,7 @@ static void test_predicting_without_min_free_kbytes_is_refused(void **state)
 
 	k61_load(&k, K61_AFTER);
 	k.sc.have &= ~(unsigned)WM_HAVE_MFK;
-	assert_int_equal(wm_predict(&k.p, &k.m, &k.zi, &k.l, &k.sc, 0, pr, &d), WM_EINVAL);
+	assert_int_equal(wm_predict(STATE(k), &k.sc, 0, pr, &d), WM_EINVAL);
 	assert_string_equal(d.key, "min_free_kbytes");
 	k61_free(&k);
 }

@@ -100,7 +100,7 @@ static void test_a_change_moves_the_reserve_by_its_high_watermarks(void **state)
 	after[2].wm.high = 48201;
 	for (i = 0; i < 3; i++)
 		after[i].wm.low = 10;
-	wm_reserve_change(&m, &zi, &l, after, &mi, &r);
+	wm_reserve_change(&(struct wm_state){ .zi = zi, .layout = l, .m = m }, after, &mi, &r);
 	assert_int_equal(r.total_now, 3840 + 163072 + 48301);
 	assert_int_equal(r.total_after, 699 + 159347 + 48201);
 	assert_int_equal(r.low_now, 415 + 82855 + 25099);

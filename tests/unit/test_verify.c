@@ -17,10 +17,7 @@
 #include "k61_after.h"
 
 struct box {
-	struct zi_info zi;
-	struct wm_layout l;
-	struct wm_machine m;
-	struct wm_sysctl sc;
+	struct wm_state st;		/* zi, layout, m, sysctl, kernel, geo filled here */
 	struct wm_verify_opts o;
 	struct wm_verify v;
 };
@@ -31,35 +28,35 @@ static void load(struct box *b, const char *text, const char *release)
 	struct wm_kver k;
 
 	memset(b, 0, sizeof(*b));
-	assert_int_equal(zi_parse(text, strlen(text), &b->zi, NULL), WM_OK);
-	assert_int_equal(wm_layout_from_zoneinfo(&b->zi, &b->l, NULL), WM_OK);
-	b->m = (struct wm_machine){ .zones = b->l.zones, .nzones = b->l.nzones,
+	assert_int_equal(zi_parse(text, strlen(text), &b->st.zi, NULL), WM_OK);
+	assert_int_equal(wm_layout_from_zoneinfo(&b->st.zi, &b->st.layout, NULL), WM_OK);
+	b->st.m = (struct wm_machine){ .zones = b->st.layout.zones, .nzones = b->st.layout.nzones,
 				    .page_size = 4096, .pageblock_pages = 512 };
-	wm_sysctl_none(&b->sc);
-	b->sc.min_free_kbytes = K61_MFK;
-	b->sc.wsf = K61_WSF;
-	b->sc.boost_factor = 15000;
-	memcpy(b->sc.lrr, lrr, sizeof(lrr));
-	b->sc.nlrr = 5;
-	b->sc.have = WM_HAVE_MFK | WM_HAVE_WSF | WM_HAVE_BOOST | WM_HAVE_LRR;
+	wm_sysctl_none(&b->st.sysctl);
+	b->st.sysctl.min_free_kbytes = K61_MFK;
+	b->st.sysctl.wsf = K61_WSF;
+	b->st.sysctl.boost_factor = 15000;
+	memcpy(b->st.sysctl.lrr, lrr, sizeof(lrr));
+	b->st.sysctl.nlrr = 5;
+	b->st.sysctl.have = WM_HAVE_MFK | WM_HAVE_WSF | WM_HAVE_BOOST | WM_HAVE_LRR;
 	if (release) {
 		assert_int_equal(wm_kver_parse(release, &k, NULL), WM_OK);
-		wm_profile_for(&k, &b->o.prof);
-		b->o.kernel_known = true;
+		wm_profile_for(&k, &b->st.kernel.prof);
+		b->st.kernel.known = true;
 	}
-	wm_geometry_settle(4096, 0, 0, 0, 0, &b->o.geo, NULL);
+	wm_geometry_settle(4096, 0, 0, 0, 0, &b->st.geo, NULL);
 }
 
 static int run(struct box *b)
 {
-	return wm_verify(&b->zi, &b->l, &b->m, &b->sc, &b->o, &b->v, NULL);
+	return wm_verify(&b->st, &b->o, &b->v, NULL);
 }
 
 static void unload(struct box *b)
 {
 	wm_verify_free(&b->v);
-	wm_layout_free(&b->l);
-	zi_free(&b->zi);
+	wm_layout_free(&b->st.layout);
+	zi_free(&b->st.zi);
 }
 
 static void test_the_guest_after_its_writes_is_exact(void **state)
@@ -156,7 +153,7 @@ static void test_without_min_free_kbytes_it_cannot_judge_unless_it_infers(void *
 	struct box b;
 
 	load(&b, K61_AFTER, "6.1.192");
-	b.sc.have &= ~(unsigned)WM_HAVE_MFK;
+	b.st.sysctl.have &= ~(unsigned)WM_HAVE_MFK;
 	assert_int_equal(run(&b), WM_OK);
 	assert_int_equal(b.v.verdict, WM_VERDICT_CANNOT);
 	assert_int_equal(b.v.cannot, WM_CANNOT_MFK);
@@ -176,7 +173,7 @@ static void test_a_given_wsf_the_kernel_refuses_is_an_error_not_a_verdict(void *
 	load(&b, K61_AFTER, "4.9.337");
 	b.o.given.set = WM_HAVE_WSF;
 	b.o.given.to.wsf = 2000;
-	assert_int_equal(wm_verify(&b.zi, &b.l, &b.m, &b.sc, &b.o, &b.v, &d), WM_EINVAL);
+	assert_int_equal(wm_verify(&b.st, &b.o, &b.v, &d), WM_EINVAL);
 	assert_string_equal(d.msg, "watermark_scale_factor 2000 is out of range: kernel 4.9 accepts 1..1000");
 	unload(&b);
 }
@@ -186,10 +183,10 @@ static void test_a_machine_of_unknown_geometry_is_refused(void **state)
 	struct box b;
 
 	load(&b, K61_AFTER, "6.1.192");
-	b.m.page_size = 0;
+	b.st.m.page_size = 0;
 	assert_int_equal(run(&b), WM_EINVAL);
-	b.m.page_size = 4096;
-	b.m.pageblock_pages = 0;
+	b.st.m.page_size = 4096;
+	b.st.m.pageblock_pages = 0;
 	assert_int_equal(run(&b), WM_EINVAL);
 	unload(&b);
 }
@@ -200,7 +197,7 @@ static void test_an_assumed_page_size_is_noted(void **state)
 	int i, geo = 0;
 
 	load(&b, K61_AFTER, "6.1.192");
-	wm_geometry_assume(WM_ARCH_UNKNOWN, 4096, false, 0, 0, &b.o.geo, NULL);
+	wm_geometry_assume(WM_ARCH_UNKNOWN, 4096, false, 0, 0, &b.st.geo, NULL);
 	assert_int_equal(run(&b), WM_OK);
 	for (i = 0; i < b.v.nnotes; i++)
 		geo += b.v.notes[i].kind == WM_NOTE_GEOMETRY;
