@@ -15,17 +15,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "../calc/plan.h"
 #include "journal.h"
 #include "persist.h"
 #include "snapshot.h"
 #include "sysctl.h"
-
-/*
- * Refuse a change whose summed min watermarks exceed this share of
- * managed memory: twice the 5% that khugepaged allows its own
- * recommendation (docs/model.md §2.2), well past any default.
- */
-#define SAFE_MIN_SHARE_PCT 10
 
 #define MAX_WARN 16
 
@@ -62,9 +56,7 @@ struct apply {
 	bool have_old;			/* old holds values not rolled back */
 	struct snapshot s;
 	bool have_snapshot;
-	struct wm_sysctl sc_new;
-	struct wm_predicted *cur, *pred;	/* model: current sysctls; after the writes */
-	bool modelled;
+	struct wm_plan plan;		/* the writes judged: sysctls after, zones now and after */
 	bool wrote;			/* the knobs hold the new values */
 	char *warn[MAX_WARN];
 	int nwarn;

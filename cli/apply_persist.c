@@ -37,15 +37,15 @@ static char *persist_header(const struct apply *a, bool rc_file)
 		txn_value_str(&c->prev, pv, sizeof(pv));
 		fprintf(f, "vm.%s = %s (was %s)\n", wm_knob_name(k), v, pv);
 	}
-	if (a->modelled) {
+	if (a->plan.modelled) {
 		fprintf(f, "\nWatermarks these values gave when written (pages, min/low/high):\n");
 		for (i = 0; i < a->s.st.m.nzones; i++)
 			if (apply_zi_of(&a->s, i))
 				fprintf(f, "  Node %d, zone %-8s %" PRIu64 " / %" PRIu64 " / %" PRIu64 "\n",
 					apply_zi_of(&a->s, i)->node, apply_zi_of(&a->s, i)->name,
-					a->pred[i].wm.min + a->pred[i].boost,
-					a->pred[i].wm.low + a->pred[i].boost,
-					a->pred[i].wm.high + a->pred[i].boost);
+					a->plan.pred[i].wm.min + a->plan.pred[i].boost,
+					a->plan.pred[i].wm.low + a->plan.pred[i].boost,
+					a->plan.pred[i].wm.high + a->plan.pred[i].boost);
 	}
 	fprintf(f, "Undo with 'wmark rollback': it restores the runtime values and removes this file\n"
 		"(or puts back the one it replaced).");

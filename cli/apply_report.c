@@ -26,8 +26,8 @@ void apply_print_prediction(const struct apply *a)
 	       promo ? " promo" : "");
 	for (i = 0; i < a->s.st.m.nzones; i++) {
 		const struct zi_zone *z = apply_zi_of(&a->s, i);
-		const struct wm_zone_wm *p = &a->pred[i].wm;
-		uint64_t b = a->pred[i].boost;
+		const struct wm_zone_wm *p = &a->plan.pred[i].wm;
+		uint64_t b = a->plan.pred[i].boost;
 		char name[32], f[4][40];
 
 		if (!z)
@@ -38,7 +38,7 @@ void apply_print_prediction(const struct apply *a)
 		snprintf(f[1], sizeof(f[1]), "%" PRIu64 " -> %" PRIu64 "", z->low, p->low + b);
 		snprintf(f[2], sizeof(f[2]), "%" PRIu64 " -> %" PRIu64 "", z->high, p->high + b);
 		snprintf(f[3], sizeof(f[3]), "%" PRIu64 " -> %" PRIu64 "",
-			 z->flags & ZI_HAS_PROMO ? z->promo : a->cur[i].wm.promo, p->promo + b);
+			 z->flags & ZI_HAS_PROMO ? z->promo : a->plan.now[i].wm.promo, p->promo + b);
 		printf("  %-14s %-19s %-19s %-19s%s%s\n", name, f[0], f[1], f[2],
 		       promo ? " " : "", promo ? f[3] : "");
 	}
@@ -49,7 +49,7 @@ void apply_print_prediction(const struct apply *a)
 		if (!z)
 			continue;
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			same &= z->protection[j] == a->pred[i].wm.protection[j];
+			same &= z->protection[j] == a->plan.pred[i].wm.protection[j];
 		if (same)
 			continue;
 		printf("  %d/%s protection (", z->node, z->name);
@@ -57,7 +57,7 @@ void apply_print_prediction(const struct apply *a)
 			printf("%s%" PRId64 "", j ? ", " : "", z->protection[j]);
 		printf(") -> (");
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			printf("%s%" PRId64 "", j ? ", " : "", a->pred[i].wm.protection[j]);
+			printf("%s%" PRId64 "", j ? ", " : "", a->plan.pred[i].wm.protection[j]);
 		printf(")\n");
 	}
 }
@@ -73,11 +73,11 @@ void apply_report_moved(const struct apply *a, cJSON *doc)
 	int moved = 0, j;
 	size_t i;
 
-	if (!a->modelled)
+	if (!a->plan.modelled)
 		return;
 	for (i = 0; i < a->s.st.m.nzones; i++) {
 		const struct zi_zone *z = apply_zi_of(&a->s, i);
-		const struct wm_zone_wm *p = &a->pred[i].wm;
+		const struct wm_zone_wm *p = &a->plan.pred[i].wm;
 		uint64_t b;
 		char name[32];
 		bool m;
@@ -109,10 +109,10 @@ cJSON *apply_json_prediction(const struct apply *a)
 	size_t i;
 	int j;
 
-	for (i = 0; arr && a->modelled && i < a->s.st.m.nzones; i++) {
+	for (i = 0; arr && a->plan.modelled && i < a->s.st.m.nzones; i++) {
 		const struct zi_zone *z = apply_zi_of(&a->s, i);
-		const struct wm_zone_wm *p = &a->pred[i].wm;
-		uint64_t b = a->pred[i].boost;
+		const struct wm_zone_wm *p = &a->plan.pred[i].wm;
+		uint64_t b = a->plan.pred[i].boost;
 		cJSON *o, *prot;
 
 		if (!z)
@@ -125,7 +125,7 @@ cJSON *apply_json_prediction(const struct apply *a)
 		cJSON_AddItemToObject(o, "min", json_long((int64_t)(p->min + b)));
 		cJSON_AddItemToObject(o, "low", json_long((int64_t)(p->low + b)));
 		cJSON_AddItemToObject(o, "high", json_long((int64_t)(p->high + b)));
-		if (a->pred[i].promo_printed)
+		if (a->plan.pred[i].promo_printed)
 			cJSON_AddItemToObject(o, "promo", json_long((int64_t)(p->promo + b)));
 		else
 			cJSON_AddNullToObject(o, "promo");

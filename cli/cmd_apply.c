@@ -318,96 +318,6 @@ static bool recomputes(const struct apply *a)
 	return (wm_change_recomputes(written_set(a)) & WM_RECOMPUTE_WMARKS) != 0;
 }
 
-/*
- * Fill a->sc_new and predict the zones (wm_predict: what whatif shows)
- * with today's sysctls and after the writes; EXIT_OK or an exit code.
- */
-static int predict(struct apply *a)
-{
-	struct wm_change ch = { 0 };
-	const struct change *c = a->ch;
-	size_t nz = a->s.st.m.nzones;
-	unsigned rec;
-	struct wm_diag d = { 0 };
-	int i, k, rc;
-
-	static const size_t off[WM_NKNOBS] = {
-		[WM_KNOB_MFK] = offsetof(struct wm_sysctl, min_free_kbytes),
-		[WM_KNOB_WSF] = offsetof(struct wm_sysctl, wsf),
-		[WM_KNOB_BOOST] = offsetof(struct wm_sysctl, boost_factor),
-		[WM_KNOB_EXTRA] = offsetof(struct wm_sysctl, extra_free_kbytes),
-	};
-
-	ch.set = written_set(a);
-	for (k = 0; k < WM_NKNOBS; k++) {
-		if (!(ch.set & wm_knob_have((enum wm_knob)k)))
-			continue;
-		if (k == WM_KNOB_LRR) {
-			for (i = 0; i < c[k].val.n; i++)
-				ch.to.lrr[i] = c[k].val.v[i];
-			ch.to.nlrr = c[k].val.n;
-		} else {
-			*(int64_t *)((char *)&ch.to + off[k]) = c[k].val.v[0];
-		}
-	}
-	if (wm_change_apply(&a->s.st.kernel.prof, &a->s.st.sysctl, &ch, &a->sc_new, &rec, &d))
-		return cli_usage("apply", "%s", d.msg);
-	if (!(a->sc_new.have & WM_HAVE_MFK) || !(a->s.st.sysctl.have & WM_HAVE_MFK) || nz == 0)
-		return EXIT_OK;	/* nothing to model from: no prediction */
-	a->cur = calloc(nz, sizeof(*a->cur));
-	a->pred = calloc(nz, sizeof(*a->pred));
-	if (!a->cur || !a->pred)
-		return cli_err(EXIT_SYSTEM, "apply", "out of memory");
-	rc = snapshot_predict(&a->s, &a->s.st.sysctl, WM_RECOMPUTE_WMARKS, a->cur);
-	if (rc == EXIT_OK)
-		rc = snapshot_predict(&a->s, &a->sc_new, rec, a->pred);
-	a->modelled = rc == EXIT_OK;
-	return rc;
-}
-
-/* Refuse an instant direct-reclaim storm (see SAFE_MIN_SHARE_PCT). */
-static int safety_check(struct apply *a, const char *cmd)
-{
-	uint64_t sum_cur = 0, sum_new = 0, managed = 0, free_pages = 0;
-	bool have_free = false;
-	size_t i;
-
-	if (!a->modelled)
-		return EXIT_OK;
-	for (i = 0; i < a->s.st.m.nzones; i++) {
-		sum_cur += a->cur[i].wm.min;
-		sum_new += a->pred[i].wm.min;
-		managed += a->s.st.layout.zones[i].managed;
-	}
-	for (i = 0; i < a->s.st.zi.nzones; i++) {
-		if (a->s.st.zi.zones[i].flags & ZI_HAS_FREE) {
-			free_pages += a->s.st.zi.zones[i].free;
-			have_free = true;
-		}
-	}
-	if (sum_new <= sum_cur)
-		return EXIT_OK;
-	if (sum_new * 100 > managed * SAFE_MIN_SHARE_PCT) {
-		if (a->force) {
-			apply_warn(a, "the summed min watermarks (%" PRIu64 " pages) exceed %d%% of managed memory (%" PRIu64 " pages): written anyway (--force)",
-			     sum_new, SAFE_MIN_SHARE_PCT, managed);
-			return EXIT_OK;
-		}
-		return cli_err(EXIT_USAGE, cmd, "refused: the summed min watermarks would be %" PRIu64 " pages, over %d%% of the %" PRIu64 " managed pages (the machine would reclaim or OOM constantly); --force writes it anyway",
-			       sum_new, SAFE_MIN_SHARE_PCT, managed);
-	}
-	if (have_free && sum_new > free_pages) {
-		if (a->force) {
-			apply_warn(a, "the summed min watermarks (%" PRIu64 " pages) exceed the %" PRIu64 " pages free now: written anyway (--force)",
-			     sum_new, free_pages);
-			return EXIT_OK;
-		}
-		return cli_err(EXIT_USAGE, cmd, "refused: the summed min watermarks would be %" PRIu64 " pages, above the %" PRIu64 " pages free now (every allocation would enter direct reclaim); --force writes it anyway",
-			       sum_new, free_pages);
-	}
-	return EXIT_OK;
-}
-
 static bool file_exists(const char *root, const char *rel)
 {
 	char p[PATH_MAX];
@@ -415,63 +325,107 @@ static bool file_exists(const char *root, const char *rel)
 	return root_path(root, rel, p, sizeof(p)) == 0 && access(p, F_OK) == 0;
 }
 
-/* Things that will undo or void the change. */
-static void collect_warnings(struct apply *a)
+/*
+ * The change as calc sees it: the knobs written (a knob dropped as
+ * missing is not), with their values.
+ */
+static void change_of(const struct apply *a, struct wm_change *ch)
 {
+	static const size_t off[WM_NKNOBS] = {
+		[WM_KNOB_MFK] = offsetof(struct wm_sysctl, min_free_kbytes),
+		[WM_KNOB_WSF] = offsetof(struct wm_sysctl, wsf),
+		[WM_KNOB_BOOST] = offsetof(struct wm_sysctl, boost_factor),
+		[WM_KNOB_EXTRA] = offsetof(struct wm_sysctl, extra_free_kbytes),
+	};
 	const struct change *c = a->ch;
-	struct wm_mfk boot;
-	struct wm_diag diag;
-	size_t i;
+	int i, k;
 
-	if (!a->modelled)
-		return;
-	if (c[WM_KNOB_MFK].set && !a->refresh &&
-	    wm_boot_min_free_kbytes(&a->s.st.kernel.prof, &a->s.st.m, &a->sc_new, a->s.st.thp, &boot,
-				    &diag) == WM_OK) {
-		int64_t v = c[WM_KNOB_MFK].val.v[0];
-
-		if ((a->s.st.thp == WM_THP_MADVISE || a->s.st.thp == WM_THP_ALWAYS) &&
-		    boot.thp_kb > v)
-			apply_warn(a, "THP is enabled: khugepaged raises min_free_kbytes back to %" PRId64 " KiB at the next write to transparent_hugepage/enabled%s",
-			     boot.thp_kb, a->s.st.kernel.prof.kver.major > 5 || (a->s.st.kernel.prof.kver.major == 5 && a->s.st.kernel.prof.kver.minor >= 9) ?
-			     " or memory hotplug event" : "");
-		if (boot.sqrt_kb > v)
-			apply_warn(a, "memory hotplug%s recomputes min_free_kbytes (about %" PRId64 " KiB for this memory) and keeps a written value only when it is at least that",
-			     a->s.st.kernel.prof.thp_off_recompute && a->s.st.thp == WM_THP_NEVER ?
-			     " and THP mode changes" : "", boot.sqrt_kb);
-	}
-	if (c[WM_KNOB_WSF].set && (a->s.st.kernel.prof.kver.android ||
-			      file_exists(a->ctx->root, "system/bin/extra_free_kbytes.sh") ||
-			      file_exists(a->ctx->root, "vendor/bin/extra_free_kbytes.sh")))
-		apply_warn(a, "Android: when the property sys.sysctl.extra_free_kbytes is set, init runs extra_free_kbytes.sh, which rewrites watermark_scale_factor");
-	if (c[WM_KNOB_WSF].set && c[WM_KNOB_WSF].val.v[0] != a->s.st.sysctl.wsf) {
-		/* The same sysctls with the old wsf: do any gaps move? */
-		struct wm_sysctl alt = a->sc_new;
-		struct wm_predicted *w = calloc(a->s.st.m.nzones, sizeof(*w));
-		int64_t floor = -1;
-		bool moved = false;
-
-		alt.wsf = a->s.st.sysctl.wsf;
-		if (w && alt.wsf > 0 && snapshot_predict(&a->s, &alt, WM_RECOMPUTE_WMARKS, w) == EXIT_OK) {
-			for (i = 0; i < a->s.st.m.nzones; i++) {
-				if (a->s.st.layout.zones[i].managed == 0)
-					continue;
-				moved |= w[i].wm.gap != a->pred[i].wm.gap;
-				if (a->pred[i].wm.wsf_floor > 0 &&
-				    (floor < 0 || a->pred[i].wm.wsf_floor < floor))
-					floor = a->pred[i].wm.wsf_floor;
-			}
-			if (!moved && floor > 0)
-				apply_warn(a, "watermark_scale_factor %" PRId64 " changes no gap: every zone's gap is floored at a quarter of its min share; the smallest wsf that changes one is %" PRId64 "",
-				     c[WM_KNOB_WSF].val.v[0], floor);
-			else if (!moved)
-				apply_warn(a, "watermark_scale_factor %" PRId64 " changes no gap on this machine",
-				     c[WM_KNOB_WSF].val.v[0]);
+	memset(ch, 0, sizeof(*ch));
+	ch->set = written_set(a);
+	for (k = 0; k < WM_NKNOBS; k++) {
+		if (!(ch->set & wm_knob_have((enum wm_knob)k)))
+			continue;
+		if (k == WM_KNOB_LRR) {
+			for (i = 0; i < c[k].val.n; i++)
+				ch->to.lrr[i] = c[k].val.v[i];
+			ch->to.nlrr = c[k].val.n;
+		} else {
+			*(int64_t *)((char *)&ch->to + off[k]) = c[k].val.v[0];
 		}
-		free(w);
 	}
-	if (c[WM_KNOB_BOOST].set && !c[WM_KNOB_MFK].set && !c[WM_KNOB_WSF].set && !c[WM_KNOB_EXTRA].set)
+}
+
+/* A plan's warning in words, kept for the report. */
+static void word_warning(struct apply *a, const struct wm_plan_warning *w)
+{
+	switch (w->code) {
+	case WM_PLAN_WARN_THP_MFK:
+		apply_warn(a, "THP is enabled: khugepaged raises min_free_kbytes back to %" PRId64 " KiB at the next write to transparent_hugepage/enabled%s",
+			   w->a, w->b ? " or memory hotplug event" : "");
+		break;
+	case WM_PLAN_WARN_HOTPLUG_MFK:
+		apply_warn(a, "memory hotplug%s recomputes min_free_kbytes (about %" PRId64 " KiB for this memory) and keeps a written value only when it is at least that",
+			   w->b ? " and THP mode changes" : "", w->a);
+		break;
+	case WM_PLAN_WARN_ANDROID_WSF:
+		apply_warn(a, "Android: when the property sys.sysctl.extra_free_kbytes is set, init runs extra_free_kbytes.sh, which rewrites watermark_scale_factor");
+		break;
+	case WM_PLAN_WARN_WSF_FLOORED:
+		apply_warn(a, "watermark_scale_factor %" PRId64 " changes no gap: every zone's gap is floored at a quarter of its min share; the smallest wsf that changes one is %" PRId64 "",
+			   w->a, w->b);
+		break;
+	case WM_PLAN_WARN_WSF_NO_GAP:
+		apply_warn(a, "watermark_scale_factor %" PRId64 " changes no gap on this machine", w->a);
+		break;
+	case WM_PLAN_WARN_BOOST_FUTURE:
 		apply_warn(a, "watermark_boost_factor only scales future boosts: no watermark moves now");
+		break;
+	}
+}
+
+/*
+ * Plan the writes (wm_plan: the sysctls after them, the zones now and
+ * after, as whatif shows them), refuse an unsafe one unless --force, and
+ * keep the plan's warnings; EXIT_OK or an exit code after a message.
+ */
+static int plan(struct apply *a, const char *cmd)
+{
+	struct wm_plan_opts o = { .refresh = a->refresh };
+	const struct wm_plan *p = &a->plan;
+	struct wm_change ch;
+	struct wm_diag d = { 0 };
+	char path[4096];
+	int i, rc;
+
+	change_of(a, &ch);
+	o.android_init = (ch.set & WM_HAVE_WSF) &&
+			 (file_exists(a->ctx->root, "system/bin/extra_free_kbytes.sh") ||
+			  file_exists(a->ctx->root, "vendor/bin/extra_free_kbytes.sh"));
+	rc = wm_plan(&a->s.st, &ch, &o, &a->plan, &d);
+	if (rc && a->plan.stage == WM_PLAN_AT_CHANGE)
+		return cli_usage("apply", "%s", d.msg);
+	if (rc == WM_ENODATA) {
+		root_path(a->s.root, P_ZONEINFO, path, sizeof(path));
+		return cli_err(EXIT_USAGE, NULL, "%s: %s", path, d.msg);
+	}
+	if (rc)
+		return cli_diag("model", rc, &d);
+	/* Refuse an instant direct-reclaim storm (see WM_PLAN_SAFE_MIN_PCT). */
+	if (p->safety == WM_PLAN_MIN_SHARE && a->force)
+		apply_warn(a, "the summed min watermarks (%" PRIu64 " pages) exceed %d%% of managed memory (%" PRIu64 " pages): written anyway (--force)",
+			   p->min_after, WM_PLAN_SAFE_MIN_PCT, p->managed);
+	else if (p->safety == WM_PLAN_MIN_SHARE)
+		return cli_err(EXIT_USAGE, cmd, "refused: the summed min watermarks would be %" PRIu64 " pages, over %d%% of the %" PRIu64 " managed pages (the machine would reclaim or OOM constantly); --force writes it anyway",
+			       p->min_after, WM_PLAN_SAFE_MIN_PCT, p->managed);
+	else if (p->safety == WM_PLAN_MIN_FREE && a->force)
+		apply_warn(a, "the summed min watermarks (%" PRIu64 " pages) exceed the %" PRIu64 " pages free now: written anyway (--force)",
+			   p->min_after, p->free_pages);
+	else if (p->safety == WM_PLAN_MIN_FREE)
+		return cli_err(EXIT_USAGE, cmd, "refused: the summed min watermarks would be %" PRIu64 " pages, above the %" PRIu64 " pages free now (every allocation would enter direct reclaim); --force writes it anyway",
+			       p->min_after, p->free_pages);
+	for (i = 0; i < p->nwarn; i++)
+		word_warning(a, &p->warn[i]);
+	return EXIT_OK;
 }
 
 /* Check every file apply will create or write, before any is written. */
@@ -606,13 +560,9 @@ static int run_apply(struct apply *a, const char *cmd)
 			   WM_HAVE_MFK | (a->s.st.kernel.prof.wsf ? WM_HAVE_WSF : 0), NULL);
 	if (rc != EXIT_OK)
 		return rc;
-	rc = predict(a);
+	rc = plan(a, cmd);
 	if (rc != EXIT_OK)
 		return rc;
-	rc = safety_check(a, cmd);
-	if (rc != EXIT_OK)
-		return rc;
-	collect_warnings(a);
 	if (txn_state_path(a->ctx, a->state_opt, a->state_path, sizeof(a->state_path)) < 0)
 		return cli_usage(cmd, "--state: path too long");
 	rc = apply_check_targets(a, cmd);
@@ -644,11 +594,11 @@ static int run_apply(struct apply *a, const char *cmd)
 		printf("kernel %s, root %s\n", a->s.st.kernel.osrelease[0] ? a->s.st.kernel.osrelease : "unknown",
 		       a->ctx->root);
 		apply_print_changes(a);
-		if (a->modelled)
+		if (a->plan.modelled)
 			apply_print_prediction(a);
-		if (a->modelled && a->refresh)
+		if (a->plan.modelled && a->refresh)
 			apply_report_moved(a, NULL);
-		if (!a->modelled)
+		if (!a->plan.modelled)
 			printf("no prediction: min_free_kbytes or zoneinfo is missing under %s\n",
 			       a->ctx->root);
 		if (!a->dry_run) {
@@ -728,8 +678,8 @@ static int run_apply(struct apply *a, const char *cmd)
 	} else {
 		cJSON_AddStringToObject(a->doc, "journal", a->state_path);
 	}
-	if (a->modelled)
-		rc = live_check(a->ctx, cmd, &a->s, a->pred, &a->sc_new, recomputes(a), a->doc);
+	if (a->plan.modelled)
+		rc = live_check(a->ctx, cmd, &a->s, a->plan.pred, &a->plan.after, recomputes(a), a->doc);
 	if (rc == EXIT_OK && (a->persist || a->initrc))
 		rc = apply_do_persist(a, cmd, a->doc);
 out:
@@ -767,8 +717,7 @@ int cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 		rc = run_apply(&a, "apply");
 	if (a.have_snapshot)
 		snapshot_free(&a.s);
-	free(a.cur);
-	free(a.pred);
+	wm_plan_free(&a.plan);
 	for (i = 0; i < a.nwarn; i++)
 		free(a.warn[i]);
 	cJSON_Delete(a.doc);
