@@ -30,9 +30,9 @@ void wm_tune_defaults(struct wm_tune_params *p)
 
 uint64_t wm_tune_default_max_reserve(uint64_t managed, unsigned page_size)
 {
-	uint64_t r = managed / 10;
+	uint64_t r = managed / 5;
 
-	/* the byte bounds need the page size: without one, 10% alone */
+	/* the byte bounds need the page size: without one, 20% alone */
 	if (page_size) {
 		uint64_t lo = ((uint64_t)64 << 20) / page_size, hi = ((uint64_t)4 << 30) / page_size;
 

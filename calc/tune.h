@@ -86,11 +86,13 @@ void wm_tune_defaults(struct wm_tune_params *p);
 
 /*
  * The default reserve bound for memory of managed pages of page_size
- * bytes: 10% of it, at most 4 GiB and at least 64 MiB (but never more
- * than half of it).  10% is the gap wsf 1000 gives, the most any kernel
- * before 5.17 accepts; 4 GiB keeps a 1 TiB server's free memory a small
- * share.  A page_size of 0 (unknown) gives the 10% without the byte
- * bounds, never bounds computed for a page size guessed.  Never fails.
+ * bytes: 20% of it, at most 4 GiB and at least 64 MiB (but never more
+ * than half of it).  20% is about the high watermarks wsf 1000 gives
+ * (low a tenth of memory above min, high a tenth above low), the most
+ * any kernel before 5.17 accepts; 4 GiB keeps a 1 TiB server's free
+ * memory a small share.  A page_size of 0 (unknown) gives the 20% without
+ * the byte bounds, never bounds computed for a page size guessed.  Never
+ * fails.
  */
 uint64_t wm_tune_default_max_reserve(uint64_t managed, unsigned page_size);
 

@@ -103,7 +103,7 @@ static void tune_usage(void)
 	      "  --interval SECONDS     the period (default 10)\n"
 	      "  --duration SECONDS     stop after this long (default: until a signal)\n"
 	      "  --max-reserve SIZE|N%  no write makes the summed high watermarks larger;\n"
-	      "                         default 10% of memory, at most 4G, at least 64M\n"
+	      "                         default 20% of memory, at most 4G, at least 64M\n"
 	      "  --no-boost             leave watermark_boost_factor alone\n"
 	      "  --keep                 leave the last values on exit instead of restoring\n"
 	      "  --state FILE           the journal (default ROOT/var/lib/wmark/state.json)\n"

@@ -710,18 +710,18 @@ static void test_random_inputs_never_write_past_the_bound_or_the_range(void **st
 static void test_default_reserve_bound_is_safe_on_a_phone_and_a_server(void **state)
 {
 	(void)state;
-	/* 2 GiB: 10% = 52428 pages (204.8 MiB) */
-	assert_int_equal(wm_tune_default_max_reserve(524288, 4096), 52428);
-	/* 1 TiB: 10% would be 102 GiB; 4 GiB = 1048576 pages */
+	/* 2 GiB: 20% = 104857 pages (409.6 MiB), about what wsf 1000's high costs */
+	assert_int_equal(wm_tune_default_max_reserve(524288, 4096), 104857);
+	/* 1 TiB: 20% would be 205 GiB; 4 GiB = 1048576 pages */
 	assert_int_equal(wm_tune_default_max_reserve(268435456, 4096), 1048576);
-	/* 256 MiB: 64 MiB is more than 10% */
+	/* 256 MiB: 64 MiB is more than 20% */
 	assert_int_equal(wm_tune_default_max_reserve(65536, 4096), 16384);
 	/* 64 MiB: never more than half */
 	assert_int_equal(wm_tune_default_max_reserve(16384, 4096), 8192);
 	/* 64 KiB pages: 4 GiB = 65536 pages */
 	assert_int_equal(wm_tune_default_max_reserve(16777216, 65536), 65536);
-	/* page size unknown: 10% alone, not a 64 MiB floor counted in 4 KiB pages */
-	assert_int_equal(wm_tune_default_max_reserve(65536, 0), 6553);
+	/* page size unknown: 20% alone, not a 64 MiB floor counted in 4 KiB pages */
+	assert_int_equal(wm_tune_default_max_reserve(65536, 0), 13107);
 }
 
 int main(void)
