@@ -250,38 +250,8 @@ static int parse_max_reserve(struct tune *t)
 
 static int read_vmstat_psi(struct tune *t, struct wm_rec_sample *smp)
 {
-	char *buf = NULL, path[4096];
-	struct wm_diag d = { 0 };
-	struct pf_kv kv;
-	struct pf_psi psi;
-	size_t len;
-	int rc, e;
-
 	memset(smp, 0, sizeof(*smp));
-	root_path(t->s.root, P_VMSTAT, path, sizeof(path));
-	if ((e = read_rooted(t->s.root, P_VMSTAT, &buf, &len)))
-		return read_error(CMD, path, READ_MAX, e);
-	rc = pf_parse_vmstat(buf, len, &kv, &d);
-	free(buf);
-	if (rc == WM_OK)
-		wm_rec_sample_vmstat(&kv, smp);
-	pf_kv_free(&kv);
-	if (rc)
-		return cli_diag(path, rc, &d);
-	root_path(t->s.root, P_PSI, path, sizeof(path));
-	e = read_rooted(t->s.root, P_PSI, &buf, &len);
-	if (e == -ENOENT || e == -EACCES || e == -EPERM || e == -EOPNOTSUPP)
-		return EXIT_OK;		/* PSI is optional (4.20+, psi=1) */
-	if (e)
-		return read_error(CMD, path, READ_MAX, e);
-	rc = pf_parse_psi(buf, len, &psi, &d);
-	free(buf);
-	if (rc)
-		return cli_diag(path, rc, &d);
-	smp->psi = true;
-	smp->psi_some = psi.some.present ? psi.some.total : 0;
-	smp->psi_full = psi.full.present ? psi.full.total : 0;
-	return EXIT_OK;
+	return readings_live(CMD, t->s.root, smp);
 }
 
 /* Free and file pages and boost of every model zone, from zoneinfo now. */

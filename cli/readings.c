@@ -7,9 +7,11 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "../calc/procfs.h"
 #include "../calc/replay.h"
 #include "cli.h"
 #include "readings.h"
+#include "snapshot.h"
 
 int readings_open(struct readings *rd, const char *cmd, const char *path, size_t nzones,
 		  const char *root)
@@ -95,4 +97,62 @@ void readings_close(struct readings *rd)
 	free(rd->line);
 	rd->line = NULL;
 	rd->cap = 0;
+}
+
+/* ---- the live reading ------------------------------------------------- */
+
+int readings_parse_vmstat(const char *cmd, const char *what, const char *buf, size_t len,
+			  struct wm_rec_sample *smp)
+{
+	struct pf_kv kv;
+	struct wm_diag d = { 0 };
+	int rc = pf_parse_vmstat(buf, len, &kv, &d);
+
+	if (rc == WM_OK)
+		wm_rec_sample_vmstat(&kv, smp);
+	pf_kv_free(&kv);
+	if (rc == WM_ENOMEM)
+		return cli_err(EXIT_SYSTEM, cmd, "out of memory");
+	if (rc)
+		return cli_diag(what, rc, &d);
+	return EXIT_OK;
+}
+
+int readings_parse_psi(const char *what, const char *buf, size_t len, struct wm_rec_sample *smp)
+{
+	struct pf_psi psi;
+	struct wm_diag d = { 0 };
+	int rc = pf_parse_psi(buf, len, &psi, &d);
+
+	if (rc)
+		return cli_diag(what, rc, &d);
+	smp->psi = true;
+	smp->psi_some = psi.some.present ? psi.some.total : 0;
+	smp->psi_full = psi.full.present ? psi.full.total : 0;
+	return EXIT_OK;
+}
+
+int readings_live(const char *cmd, const char *root, struct wm_rec_sample *smp)
+{
+	char *buf = NULL, path[4096];
+	size_t len;
+	int rc, e;
+
+	root_path(root, P_VMSTAT, path, sizeof(path));
+	if ((e = read_rooted(root, P_VMSTAT, &buf, &len)))
+		return read_error(cmd, path, READ_MAX, e);
+	rc = readings_parse_vmstat(cmd, path, buf, len, smp);
+	free(buf);
+	if (rc)
+		return rc;
+	smp->psi = false;
+	root_path(root, P_PSI, path, sizeof(path));
+	e = read_rooted(root, P_PSI, &buf, &len);
+	if (e == -ENOENT || e == -ENOTDIR || e == -EACCES || e == -EPERM || e == -EOPNOTSUPP)
+		return EXIT_OK;		/* no PSI: before 4.20, or psi=0 */
+	if (e)
+		return read_error(cmd, path, READ_MAX, e);
+	rc = readings_parse_psi(path, buf, len, smp);
+	free(buf);
+	return rc;
 }

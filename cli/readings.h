@@ -8,6 +8,7 @@
  * and blank lines, and the rules that make a file one recording of one
  * boot (time moves forward, no counter goes backwards).  Each fault is
  * printed once, in one wording for both commands, naming FILE:LINE.
+ * And the live reading both commands take each period: vmstat and PSI.
  */
 #ifndef WMARK_READINGS_H
 #define WMARK_READINGS_H
@@ -55,5 +56,21 @@ int readings_next(struct readings *rd, struct wm_rec_sample *s, struct wm_boost_
 
 /* Close the file (not standard input) and free the line buffer. */
 void readings_close(struct readings *rd);
+
+/*
+ * One live reading of root: proc/vmstat's counters into smp, and
+ * proc/pressure/memory's totals (smp->psi) where the kernel has them
+ * (4.20+, psi=1; a file that is absent or not allowed is no PSI, one that
+ * is there but unreadable or wrong is an error).  EXIT_OK, or an exit
+ * code after a message naming the path, with cmd.
+ */
+int readings_live(const char *cmd, const char *root, struct wm_rec_sample *smp);
+
+/* vmstat text buf[len] (named what in messages) into smp; EXIT_OK or an exit code. */
+int readings_parse_vmstat(const char *cmd, const char *what, const char *buf, size_t len,
+			  struct wm_rec_sample *smp);
+
+/* memory PSI text buf[len] into smp's totals; EXIT_OK or an exit code. */
+int readings_parse_psi(const char *what, const char *buf, size_t len, struct wm_rec_sample *smp);
 
 #endif /* WMARK_READINGS_H */

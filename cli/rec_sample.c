@@ -48,66 +48,13 @@ int rec_read_user(const char *path, char **buf, size_t *len)
 	return read_rooted(".", path, buf, len);
 }
 
-static int parse_vmstat_into(const char *what, const char *buf, size_t len,
-			     struct wm_rec_sample *smp)
-{
-	struct pf_kv kv;
-	struct wm_diag d = { 0 };
-	int rc = pf_parse_vmstat(buf, len, &kv, &d);
-
-	if (rc == WM_OK)
-		wm_rec_sample_vmstat(&kv, smp);
-	pf_kv_free(&kv);
-	if (rc == WM_ENOMEM)
-		return cli_err(EXIT_SYSTEM, CMD, "out of memory");
-	if (rc)
-		return cli_diag(what, rc, &d);
-	return EXIT_OK;
-}
-
-static int parse_psi_into(const char *what, const char *buf, size_t len,
-			  struct wm_rec_sample *smp)
-{
-	struct pf_psi psi;
-	struct wm_diag d = { 0 };
-	int rc = pf_parse_psi(buf, len, &psi, &d);
-
-	if (rc)
-		return cli_diag(what, rc, &d);
-	smp->psi = true;
-	smp->psi_some = psi.some.present ? psi.some.total : 0;
-	smp->psi_full = psi.full.present ? psi.full.total : 0;
-	return EXIT_OK;
-}
-
-/* One live sample from the root; PSI is optional (4.20+, psi=1). */
+/* One live sample from the root, with the fallback counter when it is on. */
 static int read_sample(const struct rec *r, struct wm_rec_sample *smp)
 {
-	char *buf = NULL, path[4096];
-	size_t len;
-	int rc, e;
+	int rc = readings_live(CMD, r->s.root, smp);
 
-	if ((e = read_rooted(r->s.root, P_VMSTAT, &buf, &len))) {
-		root_path(r->s.root, P_VMSTAT, path, sizeof(path));
-		return read_error(CMD, path, READ_MAX, e);
-	}
-	root_path(r->s.root, P_VMSTAT, path, sizeof(path));
-	rc = parse_vmstat_into(path, buf, len, smp);
-	free(buf);
-	if (rc)
-		return rc;
-	if (r->fbc_on && tp_counter_read(&r->fbc, &smp->c[WM_REC_FALLBACK]) == 0)
+	if (rc == EXIT_OK && r->fbc_on && tp_counter_read(&r->fbc, &smp->c[WM_REC_FALLBACK]) == 0)
 		smp->have |= 1u << WM_REC_FALLBACK;
-	smp->psi = false;
-	root_path(r->s.root, P_PSI, path, sizeof(path));
-	e = read_rooted(r->s.root, P_PSI, &buf, &len);
-	if (e == 0) {
-		rc = parse_psi_into(path, buf, len, smp);
-		free(buf);
-	} else if (e == -EISDIR || e == -ENXIO || e == -ELOOP || e == -EFBIG) {
-		/* there, but no input (a FIFO, a device): refused like any other */
-		rc = read_error(CMD, path, READ_MAX, e);
-	}
 	return rc;
 }
 
@@ -224,14 +171,14 @@ int rec_sample_files(struct rec *r, struct wm_rec_sample *s)
 		memset(&s[k], 0, sizeof(s[k]));
 		if ((e = rec_read_user(vf[k], &buf, &len)))
 			return read_error(CMD, vf[k], READ_MAX, e);
-		rc = parse_vmstat_into(vf[k], buf, len, &s[k]);
+		rc = readings_parse_vmstat(CMD, vf[k], buf, len, &s[k]);
 		free(buf);
 		if (rc)
 			return rc;
 		if (pfile[k]) {
 			if ((e = rec_read_user(pfile[k], &buf, &len)))
 				return read_error(CMD, pfile[k], READ_MAX, e);
-			rc = parse_psi_into(pfile[k], buf, len, &s[k]);
+			rc = readings_parse_psi(pfile[k], buf, len, &s[k]);
 			free(buf);
 			if (rc)
 				return rc;
