@@ -77,16 +77,15 @@ void apply_report_moved(const struct apply *a, cJSON *doc)
 		return;
 	for (i = 0; i < a->s.st.m.nzones; i++) {
 		const struct zi_zone *z = apply_zi_of(&a->s, i);
+		const struct wm_printed *raw = &a->s.st.view[i].raw;	/* boost taken off */
 		const struct wm_zone_wm *p = &a->plan.pred[i].wm;
-		uint64_t b;
 		char name[32];
 		bool m;
 
 		if (!z)
 			continue;
-		b = z->flags & ZI_HAS_BOOST ? z->boost : 0;
-		m = z->min - b != p->min || z->low - b != p->low || z->high - b != p->high ||
-		    ((z->flags & ZI_HAS_PROMO) && z->promo - b != p->promo);
+		m = raw->min != p->min || raw->low != p->low || raw->high != p->high ||
+		    (raw->has_promo && raw->promo != p->promo);
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
 			m |= z->protection[j] != p->protection[j];
 		if (!m)

@@ -164,18 +164,13 @@ static void boost_line(const struct snapshot *s, const struct wm_sysctl *sc,
 	if (!s->st.kernel.prof.boost || !(s->st.sysctl.have & WM_HAVE_BOOST) || !(sc->have & WM_HAVE_BOOST))
 		return;
 	for (i = 0; i < s->st.m.nzones; i++) {
-		const struct zi_zone *z;
-		uint64_t high;
+		const struct wm_zone_view *v = &s->st.view[i];
 
 		if (!after[i].shown)
 			continue;
-		z = &s->st.zi.zones[s->st.layout.printed[i]];
-		high = z->high;
-		if ((z->flags & ZI_HAS_BOOST) && z->boost <= high) {
-			high -= z->boost;
-			boosted += z->boost;
-		}
-		now += (uint64_t)boost_ceiling(s, &s->st.sysctl, s->st.m.zones[i].managed, high);
+		/* the kernel scales the raw high: the printed one less the boost */
+		boosted += v->boost;
+		now += (uint64_t)boost_ceiling(s, &s->st.sysctl, s->st.m.zones[i].managed, v->raw.high);
 		then += (uint64_t)boost_ceiling(s, sc, s->st.m.zones[i].managed, after[i].wm.high);
 	}
 	printf("Watermark boost: at most %.1f MiB over the zones now (watermark_boost_factor %" PRId64 "), "
