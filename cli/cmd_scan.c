@@ -750,22 +750,13 @@ const struct option cmd_scan_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
+/* The options into *o, and the combinations refused; EXIT_OK or an exit code. */
+static int parse_scan_args(const struct cli_ctx *ctx, struct scan_opts *o)
 {
-	struct scan_opts o = { .node = -1 };
-	struct snapshot s = { 0 };
-	bool have_snap = false, given, mglru;
-	struct target *t = NULL;
-	size_t nt = 0, i;
-	unsigned page_size;
-	uint64_t pair[2];
-	char path[4096], kernel[128] = "";
 	struct wm_diag d = { 0 };
-	struct wm_kver kv;
-	enum wm_scan_rule def = WM_RULE_CURRENT;
-	int c, oi, rc, lo, hi;
-	uint64_t folio = 1;
-	int64_t v;
+	uint64_t pair[2];
+	bool given;
+	int c, oi, rc;
 
 	for (oi = 0; oi < ctx->args.nopt; oi++) {
 		const char *arg = ctx->args.opt[oi].arg;
@@ -778,74 +769,74 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 			rc = parse_pair(c == OPT_ANON ? "--anon" : "--file", arg, pair);
 			if (rc)
 				return rc;
-			o.lru[c == OPT_ANON ? 0 : 2] = pair[0];
-			o.lru[c == OPT_ANON ? 1 : 3] = pair[1];
-			*(c == OPT_ANON ? &o.anon : &o.file) = true;
+			o->lru[c == OPT_ANON ? 0 : 2] = pair[0];
+			o->lru[c == OPT_ANON ? 1 : 3] = pair[1];
+			*(c == OPT_ANON ? &o->anon : &o->file) = true;
 			break;
 		case OPT_FREE:
-			rc = parse_pages("--free", arg, &o.free_v);
-			o.free = true;
+			rc = parse_pages("--free", arg, &o->free_v);
+			o->free = true;
 			break;
 		case OPT_HIGH:
-			rc = parse_pages("--high", arg, &o.high_v);
-			o.high = true;
+			rc = parse_pages("--high", arg, &o->high_v);
+			o->high = true;
 			break;
 		case OPT_SWAPPINESS:
 			if (strcmp(arg, "max") == 0)
-				o.swappiness_v = 201;
-			else if (wm_parse_long(arg, 0, 200, &o.swappiness_v, &d))
+				o->swappiness_v = 201;
+			else if (wm_parse_long(arg, 0, 200, &o->swappiness_v, &d))
 				return cli_usage("scan", "--swappiness: expected 0..200 or max, not '%s'",
 						 arg);
-			o.swappiness = true;
+			o->swappiness = true;
 			break;
 		case OPT_SWAP:
-			if (wm_parse_size(arg, &o.swap_bytes, &d))
+			if (wm_parse_size(arg, &o->swap_bytes, &d))
 				return cli_usage("scan", "--swap: expected a size (0 for none), not '%s'",
 						 arg);
-			o.swap = true;
+			o->swap = true;
 			break;
 		case OPT_MEMCG:
-			o.memcg = true;
+			o->memcg = true;
 			break;
 		case OPT_OFFLINE:
-			o.offline = true;
+			o->offline = true;
 			break;
 		case OPT_CGROUP:
-			o.cgroup = arg;
+			o->cgroup = arg;
 			break;
 		case OPT_FROM_PARENT:
-			o.from_parent = true;
+			o->from_parent = true;
 			break;
 		case OPT_LOW_RECLAIM:
-			o.low_reclaim = true;
+			o->low_reclaim = true;
 			break;
 		case OPT_NODE:
-			if (wm_parse_long(arg, 0, 65535, &o.node, &d))
+			if (wm_parse_long(arg, 0, 65535, &o->node, &d))
 				return cli_usage("scan", "--node: expected a node number, not '%s'", arg);
 			break;
 		case OPT_RULE:
 			if (strcmp(arg, "all") == 0)
-				o.all = true;
-			else if (wm_scan_rule_parse(arg, &o.rule))
+				o->all = true;
+			else if (wm_scan_rule_parse(arg, &o->rule))
 				return cli_usage("scan", "--rule: '%s' is not 3.14, 3.15, 4.12, 4.13, 5.8, "
 						 "current or all", arg);
-			o.rule_given = true;
+			o->rule_given = true;
 			break;
 		case OPT_SCANNED:
-			rc = parse_pair("--recent-scanned", arg, o.hist_s);
-			o.scanned = true;
+			rc = parse_pair("--recent-scanned", arg, o->hist_s);
+			o->scanned = true;
 			break;
 		case OPT_ROTATED:
-			rc = parse_pair("--recent-rotated", arg, o.hist_r);
-			o.rotated = true;
+			rc = parse_pair("--recent-rotated", arg, o->hist_r);
+			o->rotated = true;
 			break;
 		case OPT_COST:
-			rc = parse_pair("--cost", arg, o.cost_v);
-			o.cost = true;
+			rc = parse_pair("--cost", arg, o->cost_v);
+			o->cost = true;
 			break;
 		case 'h':
 			scan_usage();
-			return EXIT_OK;
+			return -1;
 		default:
 			return cli_opt_unhandled("scan", c);
 		}
@@ -854,26 +845,225 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (ctx->args.noperand)
 		return cli_usage("scan", "unexpected argument '%s'", ctx->args.operand[0]);
-	given = o.anon || o.file;
-	if (given && !(o.anon && o.file))
+	given = o->anon || o->file;
+	if (given && !(o->anon && o->file))
 		return cli_usage("scan", "give both --anon and --file");
-	if (given && o.cgroup)
+	if (given && o->cgroup)
 		return cli_usage("scan", "--cgroup reads the sizes: not with --anon/--file");
-	if ((o.free || o.high) && !given)
+	if ((o->free || o->high) && !given)
 		return cli_usage("scan", "--free and --high go with --anon and --file");
-	if (o.free != o.high)
+	if (o->free != o->high)
 		return cli_usage("scan", "give both --free and --high");
-	if (o.node >= 0 && (given || (o.cgroup && !o.from_parent)))
+	if (o->node >= 0 && (given || (o->cgroup && !o->from_parent)))
 		return cli_usage("scan", "--node reads zoneinfo: not with --cgroup (but with "
 				 "--from-parent) or --anon/--file");
-	if (o.from_parent && !o.cgroup)
+	if (o->from_parent && !o->cgroup)
 		return cli_usage("scan", "--from-parent goes with --cgroup");
-	if (o.low_reclaim && !o.from_parent)
+	if (o->low_reclaim && !o->from_parent)
 		return cli_usage("scan", "--low-reclaim goes with --cgroup and --from-parent");
-	if (o.swappiness && o.swappiness_v == 201 && o.rule_given && (o.all || o.rule != WM_RULE_CURRENT))
+	if (o->swappiness && o->swappiness_v == 201 && o->rule_given &&
+	    (o->all || o->rule != WM_RULE_CURRENT))
 		return cli_usage("scan", "--swappiness max exists only in the current rule");
-	if (o.cgroup)
-		o.memcg = true;
+	if (o->cgroup)
+		o->memcg = true;
+	return EXIT_OK;
+}
+
+/*
+ * The targets: the sizes given, a cgroup's lists, or each node's from
+ * zoneinfo; into *out (nt of them, to free).  EXIT_OK or an exit code.
+ */
+static int scan_targets(const struct cli_ctx *ctx, const struct snapshot *s,
+			const struct scan_opts *o, bool have_snap, struct target **out, size_t *nt)
+{
+	struct target *t;
+	int rc;
+
+	if (!o->anon && !o->cgroup)
+		return node_targets(s, o, out, nt);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return cli_err(EXIT_SYSTEM, "scan", "out of memory");
+	*out = t;
+	*nt = 1;
+	t->node = -1;
+	if (o->anon) {
+		memcpy(t->in.lru, o->lru, sizeof(o->lru));
+		snprintf(t->name, sizeof(t->name), "given");
+		if (o->free) {
+			t->in.free = o->free_v;
+			t->in.high_sum = o->high_v;
+			t->have_line = true;
+		}
+		return EXIT_OK;
+	}
+	snprintf(t->name, sizeof(t->name), "cgroup %.50s", o->cgroup);
+	t->cgroup = o->cgroup;
+	if ((rc = cgroup_target(ctx->root, o->cgroup, o, s->st.geo.page_size, t)))
+		return rc;
+	return apply_from(s, have_snap, o, t);
+}
+
+/*
+ * Swappiness and swap into every target: the options, else the root's
+ * (a cgroup v1's own memory.swappiness, vm.swappiness, SwapFree and a
+ * cgroup's memory.swap.max), else 60 and some, said so in text.
+ */
+static int scan_swap(const struct cli_ctx *ctx, const struct scan_opts *o, bool have_snap,
+		     unsigned page_size, struct target *t, size_t nt)
+{
+	bool sw_known = true, swap_known = true, swap = true;
+	int64_t swappiness = 60, v;
+	char cgsw[4096] = "", path[4096];
+	size_t i;
+	int rc;
+
+	/* cgroup v1 has its own memory.swappiness; v2 uses vm.swappiness */
+	if (o->cgroup)
+		snprintf(cgsw, sizeof(cgsw), "%s/memory.swappiness",
+			 o->cgroup + strspn(o->cgroup, "/"));
+	if (o->swappiness) {
+		swappiness = o->swappiness_v;
+	} else if (cgsw[0] && (rc = read_swappiness(ctx->root, cgsw, &v)) != 1) {
+		if (rc)
+			return rc;
+		swappiness = v;
+	} else if ((rc = read_swappiness(ctx->root, P_SWAPPINESS, &v)) == EXIT_OK) {
+		swappiness = v;
+	} else if (rc == 1) {
+		sw_known = false;
+	} else {
+		return rc;
+	}
+	if (o->swap) {
+		swap = o->swap_bytes >= page_size;
+	} else {
+		struct pf_kv mi;
+		uint64_t kb;
+
+		rc = read_kv(ctx->root, P_MEMINFO, &mi, true, path, sizeof(path));
+		if (rc == EXIT_OK) {
+			if (pf_kv_get(&mi, "SwapFree", &kb))
+				swap = kb * 1024 >= page_size;
+			else
+				swap_known = false;
+			pf_kv_free(&mi);
+		} else if (rc == 1) {
+			swap_known = false;
+		} else {
+			return rc;
+		}
+		if (o->cgroup) {
+			char rel[4096];
+			const char *cg = o->cgroup;
+
+			while (*cg == '/')
+				cg++;
+			snprintf(rel, sizeof(rel), "%s/memory.swap.max", cg);
+			rc = read_num(ctx->root, rel, &v);
+			if (rc != EXIT_OK && rc != 1)
+				return rc;
+			if (rc == EXIT_OK && v < (int64_t)page_size)
+				swap = false;
+		}
+	}
+	for (i = 0; i < nt; i++) {
+		struct wm_scan_in *in = &t[i].in;
+
+		in->page_size = page_size;
+		in->swappiness = (int)swappiness;
+		in->swap = swap;
+		in->memcg = o->memcg && t[i].from != FROM_GLOBAL;
+		in->offline = o->offline;
+		if (!have_snap || (o->cgroup && !t[i].have_line)) {
+			in->node_file = in->lru[2] + in->lru[3];
+			in->node_inactive_anon = in->lru[0];
+		}
+		memcpy(in->recent_scanned, o->hist_s, sizeof(o->hist_s));
+		memcpy(in->recent_rotated, o->hist_r, sizeof(o->hist_r));
+		in->anon_cost = o->cost_v[0];
+		in->file_cost = o->cost_v[1];
+	}
+	if (!sw_known && ctx->format == FMT_TEXT)
+		printf("vm.swappiness not readable: 60 assumed (give --swappiness)\n");
+	if (!swap_known && ctx->format == FMT_TEXT)
+		printf("SwapFree not readable: swap assumed available (give --swap)\n");
+	return EXIT_OK;
+}
+
+/* What a run prints about, besides its targets. */
+struct scan_run {
+	const char *kernel;
+	const char *source;		/* "options", "live", "capture" */
+	enum wm_scan_rule def;
+	int lo, hi;			/* the rules shown */
+	unsigned page_size;
+	bool mglru;
+	uint64_t folio;			/* pages of the largest page-cache folio, 1 none */
+};
+
+static int scan_json(const struct scan_run *r, const struct scan_opts *o,
+		     const struct target *t, size_t nt)
+{
+	cJSON *doc = cJSON_CreateObject(), *arr;
+	size_t i;
+
+	cJSON_AddStringToObject(doc, "source", r->source);
+	cJSON_AddStringToObject(doc, "kernel", r->kernel);
+	cJSON_AddStringToObject(doc, "default_rule", wm_scan_rule_name(r->def));
+	cJSON_AddNumberToObject(doc, "page_size", r->page_size);
+	cJSON_AddBoolToObject(doc, "mglru", r->mglru);
+	arr = cJSON_AddArrayToObject(doc, "targets");
+	if (r->folio > 1)
+		cJSON_AddNumberToObject(doc, "largest_folio_pages", (double)r->folio);
+	for (i = 0; i < nt; i++)
+		cJSON_AddItemToArray(arr, json_target(&t[i], o, r->lo, r->hi, r->folio));
+	return report_json_print(doc);
+}
+
+static void scan_text(const struct scan_run *r, const struct scan_opts *o,
+		      const struct target *t, size_t nt)
+{
+	size_t i;
+	int k;
+
+	if (r->mglru)
+		printf("MGLRU is on (%s): this kernel's reclaim does not use get_scan_count();\n"
+		       "what follows is what it would scan with MGLRU off (echo 0 > "
+		       "/sys/kernel/mm/lru_gen/enabled).\n\n", P_LRU_GEN);
+	for (i = 0; i < nt; i++) {
+		if (i)
+			putchar('\n');
+		print_head(&t[i], r->kernel, r->def);
+		if (r->folio > 1)
+			print_folio_note(r->folio, !o->all);
+		print_assumed(stdout, &t[i], o, (enum wm_scan_rule)r->lo, (enum wm_scan_rule)r->hi);
+		if (o->all)
+			text_all(&t[i]);
+		else
+			for (k = r->lo; k <= r->hi; k++)
+				text_one(&t[i], (enum wm_scan_rule)k, r->folio);
+	}
+}
+
+int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct scan_opts o = { .node = -1 };
+	struct snapshot s = { 0 };
+	struct scan_run run = { .def = WM_RULE_CURRENT, .folio = 1 };
+	struct target *t = NULL;
+	bool have_snap, given;
+	size_t nt = 0;
+	char kernel[128] = "";
+	struct wm_diag d = { 0 };
+	struct wm_kver kv;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	if ((rc = parse_scan_args(ctx, &o)))
+		return rc < 0 ? EXIT_OK : rc;	/* -1: --help printed */
+	given = o.anon || o.file;
 
 	/*
 	 * The machine as every command reads it: the kernel and the page
@@ -886,12 +1076,13 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 		return rc;
 	/* the nodes' lists count only where the sizes are not given */
 	have_snap = s.st.have_zones && !given;
-	page_size = s.st.geo.page_size;
+	run.page_size = s.st.geo.page_size;
 	/* the release said (--kernel, else the root's): without one, the current rules */
 	snprintf(kernel, sizeof(kernel), "%s", ctx->kernel ? ctx->kernel : s.st.kernel.osrelease);
+	run.kernel = kernel;
 	kv = s.st.kernel.kver;
 	if (s.st.kernel.known)
-		def = wm_scan_rule_for((int)kv.major, (int)kv.minor);
+		run.def = wm_scan_rule_for((int)kv.major, (int)kv.minor);
 
 	/* memory.reclaim's swappiness=max: 6.16+, refused (EINVAL) before */
 	if (o.swappiness && o.swappiness_v == 201 && s.st.kernel.known) {
@@ -903,166 +1094,31 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
-
-	if (given || o.cgroup) {
-		t = calloc(1, sizeof(*t));
-		if (!t) {
-			rc = cli_err(EXIT_SYSTEM, "scan", "out of memory");
-			goto out;
-		}
-		nt = 1;
-		t->node = -1;
-		if (given) {
-			memcpy(t->in.lru, o.lru, sizeof(o.lru));
-			snprintf(t->name, sizeof(t->name), "given");
-			if (o.free) {
-				t->in.free = o.free_v;
-				t->in.high_sum = o.high_v;
-				t->have_line = true;
-			}
-		} else {
-			snprintf(t->name, sizeof(t->name), "cgroup %.50s", o.cgroup);
-			t->cgroup = o.cgroup;
-			if ((rc = cgroup_target(ctx->root, o.cgroup, &o, page_size, t)))
-				goto out;
-			if ((rc = apply_from(&s, have_snap, &o, t)))
-				goto out;
-		}
-	} else if ((rc = node_targets(&s, &o, &t, &nt))) {
+	if ((rc = scan_targets(ctx, &s, &o, have_snap, &t, &nt)) ||
+	    (rc = scan_swap(ctx, &o, have_snap, run.page_size, t, nt)))
 		goto out;
-	}
-
-	/* swappiness and swap: the options, else the root's, else 60 and some */
-	{
-		bool sw_known = true, swap_known = true, swap = true;
-		int64_t swappiness = 60;
-
-		char cgsw[4096] = "";
-
-		/* cgroup v1 has its own memory.swappiness; v2 uses vm.swappiness */
-		if (o.cgroup)
-			snprintf(cgsw, sizeof(cgsw), "%s/memory.swappiness",
-				 o.cgroup + strspn(o.cgroup, "/"));
-		if (o.swappiness) {
-			swappiness = o.swappiness_v;
-		} else if (cgsw[0] && (rc = read_swappiness(ctx->root, cgsw, &v)) != 1) {
-			if (rc)
-				goto out;
-			swappiness = v;
-		} else if ((rc = read_swappiness(ctx->root, P_SWAPPINESS, &v)) == EXIT_OK) {
-			swappiness = v;
-		} else if (rc == 1) {
-			sw_known = false;
-		} else {
-			goto out;
-		}
-		if (o.swap) {
-			swap = o.swap_bytes >= page_size;
-		} else {
-			struct pf_kv mi;
-			uint64_t kb;
-
-			rc = read_kv(ctx->root, P_MEMINFO, &mi, true, path, sizeof(path));
-			if (rc == EXIT_OK) {
-				if (pf_kv_get(&mi, "SwapFree", &kb))
-					swap = kb * 1024 >= page_size;
-				else
-					swap_known = false;
-				pf_kv_free(&mi);
-			} else if (rc == 1) {
-				swap_known = false;
-			} else {
-				goto out;
-			}
-			if (o.cgroup) {
-				char rel[4096];
-				const char *cg = o.cgroup;
-
-				while (*cg == '/')
-					cg++;
-				snprintf(rel, sizeof(rel), "%s/memory.swap.max", cg);
-				rc = read_num(ctx->root, rel, &v);
-				if (rc != EXIT_OK && rc != 1)
-					goto out;
-				if (rc == EXIT_OK && v < (int64_t)page_size)
-					swap = false;
-			}
-		}
-		for (i = 0; i < nt; i++) {
-			struct wm_scan_in *in = &t[i].in;
-
-			in->page_size = page_size;
-			in->swappiness = (int)swappiness;
-			in->swap = swap;
-			in->memcg = o.memcg && t[i].from != FROM_GLOBAL;
-			in->offline = o.offline;
-			if (!have_snap || (o.cgroup && !t[i].have_line)) {
-				in->node_file = in->lru[2] + in->lru[3];
-				in->node_inactive_anon = in->lru[0];
-			}
-			memcpy(in->recent_scanned, o.hist_s, sizeof(o.hist_s));
-			memcpy(in->recent_rotated, o.hist_r, sizeof(o.hist_r));
-			in->anon_cost = o.cost_v[0];
-			in->file_cost = o.cost_v[1];
-		}
-		if (!sw_known && ctx->format == FMT_TEXT)
-			printf("vm.swappiness not readable: 60 assumed (give --swappiness)\n");
-		if (!swap_known && ctx->format == FMT_TEXT)
-			printf("SwapFree not readable: swap assumed available (give --swap)\n");
-	}
 
 	if (o.all) {
-		lo = 0;
-		hi = WM_NR_RULES - 1;
+		run.lo = 0;
+		run.hi = WM_NR_RULES - 1;
 	} else {
-		lo = hi = o.rule_given ? (int)o.rule : (int)def;
+		run.lo = run.hi = o.rule_given ? (int)o.rule : (int)run.def;
 	}
-	if (t[0].in.swappiness == 201 && (o.all || lo != WM_RULE_CURRENT)) {
+	if (t[0].in.swappiness == 201 && (o.all || run.lo != WM_RULE_CURRENT)) {
 		rc = cli_usage("scan", "swappiness max exists only in the current rule (--rule current)");
 		goto out;
 	}
-	mglru = mglru_on(ctx->root);
+	run.mglru = mglru_on(ctx->root);
 	/* 7.x keeps the page cache in large folios (the kernel suite's 7.2 guest) */
 	if (s.st.kernel.known && kv.major >= 7)
-		folio = wm_reclaim_largest_folio(snapshot_pmd_bytes(ctx->root), page_size);
-
+		run.folio = wm_reclaim_largest_folio(snapshot_pmd_bytes(ctx->root), run.page_size);
+	run.source = given ? "options" : root_is_live(ctx->root) ? "live" : "capture";
 	if (ctx->format == FMT_JSON) {
-		cJSON *doc = cJSON_CreateObject(), *arr;
-
-		cJSON_AddStringToObject(doc, "source", given ? "options"
-						       : root_is_live(ctx->root) ? "live" : "capture");
-		cJSON_AddStringToObject(doc, "kernel", kernel);
-		cJSON_AddStringToObject(doc, "default_rule", wm_scan_rule_name(def));
-		cJSON_AddNumberToObject(doc, "page_size", page_size);
-		cJSON_AddBoolToObject(doc, "mglru", mglru);
-		arr = cJSON_AddArrayToObject(doc, "targets");
-		if (folio > 1)
-			cJSON_AddNumberToObject(doc, "largest_folio_pages", (double)folio);
-		for (i = 0; i < nt; i++)
-			cJSON_AddItemToArray(arr, json_target(&t[i], &o, lo, hi, folio));
-		rc = report_json_print(doc);
-		goto out;
+		rc = scan_json(&run, &o, t, nt);
+	} else {
+		scan_text(&run, &o, t, nt);
+		rc = EXIT_OK;
 	}
-	if (mglru)
-		printf("MGLRU is on (%s): this kernel's reclaim does not use get_scan_count();\n"
-		       "what follows is what it would scan with MGLRU off (echo 0 > "
-		       "/sys/kernel/mm/lru_gen/enabled).\n\n", P_LRU_GEN);
-	for (i = 0; i < nt; i++) {
-		int r;
-
-		if (i)
-			putchar('\n');
-		print_head(&t[i], kernel, def);
-		if (folio > 1)
-			print_folio_note(folio, !o.all);
-		print_assumed(stdout, &t[i], &o, (enum wm_scan_rule)lo, (enum wm_scan_rule)hi);
-		if (o.all)
-			text_all(&t[i]);
-		else
-			for (r = lo; r <= hi; r++)
-				text_one(&t[i], (enum wm_scan_rule)r, folio);
-	}
-	rc = EXIT_OK;
 out:
 	free(t);
 	snapshot_free(&s);
