@@ -166,292 +166,384 @@ const struct option cmd_rollback_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
-{
-	const char *cmd = "rollback", *state_opt = NULL, *failed = NULL;
-	char path[PATH_MAX], err[200], rroot[PATH_MAX], boot_id[64];
-	char knob[WM_NKNOBS][PATH_MAX], shown[WM_NKNOBS][JR_TEXT_MAX + 8];
+/* One rollback: the journal, each knob's state, the report being built. */
+struct rollback {
+	const struct cli_ctx *ctx;
+	const char *cmd;
+	const char *state_opt;
+	bool force, dry;
+	char path[PATH_MAX];			/* the journal */
+	struct journal j;
+	int lock_fd;
+	char knob[WM_NKNOBS][PATH_MAX];
+	char shown[WM_NKNOBS][JR_TEXT_MAX + 8];	/* what a knob holds, for messages */
 	char raw[WM_NKNOBS][JR_TEXT_MAX];	/* a knob's text, when it does not parse */
 	struct sc_value cur[WM_NKNOBS], prev[WM_NKNOBS], wr[WM_NKNOBS];
 	bool cur_ok[WM_NKNOBS];
 	enum txn_where where[WM_NKNOBS];
-	struct txn_step st[WM_NKNOBS];
-	struct wm_profile prof;
-	struct journal j;
-	static struct rb_files rf;
-	bool force = false, dry = false, undone;
-	int c, oi, i, r, rc = EXIT_OK, n = 0, changed = 0, todo = 0, lock_fd = -1;
-	cJSON *doc = NULL, *restored = NULL, *before = NULL, *left = NULL, *files = NULL;
-	bool restored_any = false;
+	struct txn_step st[WM_NKNOBS];		/* the writes, n of them */
+	int n, changed, todo;
+	struct rb_files rf;
+	cJSON *doc;				/* -j output being built */
+};
+
+static int rollback_args(struct rollback *rb)
+{
+	const struct cli_ctx *ctx = rb->ctx;
+	int oi, c;
 
 	for (oi = 0; oi < ctx->args.nopt; oi++) {
-		const char *arg = ctx->args.opt[oi].arg;
-
 		c = ctx->args.opt[oi].code;
 		switch (c) {
 		case 'S':
-			state_opt = arg;
+			rb->state_opt = ctx->args.opt[oi].arg;
 			break;
 		case 'f':
-			force = true;
+			rb->force = true;
 			break;
 		case 'n':
-			dry = true;
+			rb->dry = true;
 			break;
 		case 'h':
 			rollback_usage(stdout);
-			return EXIT_OK;
+			return -1;
 		default:
-			return cli_opt_unhandled(cmd, c);
+			return cli_opt_unhandled(rb->cmd, c);
 		}
 	}
 	if (ctx->args.noperand)
-		return cli_usage(cmd, "unexpected argument '%s'", ctx->args.operand[0]);
-	if (txn_state_path(ctx, state_opt, path, sizeof(path)) < 0)
-		return cli_usage(cmd, "--state: path too long");
-	r = jr_load(path, &j, err, sizeof(err));
+		return cli_usage(rb->cmd, "unexpected argument '%s'", ctx->args.operand[0]);
+	if (txn_state_path(ctx, rb->state_opt, rb->path, sizeof(rb->path)) < 0)
+		return cli_usage(rb->cmd, "--state: path too long");
+	return EXIT_OK;
+}
+
+/* The journal, locked unless a dry run, and written for this root. */
+static int rollback_journal(struct rollback *rb)
+{
+	char err[200], rroot[PATH_MAX];
+	int r = jr_load(rb->path, &rb->j, err, sizeof(err));
+
 	if (r == -ENOENT)
-		return cli_err(EXIT_SYSTEM, cmd, "%s: no journal: nothing was applied with this root and --state",
-			       path);
-	if (r == 0 && !dry) {
-		r = txn_lock(cmd, path, &lock_fd);
+		return cli_err(EXIT_SYSTEM, rb->cmd, "%s: no journal: nothing was applied with this root and --state",
+			       rb->path);
+	if (r == 0 && !rb->dry) {
+		r = txn_lock(rb->cmd, rb->path, &rb->lock_fd);
 		if (r != EXIT_OK)
 			return r;
 		/* Read it again: it is ours now. */
-		r = jr_load(path, &j, err, sizeof(err));
+		r = jr_load(rb->path, &rb->j, err, sizeof(err));
 	}
-	if (r < 0) {
+	if (r < 0)
 		/* malformed input (wmark.1): exit 2, but no usage hint */
-		rc = cli_err(r == -EINVAL ? EXIT_USAGE : EXIT_SYSTEM, cmd, "%s: %s; nothing was restored",
-			     path, err);
-		goto out;
-	}
-	if (!realpath(ctx->root, rroot))
-		return cli_err(EXIT_SYSTEM, cmd, "%s: %s", ctx->root, strerror(errno));
-	if (strcmp(rroot, j.root) != 0)
-		return cli_err(EXIT_USAGE, cmd, "%s was written for root %s, not %s; nothing was restored",
-			       path, j.root, rroot);
+		return cli_err(r == -EINVAL ? EXIT_USAGE : EXIT_SYSTEM, rb->cmd,
+			       "%s: %s; nothing was restored", rb->path, err);
+	if (!realpath(rb->ctx->root, rroot))
+		return cli_err(EXIT_SYSTEM, rb->cmd, "%s: %s", rb->ctx->root, strerror(errno));
+	if (strcmp(rroot, rb->j.root) != 0)
+		return cli_err(EXIT_USAGE, rb->cmd, "%s was written for root %s, not %s; nothing was restored",
+			       rb->path, rb->j.root, rroot);
+	return EXIT_OK;
+}
 
-	for (i = 0; i < j.n; i++) {
-		enum wm_knob k = j.e[i].key;
+/* What each knob holds now, against what the journal says; and the files. */
+static int rollback_read(struct rollback *rb)
+{
+	const struct journal *j = &rb->j;
+	int i, r, rc;
+
+	for (i = 0; i < j->n; i++) {
+		enum wm_knob k = j->e[i].key;
 		char text[JR_TEXT_MAX], esc[JR_TEXT_MAX];
 
-		r = sc_path(ctx->root, k, knob[i], sizeof(knob[i]));
+		r = sc_path(rb->ctx->root, k, rb->knob[i], sizeof(rb->knob[i]));
 		if (r < 0)
-			return cli_err(EXIT_SYSTEM, cmd, "vm.%s under %s: %s", wm_knob_name(k),
-				       ctx->root, r == -EXDEV ? "resolves outside proc/sys/vm" : strerror(-r));
-		r = sc_read(knob[i], text, sizeof(text));
+			return cli_err(EXIT_SYSTEM, rb->cmd, "vm.%s under %s: %s", wm_knob_name(k),
+				       rb->ctx->root, r == -EXDEV ? "resolves outside proc/sys/vm" : strerror(-r));
+		r = sc_read(rb->knob[i], text, sizeof(text));
 		if (r == -EFBIG)
 			snprintf(text, sizeof(text), "(over %d bytes)", JR_TEXT_MAX - 1);
 		else if (r < 0)
-			return cli_err(EXIT_SYSTEM, cmd, "%s: read: %s", knob[i], strerror(-r));
+			return cli_err(EXIT_SYSTEM, rb->cmd, "%s: read: %s", rb->knob[i], strerror(-r));
 		/* jr_load checked that the journal's texts parse */
-		sc_value_parse(k, j.e[i].previous, &prev[i], NULL);
-		sc_value_parse(k, j.e[i].written, &wr[i], NULL);
+		sc_value_parse(k, j->e[i].previous, &rb->prev[i], NULL);
+		sc_value_parse(k, j->e[i].written, &rb->wr[i], NULL);
 		/* Whatever a knob holds (empty, garbage: a file, not the kernel), --force restores it. */
-		cur_ok[i] = r >= 0 && sc_value_parse(k, text, &cur[i], NULL) == 0;
-		snprintf(raw[i], sizeof(raw[i]), "%s", text);
-		if (cur_ok[i])
-			txn_value_str(&cur[i], shown[i], sizeof(shown[i]));
+		rb->cur_ok[i] = r >= 0 && sc_value_parse(k, text, &rb->cur[i], NULL) == 0;
+		snprintf(rb->raw[i], sizeof(rb->raw[i]), "%s", text);
+		if (rb->cur_ok[i])
+			txn_value_str(&rb->cur[i], rb->shown[i], sizeof(rb->shown[i]));
 		else
-			snprintf(shown[i], sizeof(shown[i]), "\"%s\"", sc_escape(text, esc, sizeof(esc)));
-		where[i] = txn_where(&j.e[i], cur_ok[i] ? &cur[i] : NULL);
+			snprintf(rb->shown[i], sizeof(rb->shown[i]), "\"%s\"",
+				 sc_escape(text, esc, sizeof(esc)));
+		rb->where[i] = txn_where(&j->e[i], rb->cur_ok[i] ? &rb->cur[i] : NULL);
 		/* After a rollback or a restore, nothing of ours is left. */
-		if (j.state == JR_ROLLED_BACK || j.state == JR_RESTORED)
+		if (j->state == JR_ROLLED_BACK || j->state == JR_RESTORED)
 			continue;
-		changed += where[i] == TXN_CHANGED;
-		todo += where[i] != TXN_AT_PREVIOUS;
+		rb->changed += rb->where[i] == TXN_CHANGED;
+		rb->todo += rb->where[i] != TXN_AT_PREVIOUS;
 	}
 	/* What a kill in an earlier apply or rollback left beside the knobs. */
-	for (i = 0; !dry && i < j.n; i++)
-		jr_remove_stale(knob[i]);
-	rc = rollback_files(ctx, cmd, &j, &rf);
+	for (i = 0; !rb->dry && i < j->n; i++)
+		jr_remove_stale(rb->knob[i]);
+	rc = rollback_files(rb->ctx, rb->cmd, j, &rb->rf);
 	if (rc != EXIT_OK)
-		goto out;
-	for (i = 0; i < j.nfiles; i++) {
-		changed += rf.changed[i];
-		todo += rf.act[i] != RBF_NONE;
+		return rc;
+	for (i = 0; i < j->nfiles; i++) {
+		rb->changed += rb->rf.changed[i];
+		rb->todo += rb->rf.act[i] != RBF_NONE;
 	}
-	txn_boot_id(ctx->root, boot_id, sizeof(boot_id));
-	if (changed && !force) {
-		for (i = 0; i < j.n; i++) {
+	return EXIT_OK;
+}
+
+/*
+ * Refuse what cannot be restored: a knob or file changed since the apply
+ * (unless --force), a previous value this kernel would refuse.
+ */
+static int rollback_check(struct rollback *rb)
+{
+	const struct journal *j = &rb->j;
+	struct wm_profile prof;
+	char boot_id[64];
+	int i;
+
+	txn_boot_id(rb->ctx->root, boot_id, sizeof(boot_id));
+	if (rb->changed && !rb->force) {
+		for (i = 0; i < j->n; i++) {
 			char b[128];
 
-			if (where[i] != TXN_CHANGED)
+			if (rb->where[i] != TXN_CHANGED)
 				continue;
-			txn_value_str(&wr[i], b, sizeof(b));
-			cli_err(0, cmd, "vm.%s is %s, not the %s apply wrote: changed since",
-				wm_knob_name(j.e[i].key), shown[i], b);
+			txn_value_str(&rb->wr[i], b, sizeof(b));
+			cli_err(0, rb->cmd, "vm.%s is %s, not the %s apply wrote: changed since",
+				wm_knob_name(j->e[i].key), rb->shown[i], b);
 		}
-		for (i = 0; i < j.nfiles; i++)
-			if (rf.changed[i])
-				cli_err(0, cmd, "%s %s since apply wrote it: changed since",
-					j.f[i].path, rf.why[i]);
-		return cli_err(EXIT_CHECK, cmd, "nothing restored%s; --force restores the journal's values anyway",
-			       boot_id[0] && j.boot_id[0] && strcmp(boot_id, j.boot_id) ?
+		for (i = 0; i < j->nfiles; i++)
+			if (rb->rf.changed[i])
+				cli_err(0, rb->cmd, "%s %s since apply wrote it: changed since",
+					j->f[i].path, rb->rf.why[i]);
+		return cli_err(EXIT_CHECK, rb->cmd, "nothing restored%s; --force restores the journal's values anyway",
+			       boot_id[0] && j->boot_id[0] && strcmp(boot_id, j->boot_id) ?
 			       " (the machine has rebooted since the apply)" : "");
 	}
 	/* A value the kernel would refuse (a journal of another kernel, or edited). */
-	rollback_profile(ctx, &prof);
-	for (i = 0; todo && i < j.n; i++) {
-		enum wm_knob k = j.e[i].key;
+	rollback_profile(rb->ctx, &prof);
+	for (i = 0; rb->todo && i < j->n; i++) {
+		enum wm_knob k = j->e[i].key;
 		struct wm_diag d = { 0 };
 		char esc[200];
 
-		if (where[i] == TXN_AT_PREVIOUS)
+		if (rb->where[i] == TXN_AT_PREVIOUS)
 			continue;
-		if (sc_value_check(&prof, k, &prev[i], k == WM_KNOB_LRR && cur_ok[i] ? cur[i].n : 0,
-				   &d) < 0)
-			return cli_err(EXIT_USAGE, cmd, "journal %s: vm.%s: the previous value cannot be written back: %s; nothing was restored",
-				       path, wm_knob_name(k), sc_escape(d.msg, esc, sizeof(esc)));
+		if (sc_value_check(&prof, k, &rb->prev[i],
+				   k == WM_KNOB_LRR && rb->cur_ok[i] ? rb->cur[i].n : 0, &d) < 0)
+			return cli_err(EXIT_USAGE, rb->cmd, "journal %s: vm.%s: the previous value cannot be written back: %s; nothing was restored",
+				       rb->path, wm_knob_name(k), sc_escape(d.msg, esc, sizeof(esc)));
 	}
-	if (ctx->format == FMT_JSON) {
-		doc = cJSON_CreateObject();
-		cJSON_AddStringToObject(doc, "journal", path);
-		cJSON_AddStringToObject(doc, "journal_state", jr_state_name(j.state));
-		cJSON_AddBoolToObject(doc, "dry_run", dry);
-		restored = cJSON_AddObjectToObject(doc, "restored");
-		before = cJSON_AddObjectToObject(doc, "previous");
-		left = cJSON_AddObjectToObject(doc, "unchanged");
+	return EXIT_OK;
+}
+
+/* What is about to be restored, as text or into rb->doc; the steps into rb->st. */
+static void rollback_report(struct rollback *rb)
+{
+	static const char *const act[] = {
+		[RBF_NONE] = "unchanged", [RBF_REMOVE] = "removed", [RBF_RESTORE] = "restored",
+	};
+	const struct journal *j = &rb->j;
+	cJSON *restored = NULL, *before = NULL, *left = NULL, *files = NULL;
+	bool dry = rb->dry;
+	int i;
+
+	if (rb->doc) {
+		cJSON_AddStringToObject(rb->doc, "journal", rb->path);
+		cJSON_AddStringToObject(rb->doc, "journal_state", jr_state_name(j->state));
+		cJSON_AddBoolToObject(rb->doc, "dry_run", dry);
+		restored = cJSON_AddObjectToObject(rb->doc, "restored");
+		before = cJSON_AddObjectToObject(rb->doc, "previous");
+		left = cJSON_AddObjectToObject(rb->doc, "unchanged");
 	}
-	for (i = 0; i < j.n; i++) {
-		enum wm_knob k = j.e[i].key;
-		bool go = todo && where[i] != TXN_AT_PREVIOUS;
-		const char *a = shown[i];
+	for (i = 0; i < j->n; i++) {
+		enum wm_knob k = j->e[i].key;
+		bool go = rb->todo && rb->where[i] != TXN_AT_PREVIOUS;
+		const char *a = rb->shown[i];
 		char b[128];
 
-		txn_value_str(&prev[i], b, sizeof(b));
-		if (doc) {
+		txn_value_str(&rb->prev[i], b, sizeof(b));
+		if (rb->doc) {
 			cJSON *o = go ? before : left;
 
 			if (go)
-				txn_json_value(restored, wm_knob_name(k), &prev[i], k);
+				txn_json_value(restored, wm_knob_name(k), &rb->prev[i], k);
 			/* what the knob held: its value, or its text if it had none */
-			if (cur_ok[i])
-				txn_json_value(o, wm_knob_name(k), &cur[i], k);
+			if (rb->cur_ok[i])
+				txn_json_value(o, wm_knob_name(k), &rb->cur[i], k);
 			else
-				cJSON_AddStringToObject(o, wm_knob_name(k), raw[i]);
+				cJSON_AddStringToObject(o, wm_knob_name(k), rb->raw[i]);
 		} else if (go) {
 			printf("%s vm.%s = %s (was %s)\n", dry ? "would restore" : "restore",
 			       wm_knob_name(k), b, a);
 		} else {
 			printf("vm.%s = %s: %s\n", wm_knob_name(k), a,
-			       where[i] == TXN_AT_PREVIOUS ? "already the previous value" :
+			       rb->where[i] == TXN_AT_PREVIOUS ? "already the previous value" :
 			       "not ours to restore (the last apply did not leave it changed)");
 		}
 		if (go)
-			st[n++] = (struct txn_step){ .key = k, .path = knob[i], .to = j.e[i].previous,
-						 .back = j.e[i].written, .want = prev[i] };
+			rb->st[rb->n++] = (struct txn_step){ .key = k, .path = rb->knob[i],
+							     .to = j->e[i].previous,
+							     .back = j->e[i].written, .want = rb->prev[i] };
 	}
 	/* The files --persist and --initrc wrote: at boot, too, as before. */
-	if (doc)
-		files = cJSON_AddArrayToObject(doc, "files");
-	for (i = 0; i < j.nfiles; i++) {
-		static const char *const act[] = {
-			[RBF_NONE] = "unchanged", [RBF_REMOVE] = "removed", [RBF_RESTORE] = "restored",
-		};
-
+	if (rb->doc)
+		files = cJSON_AddArrayToObject(rb->doc, "files");
+	for (i = 0; i < j->nfiles; i++) {
 		if (files) {
 			cJSON *o = cJSON_CreateObject();
 
-			cJSON_AddStringToObject(o, "path", j.f[i].path);
-			cJSON_AddStringToObject(o, "action", act[rf.act[i]]);
+			cJSON_AddStringToObject(o, "path", j->f[i].path);
+			cJSON_AddStringToObject(o, "action", act[rb->rf.act[i]]);
 			cJSON_AddItemToArray(files, o);
-		} else if (rf.act[i] == RBF_REMOVE) {
-			printf("%s %s (apply wrote it)\n", dry ? "would remove" : "remove", j.f[i].path);
-		} else if (rf.act[i] == RBF_RESTORE) {
+		} else if (rb->rf.act[i] == RBF_REMOVE) {
+			printf("%s %s (apply wrote it)\n", dry ? "would remove" : "remove", j->f[i].path);
+		} else if (rb->rf.act[i] == RBF_RESTORE) {
 			printf("%s %s (as before the first apply)\n", dry ? "would restore" : "restore",
-			       j.f[i].path);
-		} else if (!doc) {
-			printf("%s: %s\n", j.f[i].path, j.f[i].existed ? "already as before" :
+			       j->f[i].path);
+		} else {
+			printf("%s: %s\n", j->f[i].path, j->f[i].existed ? "already as before" :
 			       "not there (nothing to remove)");
 		}
 	}
-	if (!todo) {
-		if (!doc)
-			printf("nothing to roll back: journal %s is %s\n", path, jr_state_name(j.state));
-		goto out;
+}
+
+/* Everything the writes need, checked before the first; EXIT_OK or an exit code. */
+static int rollback_ready(struct rollback *rb)
+{
+	const char *failed = NULL;
+	int i, r;
+
+	for (i = 0; i < rb->n; i++) {
+		r = sc_writable(rb->st[i].path);
+		if (r < 0)
+			return cli_err(EXIT_SYSTEM, rb->cmd, "%s: %s%s; nothing was restored",
+				       rb->st[i].path, strerror(-r), txn_needs_root(r));
 	}
-	if (dry)
-		goto out;
-	if (!doc) {
-		/* Nobody would see what is about to be written. */
-		rc = txn_stdout_check(cmd, EXIT_OK, "nothing was restored");
-		if (rc != EXIT_OK)
-			goto out;
-	}
-	for (i = 0; i < n; i++) {
-		r = sc_writable(st[i].path);
-		if (r < 0) {
-			rc = cli_err(EXIT_SYSTEM, cmd, "%s: %s%s; nothing was restored", st[i].path,
-				     strerror(-r), txn_needs_root(r));
-			goto out;
-		}
-	}
-	for (i = 0; i < j.nfiles; i++) {
-		if (rf.act[i] == RBF_NONE)
+	for (i = 0; i < rb->j.nfiles; i++) {
+		if (rb->rf.act[i] == RBF_NONE)
 			continue;
-		r = jr_prepare_dir(j.f[i].path, &failed);
-		if (r < 0) {
-			rc = cli_err(EXIT_SYSTEM, cmd, "%s: %s: %s; nothing was restored", j.f[i].path,
-				     failed, strerror(-r));
-			goto out;
-		}
+		r = jr_prepare_dir(rb->j.f[i].path, &failed);
+		if (r < 0)
+			return cli_err(EXIT_SYSTEM, rb->cmd, "%s: %s: %s; nothing was restored",
+				       rb->j.f[i].path, failed, strerror(-r));
 	}
-	r = jr_prepare_dir(path, &failed);
-	if (r < 0) {
-		rc = cli_err(EXIT_SYSTEM, cmd, "journal %s: %s: %s; nothing was written",
-			     path, failed, strerror(-r));
-		goto out;
+	r = jr_prepare_dir(rb->path, &failed);
+	if (r < 0)
+		return cli_err(EXIT_SYSTEM, rb->cmd, "journal %s: %s: %s; nothing was written",
+			       rb->path, failed, strerror(-r));
+	return EXIT_OK;
+}
+
+/* Check the kernel recomputed what the restored values give. */
+static int rollback_recheck(struct rollback *rb)
+{
+	struct snapshot s;
+	unsigned set = 0;
+	bool recomp;
+	int i, rc = EXIT_OK;
+
+	for (i = 0; i < rb->n; i++)
+		set |= wm_knob_have(rb->st[i].key);
+	recomp = (wm_change_recomputes(set) & WM_RECOMPUTE_WMARKS) != 0;
+	memset(&s, 0, sizeof(s));
+	if (snapshot_read(rb->ctx, &s) == EXIT_OK) {
+		struct wm_predicted *w = calloc(s.st.m.nzones ? s.st.m.nzones : 1, sizeof(*w));
+
+		if (w && (s.st.sysctl.have & WM_HAVE_MFK) && s.st.m.nzones &&
+		    wm_predict(&s.st, &s.st.sysctl, WM_RECOMPUTE_WMARKS, w, NULL) == WM_OK)
+			rc = live_check(rb->ctx, rb->cmd, &s, w, &s.st.sysctl, recomp, rb->doc);
+		free(w);
+		snapshot_free(&s);
 	}
-	rc = txn_write_steps(cmd, st, n, &undone);
+	return rc;
+}
+
+/*
+ * Restore the knobs and files, mark the journal rolled back, check the
+ * kernel; *restored once a value is back.  EXIT_OK or an exit code.
+ */
+static int rollback_write(struct rollback *rb, bool *restored)
+{
+	const char *failed = NULL;
+	bool undone;
+	int r, rc;
+
+	if (!rb->doc) {
+		/* Nobody would see what is about to be written. */
+		rc = txn_stdout_check(rb->cmd, EXIT_OK, "nothing was restored");
+		if (rc != EXIT_OK)
+			return rc;
+	}
+	if ((rc = rollback_ready(rb)))
+		return rc;
+	rc = txn_write_steps(rb->cmd, rb->st, rb->n, &undone);
 	if (rc != EXIT_OK) {
-		cli_err(0, cmd, undone ? "the values the apply wrote are back: nothing changed" :
+		cli_err(0, rb->cmd, undone ? "the values the apply wrote are back: nothing changed" :
 			"some values are restored, others not; run 'wmark rollback' again");
-		goto out;
+		return rc;
 	}
-	restored_any = true;
-	rc = rollback_do_files(cmd, &j, &rf);
+	*restored = true;
+	rc = rollback_do_files(rb->cmd, &rb->j, &rb->rf);
+	if (rc != EXIT_OK)
+		return rc;
+	rb->j.state = JR_ROLLED_BACK;
+	r = jr_save(rb->path, &rb->j, &failed);
+	if (r < 0)
+		cli_err(0, rb->cmd, "journal %s: %s: %s (the values are restored)", rb->path, failed,
+			strerror(-r));
+	if (!rb->doc)
+		printf("restored; journal %s marked rolled-back\n", rb->path);
+	return rollback_recheck(rb);
+}
+
+int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static struct rollback rb;	/* large: journal and knob texts */
+	bool restored = false;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	memset(&rb, 0, sizeof(rb));
+	rb.ctx = ctx;
+	rb.cmd = "rollback";
+	rb.lock_fd = -1;
+	if ((rc = rollback_args(&rb)))
+		return rc < 0 ? EXIT_OK : rc;	/* -1: --help printed */
+	rc = rollback_journal(&rb);
+	/* the remaining returns before the report end the process, which drops the lock */
+	if (rc == EXIT_OK)
+		rc = rollback_read(&rb);
+	if (rc == EXIT_OK)
+		rc = rollback_check(&rb);
 	if (rc != EXIT_OK)
 		goto out;
-	j.state = JR_ROLLED_BACK;
-	r = jr_save(path, &j, &failed);
-	if (r < 0)
-		cli_err(0, cmd, "journal %s: %s: %s (the values are restored)", path, failed,
-			strerror(-r));
-	if (!doc)
-		printf("restored; journal %s marked rolled-back\n", path);
-	{
-		/* Check the kernel recomputed what the restored values give. */
-		struct snapshot s;
-		unsigned set = 0;
-		bool recomp;
-
-		for (i = 0; i < n; i++)
-			set |= wm_knob_have(st[i].key);
-		recomp = (wm_change_recomputes(set) & WM_RECOMPUTE_WMARKS) != 0;
-
-		memset(&s, 0, sizeof(s));
-		if (snapshot_read(ctx, &s) == EXIT_OK) {
-			struct wm_predicted *w = calloc(s.st.m.nzones ? s.st.m.nzones : 1, sizeof(*w));
-
-			if (w && (s.st.sysctl.have & WM_HAVE_MFK) && s.st.m.nzones &&
-			    wm_predict(&s.st, &s.st.sysctl, WM_RECOMPUTE_WMARKS, w, NULL) == WM_OK)
-				rc = live_check(ctx, cmd, &s, w, &s.st.sysctl, recomp, doc);
-			free(w);
-			snapshot_free(&s);
-		}
+	if (ctx->format == FMT_JSON)
+		rb.doc = cJSON_CreateObject();
+	rollback_report(&rb);
+	if (!rb.todo) {
+		if (!rb.doc)
+			printf("nothing to roll back: journal %s is %s\n", rb.path,
+			       jr_state_name(rb.j.state));
+	} else if (!rb.dry) {
+		rc = rollback_write(&rb, &restored);
 	}
 out:
-	if (doc) {
-		cJSON_AddBoolToObject(doc, "ok", rc == EXIT_OK);
-		jw_print(stdout, doc);	/* a write error: txn_stdout_check() */
-		cJSON_Delete(doc);
+	if (rb.doc) {
+		cJSON_AddBoolToObject(rb.doc, "ok", rc == EXIT_OK);
+		jw_print(stdout, rb.doc);	/* a write error: txn_stdout_check() */
+		cJSON_Delete(rb.doc);
 	}
-	if (restored_any)
-		rc = txn_stdout_check(cmd, rc, "the values were restored");
-	/* The remaining returns above end the process, which drops the lock. */
-	if (lock_fd >= 0)
-		close(lock_fd);
+	if (restored)
+		rc = txn_stdout_check(rb.cmd, rc, "the values were restored");
+	if (rb.lock_fd >= 0)
+		close(rb.lock_fd);
 	return rc;
 }
