@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scan_report.c - what `wmark scan` prints: for each target, its lists
+ * and what the run assumed, then the pages reclaim asks of each list at
+ * each priority under one era's rule (or all of them side by side), and
+ * the reason, as text or one JSON document.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "../calc/zoneinfo.h"
+#include "fmt.h"
+#include "report.h"
+#include "scan.h"
+
+static const char *why_base(enum wm_scan_rule rule, const struct wm_scan_out *o, char *b,
+			    size_t n);
+
+/* The reason, and which active lists the kernel skips although nr[] counts them. */
+static const char *why_text(enum wm_scan_rule rule, const struct wm_scan_out *o, char *b,
+			    size_t n)
+{
+	char base[200];
+	bool sa = o->nr[WM_LRU_ACTIVE_ANON] && !o->deactivate[0];
+	bool sf = o->nr[WM_LRU_ACTIVE_FILE] && !o->deactivate[1];
+
+	snprintf(b, n, "%s%s%s%s", why_base(rule, o, base, sizeof(base)),
+		 sa || sf ? "; not shrunk (inactive not low): " : "",
+		 sa ? (sf ? "active anon, active file" : "active anon") : "",
+		 sf && !sa ? "active file" : "");
+	return b;
+}
+
+static const char *why_base(enum wm_scan_rule rule, const struct wm_scan_out *o, char *b,
+			    size_t n)
+{
+	switch (o->why) {
+	case WM_WHY_NO_SWAP:
+		return "no swap: file only";
+	case WM_WHY_MEMCG_SWAPPINESS0:
+		return "cgroup reclaim, swappiness 0: file only";
+	case WM_WHY_ANON_ONLY_ARG:
+		return "swappiness=max: anon only";
+	case WM_WHY_PRIORITY0:
+		return "priority 0: every list by its size";
+	case WM_WHY_FILE_TINY:
+		return "file + free <= Σ high: anon only";
+	case WM_WHY_INACTIVE_FILE_OK:
+		if (rule <= WM_RULE_315)
+			return "active file <= inactive file: file only";
+		return rule >= WM_RULE_58 ? "cache trim mode (enough inactive file): file only"
+					  : "enough inactive file: file only";
+	case WM_WHY_BELOW_MIN:
+		return "usage <= memory.min: the cgroup is skipped";
+	case WM_WHY_BELOW_LOW:
+		return "usage <= memory.low: skipped until the pass that disregards it "
+		       "(--low-reclaim)";
+	case WM_WHY_FRACTION:
+		snprintf(b, n, "anon:file %" PRIu64 ":%" PRIu64 " of %" PRIu64 "%s%s", o->fraction[0], o->fraction[1],
+			 o->denominator, o->forced ? "; small lists forced to 32" : "",
+			 o->tiny_guarded ? "; file + free <= Σ high, but inactive anon is "
+					   "low or too small" : "");
+		return b;
+	}
+	return "?";
+}
+
+static const char *bal_short(enum wm_scan_balance b)
+{
+	return wm_scan_balance_name(b) + 5;	/* "SCAN_" */
+}
+
+static double mib(int64_t pages, unsigned ps)
+{
+	return (double)pages * ps / (1024.0 * 1024.0);
+}
+
+static void pages_or_max(uint64_t v, char *b, size_t n)
+{
+	if (v >= ZI_MAX_PAGES)
+		snprintf(b, n, "max");
+	else
+		snprintf(b, n, "%" PRIu64, v);
+}
+
+static void print_head(const struct target *t, const char *kernel, enum wm_scan_rule def)
+{
+	const struct wm_scan_in *in = &t->in;
+
+	printf("%s: inactive_anon %" PRIu64 ", active_anon %" PRIu64 ", inactive_file %" PRIu64 ", active_file %" PRIu64 " pages\n",
+	       t->name, in->lru[0], in->lru[1], in->lru[2], in->lru[3]);
+	if (!in->memcg && t->have_line) {
+		int64_t m = wm_anon_only_margin(in->node_file, in->free, in->high_sum);
+
+		printf("  free %" PRIu64 ", Σ high %" PRIu64 ": file + free is %.1f MiB %s the anon-only line%s\n",
+		       in->free, in->high_sum, mib(m < 0 ? -m : m, in->page_size),
+		       m > 0 ? "above" : "at or below",
+		       m > 0 ? "" : " (global reclaim scans anon only)");
+	}
+	printf("  swappiness %d, swap %s, %s reclaim; kernel %s (its rule: %s)\n", in->swappiness,
+	       in->swap ? "available" : "none", in->memcg ? "cgroup" : "global",
+	       kernel[0] ? kernel : "unknown", wm_scan_rule_name(def));
+	if (t->have_prot) {
+		char mn[32], lw[32];
+
+		pages_or_max(t->min, mn, sizeof(mn));
+		pages_or_max(t->low, lw, sizeof(lw));
+		printf("  memory.min %s, memory.low %s, usage %" PRIu64 " pages: %s\n", mn, lw, t->usage,
+		       t->from == FROM_SELF ? "not applied: the cgroup is the reclaim target, "
+					      "whose own protection the kernel ignores "
+					      "(mem_cgroup_protection()); --from-parent for "
+					      "reclaim from above"
+		       : t->from == FROM_PARENT ? (in->memcg_low_reclaim
+						   ? "applied (reclaim from the parent), "
+						     "memory.low disregarded"
+						   : "applied (reclaim from the parent)")
+		       : in->memcg_low_reclaim ? "applied (global reclaim: the parent is the "
+						 "root cgroup), memory.low disregarded"
+		       : "applied (global reclaim: the parent is the root cgroup)");
+	}
+}
+
+/*
+ * 7.x: the page cache fills large folios, and isolate_lru_folios() takes
+ * whole folios until a batch's pages reach its target (SWAP_CLUSTER_MAX
+ * a batch, shrink_lruvec()): a list asked N scans up to N + ceil(N / 32)
+ * x (F - 1) for folios of up to F pages.
+ */
+static uint64_t folio_bound(uint64_t n, uint64_t folio)
+{
+	return n ? n + (n + 31) / 32 * (folio - 1) : 0;
+}
+
+static void print_folio_note(uint64_t folio, bool rows)
+{
+	printf("  counts are of order-0 pages: this kernel's LRU holds large folios, taken\n"
+	       "  whole, so a list asked N pages scans up to N + ceil(N / 32) x %" PRIu64 "\n"
+	       "  (folios of up to %" PRIu64 " pages%s)\n",
+	       folio - 1, folio, rows ? "; each row's 'up to'" : "");
+}
+
+static void print_assumed(FILE *f, const struct target *t, const struct scan_opts *o,
+			  enum wm_scan_rule lo, enum wm_scan_rule hi)
+{
+	if (lo < WM_RULE_58 && !o->scanned && !o->rotated)
+		fprintf(f, "  assumed: recent_scanned = recent_rotated = 0 before 5.8 (not exported; "
+			   "give --recent-scanned, --recent-rotated)\n");
+	if (hi >= WM_RULE_58 && !o->cost)
+		fprintf(f, "  assumed: anon_cost = file_cost = 0 from 5.8 (not exported; give --cost)\n");
+	if (hi >= WM_RULE_413)
+		fprintf(f, "  assumed: no workingset refaults since the last reclaim\n");
+	if (!t->in.memcg && !t->have_line)
+		fprintf(f, "  assumed: file + free above Σ high (give --free and --high)\n");
+	if (t->target_assumed)
+		fprintf(f, "  assumed: the node's lists decide the balance as the cgroup's own "
+			   "would (no zoneinfo)\n");
+	if (t->from != FROM_SELF && t->have_prot && lo < WM_RULE_58)
+		fprintf(f, "  not modelled: memory.min and memory.low under the rules before 5.8 "
+			   "(their counts are unprotected)\n");
+}
+
+static void text_one(const struct target *t, enum wm_scan_rule rule, uint64_t folio)
+{
+	char b[512], up[4 * 21 + 4] = "";
+	int p;
+
+	printf("\nrule %s\n%4s %13s %13s %13s %13s  %-10s %s%s\n", wm_scan_rule_name(rule), "prio",
+	       "inactive_anon", "active_anon", "inactive_file", "active_file", "balance", "why",
+	       folio > 1 ? " (up to: the large-folio bound of each list)" : "");
+	for (p = 12; p >= 0; p--) {
+		struct wm_scan_out o;
+		struct wm_diag d = { 0 };
+
+		wm_scan_count(rule, &t->in, p, &o, &d);
+		if (folio > 1)
+			snprintf(up, sizeof(up), " (up to %" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")",
+				 (uint64_t)folio_bound(o.nr[0], folio), (uint64_t)folio_bound(o.nr[1], folio),
+				 (uint64_t)folio_bound(o.nr[2], folio), (uint64_t)folio_bound(o.nr[3], folio));
+		printf("%4d %13" PRIu64 " %13" PRIu64 " %13" PRIu64 " %13" PRIu64 "  %-10s %s%s\n", p,
+		       o.nr[0], o.nr[1], o.nr[2], o.nr[3], wm_scan_balance_name(o.balance),
+		       why_text(rule, &o, b, sizeof(b)), up);
+	}
+}
+
+static void text_all(const struct target *t)
+{
+	char cell[13][WM_NR_RULES][64];
+	int p, r, w = 0;
+
+	for (p = 12; p >= 0; p--)
+		for (r = 0; r < WM_NR_RULES; r++) {
+			struct wm_scan_out o;
+			struct wm_diag d = { 0 };
+			int len;
+
+			wm_scan_count((enum wm_scan_rule)r, &t->in, p, &o, &d);
+			len = snprintf(cell[p][r], sizeof(cell[p][r]), "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 " %s", o.nr[0],
+				       o.nr[1], o.nr[2], o.nr[3], bal_short(o.balance));
+			if (len > w)
+				w = len;
+		}
+	printf("\nEach cell: inactive_anon,active_anon,inactive_file,active_file balance\n%4s",
+	       "prio");
+	for (r = 0; r < WM_NR_RULES; r++)
+		printf("  %-*s", r < WM_NR_RULES - 1 ? w : 0, wm_scan_rule_name((enum wm_scan_rule)r));
+	putchar('\n');
+	for (p = 12; p >= 0; p--) {
+		printf("%4d", p);
+		for (r = 0; r < WM_NR_RULES; r++)
+			printf("  %-*s", r < WM_NR_RULES - 1 ? w : 0, cell[p][r]);
+		putchar('\n');
+	}
+}
+
+static cJSON *json_target(const struct target *t, const struct scan_opts *o, int lo, int hi,
+			  uint64_t folio)
+{
+	const struct wm_scan_in *in = &t->in;
+	cJSON *obj = cJSON_CreateObject(), *rules, *as;
+	char b[512];
+	int r, p;
+
+	if (t->node >= 0)
+		cJSON_AddNumberToObject(obj, "node", t->node);
+	if (t->cgroup) {
+		cJSON_AddStringToObject(obj, "cgroup", t->cgroup);
+		cJSON_AddStringToObject(obj, "reclaim_from", t->from == FROM_SELF ? "self"
+							      : t->from == FROM_PARENT ? "parent"
+							      : "global");
+	}
+	if (t->have_prot) {
+		cJSON *pr = cJSON_AddObjectToObject(obj, "protection");
+
+		cJSON_AddNumberToObject(pr, "min", (double)t->min);
+		cJSON_AddNumberToObject(pr, "low", (double)t->low);
+		cJSON_AddNumberToObject(pr, "usage", (double)t->usage);
+		cJSON_AddBoolToObject(pr, "applied", t->from != FROM_SELF);
+		cJSON_AddBoolToObject(pr, "low_reclaim", t->in.memcg_low_reclaim);
+	}
+	cJSON_AddNumberToObject(obj, "inactive_anon", (double)in->lru[0]);
+	cJSON_AddNumberToObject(obj, "active_anon", (double)in->lru[1]);
+	cJSON_AddNumberToObject(obj, "inactive_file", (double)in->lru[2]);
+	cJSON_AddNumberToObject(obj, "active_file", (double)in->lru[3]);
+	if (!in->memcg && t->have_line) {
+		int64_t m = wm_anon_only_margin(in->node_file, in->free, in->high_sum);
+
+		cJSON_AddNumberToObject(obj, "free", (double)in->free);
+		cJSON_AddNumberToObject(obj, "high_sum", (double)in->high_sum);
+		cJSON_AddNumberToObject(obj, "anon_only_margin", (double)m);
+		cJSON_AddBoolToObject(obj, "anon_only_line", m <= 0);
+	}
+	cJSON_AddNumberToObject(obj, "swappiness", in->swappiness);
+	cJSON_AddBoolToObject(obj, "swap", in->swap);
+	cJSON_AddBoolToObject(obj, "memcg", in->memcg);
+	cJSON_AddItemToObject(obj, "history", as = cJSON_CreateObject());
+	cJSON_AddNumberToObject(as, "recent_scanned_anon", (double)in->recent_scanned[0]);
+	cJSON_AddNumberToObject(as, "recent_scanned_file", (double)in->recent_scanned[1]);
+	cJSON_AddNumberToObject(as, "recent_rotated_anon", (double)in->recent_rotated[0]);
+	cJSON_AddNumberToObject(as, "recent_rotated_file", (double)in->recent_rotated[1]);
+	cJSON_AddNumberToObject(as, "anon_cost", (double)in->anon_cost);
+	cJSON_AddNumberToObject(as, "file_cost", (double)in->file_cost);
+	cJSON_AddBoolToObject(as, "assumed", !(o->scanned || o->rotated || o->cost));
+	rules = cJSON_AddArrayToObject(obj, "rules");
+	for (r = lo; r <= hi; r++) {
+		cJSON *ro = cJSON_CreateObject(), *pa;
+
+		cJSON_AddStringToObject(ro, "rule", wm_scan_rule_name((enum wm_scan_rule)r));
+		pa = cJSON_AddArrayToObject(ro, "priorities");
+		for (p = 12; p >= 0; p--) {
+			struct wm_scan_out so;
+			struct wm_diag d = { 0 };
+			cJSON *po = cJSON_CreateObject();
+
+			wm_scan_count((enum wm_scan_rule)r, in, p, &so, &d);
+			cJSON_AddNumberToObject(po, "priority", p);
+			cJSON_AddNumberToObject(po, "inactive_anon", (double)so.nr[0]);
+			cJSON_AddNumberToObject(po, "active_anon", (double)so.nr[1]);
+			cJSON_AddNumberToObject(po, "inactive_file", (double)so.nr[2]);
+			cJSON_AddNumberToObject(po, "active_file", (double)so.nr[3]);
+			cJSON_AddBoolToObject(po, "deactivate_anon", so.deactivate[0]);
+			cJSON_AddBoolToObject(po, "deactivate_file", so.deactivate[1]);
+			if (folio > 1) {
+				cJSON *fb = cJSON_AddArrayToObject(po, "folio_bound");
+				int l;
+
+				for (l = 0; l < WM_NR_LRU; l++)
+					cJSON_AddItemToArray(fb, cJSON_CreateNumber(
+						(double)folio_bound(so.nr[l], folio)));
+			}
+			cJSON_AddStringToObject(po, "balance", wm_scan_balance_name(so.balance));
+			cJSON_AddStringToObject(po, "why", why_text((enum wm_scan_rule)r, &so, b,
+								    sizeof(b)));
+			cJSON_AddItemToArray(pa, po);
+		}
+		cJSON_AddItemToArray(rules, ro);
+	}
+	return obj;
+}
+
+/* The node targets of zoneinfo (all, or only o->node). */
+
+int scan_json(const struct scan_run *r, const struct scan_opts *o,
+		     const struct target *t, size_t nt)
+{
+	cJSON *doc = cJSON_CreateObject(), *arr;
+	size_t i;
+
+	cJSON_AddStringToObject(doc, "source", r->source);
+	cJSON_AddStringToObject(doc, "kernel", r->kernel);
+	cJSON_AddStringToObject(doc, "default_rule", wm_scan_rule_name(r->def));
+	cJSON_AddNumberToObject(doc, "page_size", r->page_size);
+	cJSON_AddBoolToObject(doc, "mglru", r->mglru);
+	arr = cJSON_AddArrayToObject(doc, "targets");
+	if (r->folio > 1)
+		cJSON_AddNumberToObject(doc, "largest_folio_pages", (double)r->folio);
+	for (i = 0; i < nt; i++)
+		cJSON_AddItemToArray(arr, json_target(&t[i], o, r->lo, r->hi, r->folio));
+	return report_json_print(doc);
+}
+
+void scan_text(const struct scan_run *r, const struct scan_opts *o,
+		      const struct target *t, size_t nt)
+{
+	size_t i;
+	int k;
+
+	if (r->mglru)
+		printf("MGLRU is on (%s): this kernel's reclaim does not use get_scan_count();\n"
+		       "what follows is what it would scan with MGLRU off (echo 0 > "
+		       "/sys/kernel/mm/lru_gen/enabled).\n\n", P_LRU_GEN);
+	for (i = 0; i < nt; i++) {
+		if (i)
+			putchar('\n');
+		print_head(&t[i], r->kernel, r->def);
+		if (r->folio > 1)
+			print_folio_note(r->folio, !o->all);
+		print_assumed(stdout, &t[i], o, (enum wm_scan_rule)r->lo, (enum wm_scan_rule)r->hi);
+		if (o->all)
+			text_all(&t[i]);
+		else
+			for (k = r->lo; k <= r->hi; k++)
+				text_one(&t[i], (enum wm_scan_rule)k, r->folio);
+	}
+}
+
