@@ -560,7 +560,7 @@ static int run_writes(struct rc_run *r)
 		measure(&w, &a, &b, r->ps);
 		if (add_write(r, &w))
 			return cli_err(EXIT_SYSTEM, CMD, "out of memory");
-		total_of(r);
+		reclaim_total(r);
 		a = b;
 		if (err) {
 			if (w.timed_out)
@@ -608,7 +608,7 @@ static int run_writes(struct rc_run *r)
 			break;
 		}
 	}
-	total_of(r);
+	reclaim_total(r);
 	if (!r->nw)
 		r->result = "ok";
 	return EXIT_OK;
@@ -744,7 +744,7 @@ int cmd_reclaim(struct cli_ctx *ctx, int argc, char **argv)
 	 * path stays unresolved (JSON null, the text says what was given) */
 	if (!r.t.shown[0] && o.node >= 0)
 		node_file_of(&o, &r.t);
-	rc = ctx->format == FMT_JSON ? print_json(&r) : (print_text(&r), EXIT_OK);
+	rc = ctx->format == FMT_JSON ? reclaim_print_json(&r) : (reclaim_print_text(&r), EXIT_OK);
 	if (!o.dry_run && (fflush(stdout) != 0 || ferror(stdout))) {
 		/* the writes are made: say so where it can still be read */
 		cli_err(0, CMD, "standard output: %s: the report is lost; %zu write%s made",

@@ -18,8 +18,7 @@
  * counted.  --enable-delayacct turns it on for the run and puts the old
  * value back on every way out, Ctrl-C included.
  *
- * Both printers read the same two tables: kinds[] (which delays) and
- * fields[] (what is shown of each), so a new column is one row.
+ * What is shown of each task is stalls_report.c's.
  */
 #include <inttypes.h>
 #include <dirent.h>
@@ -35,7 +34,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
 
 #include "beneath.h"
 #include "cli.h"
@@ -45,112 +43,11 @@
 #include "jsonw.h"
 #include "sig.h"
 #include "snapshot.h"
+#include "stalls.h"
 #include "taskstats.h"
-
-/* ---- what is shown ------------------------------------------------- */
-
-struct kind_desc {
-	const char *label;	/* text table */
-	const char *key;	/* JSON key: the kernel's own field prefix */
-};
-
-static const struct kind_desc kinds[TS_NKINDS] = {
-	[TS_CPU] = { "cpu", "cpu" },
-	[TS_BLKIO] = { "blkio", "blkio" },
-	[TS_SWAPIN] = { "swapin", "swapin" },
-	[TS_FREEPAGES] = { "reclaim", "freepages" },
-	[TS_THRASHING] = { "thrashing", "thrashing" },
-	[TS_COMPACT] = { "compact", "compact" },
-	[TS_WPCOPY] = { "wpcopy", "wpcopy" },
-	[TS_IRQ] = { "irq", "irq" },
-};
-
-/* One task as reported: a lifetime total or a window's difference. */
-struct view {
-	unsigned have;			/* kinds the kernel carries */
-	bool minmax;
-	struct ts_delay d[TS_NKINDS];
-	uint64_t wall_ns;		/* the task's time the totals cover */
-	uint64_t run_ns;		/* of which it ran (sum_exec_runtime) */
-};
-
-/* A row of fields[]: one kind of delay in one task's view. */
-struct kview {
-	const struct view *w;
-	int k;			/* TS_* */
-};
-
-static const struct ts_delay *kd(const void *row)
-{
-	const struct kview *r = row;
-
-	return &r->w->d[r->k];
-}
-
-static bool get_count(const void *row, double *v)
-{
-	*v = (double)kd(row)->count;
-	return true;
-}
-
-static bool get_total(const void *row, double *v)
-{
-	*v = (double)kd(row)->total_ns;
-	return true;
-}
-
-static bool get_avg(const void *row, double *v)
-{
-	const struct ts_delay *d = kd(row);
-
-	if (!d->count)
-		return false;
-	*v = (double)d->total_ns / (double)d->count;
-	return true;
-}
-
-static bool get_max(const void *row, double *v)
-{
-	const struct kview *r = row;
-
-	if (!r->w->minmax)
-		return false;
-	*v = (double)kd(r)->max_ns;
-	return true;
-}
-
-static bool get_share(const void *row, double *v)
-{
-	const struct kview *r = row;
-
-	if (!r->w->wall_ns)
-		return false;
-	*v = (double)kd(r)->total_ns / (double)r->w->wall_ns;
-	return true;
-}
-
-/* What is shown of each kind: text header, JSON key, unit, text width. */
-#define SF(h, j, u, g, wd) { .header = h, .json = j, .unit = u, .get = g, .width = wd }
-
-static const struct fmt_field fields[] = {
-	SF("COUNT", "count", FMT_COUNT, get_count, 9),
-	SF("TOTAL", "total_ns", FMT_NS, get_total, 10),
-	SF("AVG", "avg_ns", FMT_NS, get_avg, 10),
-	SF("MAX", "max_ns", FMT_NS, get_max, 10),	/* lifetime maximum */
-	SF("WALL%", "wall_share", FMT_SHARE, get_share, 8),
-};
-
-#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
 /* ---- the tasks seen ---------------------------------------------------- */
 
-struct task {
-	uint32_t id;		/* pid, or tgid for a group row */
-	bool group;		/* a --tgid row: the kernel's sum over threads */
-	bool exited;
-	bool have_first;	/* seen alive at the window's start */
-	struct ts_stats first, last;
-};
 
 struct tasks {
 	struct task *v;
@@ -257,172 +154,6 @@ static int tasks_note(struct tasks *t, const struct ts_stats *s, bool exited,
 	return 0;
 }
 
-static uint64_t sub(uint64_t a, uint64_t b)
-{
-	/* The kernel resets an overflowing total to 0: then keep what is left. */
-	return a >= b ? a - b : a;
-}
-
-static void make_view(const struct task *e, struct view *w)
-{
-	const struct ts_stats *l = &e->last, *f = &e->first;
-	int k;
-
-	memset(w, 0, sizeof(*w));
-	w->have = l->have;
-	w->minmax = l->have_minmax;
-	for (k = 0; k < TS_NKINDS; k++) {
-		w->d[k] = l->d[k];
-		if (e->have_first) {
-			w->d[k].count = sub(l->d[k].count, f->d[k].count);
-			w->d[k].total_ns = sub(l->d[k].total_ns, f->d[k].total_ns);
-		}
-	}
-	w->wall_ns = (e->have_first ? sub(l->etime_us, f->etime_us)
-				    : l->etime_us) * 1000;
-	w->run_ns = e->have_first ? sub(l->run_virtual_ns, f->run_virtual_ns)
-				  : l->run_virtual_ns;
-}
-
-/* ---- output ---------------------------------------------------------------- */
-
-struct window {
-	bool on;
-	double seconds;		/* as measured */
-	uint64_t exits;	/* exit records received */
-	uint64_t overruns;	/* ENOBUFS: the kernel dropped records */
-	int64_t lost;		/* exits the counters saw but no record told, or -1 */
-	uint64_t queried;	/* live-task queries answered */
-	unsigned scans;
-};
-
-struct report {
-	unsigned version;	/* taskstats struct version seen */
-	int delayacct;		/* 1 on, 0 off, -1 not known */
-	bool enabled_by_us;
-	struct window win;
-	const struct task **rows;
-	size_t nrows;
-};
-
-static const char *state_of(const struct task *e)
-{
-	return e->exited ? "exited" : "live";
-}
-
-static void print_text(const struct report *r)
-{
-	size_t i;
-	int k;
-
-	if (r->win.on) {
-		printf("window %.2fs: %" PRIu64 " exit records, %" PRIu64 " overruns", r->win.seconds,
-		       r->win.exits, r->win.overruns);
-		if (r->win.lost >= 0)
-			printf(", %" PRId64 " lost (estimate)", r->win.lost);
-		printf(", %" PRIu64 " live queries in %u scans\n", r->win.queried,
-		       r->win.scans);
-	}
-	printf("%-8s %-8s %-16s %-6s %-10s", "PID", "TGID", "COMM", "STATE",
-	       "KIND");
-	fmt_text_header(stdout, fields, NFIELDS, NULL, 0, 0);
-	putchar('\n');
-
-	for (i = 0; i < r->nrows; i++) {
-		const struct task *e = r->rows[i];
-		struct view w;
-		bool any = false;
-		char id[16], tgid[16];
-
-		make_view(e, &w);
-		snprintf(id, sizeof(id), "%s%u", e->group ? "*" : "", e->id);
-		snprintf(tgid, sizeof(tgid), "%u", e->group ? e->id : e->last.tgid);
-		for (k = 0; k < TS_NKINDS; k++) {
-			if (!(w.have & (1u << k)) || !w.d[k].count)
-				continue;
-			printf("%-8s %-8s %-16s %-6s %-10s", any ? "" : id,
-			       any ? "" : tgid, any ? "" : e->last.comm,
-			       any ? "" : state_of(e), kinds[k].label);
-			fmt_text_cells(stdout, fields, NFIELDS, NULL, 0, 0,
-				       &(struct kview){ &w, k });
-			putchar('\n');
-			any = true;
-		}
-		if (!any)
-			printf("%-8s %-8s %-16s %-6s %-10s\n", id, tgid,
-			       e->last.comm, state_of(e), "-");
-	}
-}
-
-static cJSON *json_task(const struct task *e)
-{
-	cJSON *o = cJSON_CreateObject(), *ds, *d;
-	struct view w;
-	int k;
-
-	make_view(e, &w);
-	cJSON_AddNumberToObject(o, e->group ? "tgid" : "pid", e->id);
-	if (!e->group) {
-		cJSON_AddNumberToObject(o, "tgid", e->last.tgid);
-		cJSON_AddStringToObject(o, "comm", e->last.comm);
-	}
-	cJSON_AddStringToObject(o, "scope", e->group ? "group" : "task");
-	cJSON_AddStringToObject(o, "state", state_of(e));
-	cJSON_AddBoolToObject(o, "since_window_start", e->have_first);
-	fmt_json_value(o, "wall_ns", FMT_NS,
-		       (struct fmt_val){ .ok = w.wall_ns > 0, .x = (double)w.wall_ns });
-	fmt_json_value(o, "cpu_run_ns", FMT_NS,
-		       (struct fmt_val){ .ok = true, .x = (double)w.run_ns });
-	ds = cJSON_AddObjectToObject(o, "delays");
-	for (k = 0; k < TS_NKINDS; k++) {
-		if (!(w.have & (1u << k))) {
-			cJSON_AddNullToObject(ds, kinds[k].key);
-			continue;
-		}
-		d = cJSON_AddObjectToObject(ds, kinds[k].key);
-		fmt_json_fields(d, fields, NFIELDS, 0, &(struct kview){ &w, k });
-	}
-	return o;
-}
-
-static int print_json(const struct report *r)
-{
-	cJSON *doc, *arr, *wo;
-	size_t i;
-
-	doc = explain_json_head(&(struct explain_head){ .source = "live" });
-	if (r->version)
-		cJSON_AddNumberToObject(doc, "taskstats_version", r->version);
-	else
-		cJSON_AddNullToObject(doc, "taskstats_version");
-	if (r->delayacct < 0)
-		cJSON_AddNullToObject(doc, "delayacct");
-	else
-		cJSON_AddBoolToObject(doc, "delayacct", r->delayacct > 0);
-	cJSON_AddBoolToObject(doc, "delayacct_enabled_for_run", r->enabled_by_us);
-	cJSON_AddStringToObject(doc, "mode", r->win.on ? "all" : "query");
-	if (r->win.on) {
-		wo = cJSON_AddObjectToObject(doc, "window");
-		cJSON_AddNumberToObject(wo, "seconds", r->win.seconds);
-		cJSON_AddNumberToObject(wo, "exits", (double)r->win.exits);
-		cJSON_AddNumberToObject(wo, "overruns", (double)r->win.overruns);
-		if (r->win.lost >= 0)
-			cJSON_AddNumberToObject(wo, "lost_estimate", (double)r->win.lost);
-		else
-			cJSON_AddNullToObject(wo, "lost_estimate");
-		cJSON_AddNumberToObject(wo, "live_queries", (double)r->win.queried);
-		cJSON_AddNumberToObject(wo, "scans", r->win.scans);
-	} else {
-		cJSON_AddNullToObject(doc, "window");
-	}
-	arr = cJSON_AddArrayToObject(doc, "tasks");
-	for (i = 0; i < r->nrows; i++)
-		cJSON_AddItemToArray(arr, json_task(r->rows[i]));
-	jw_print(stdout, doc);	/* a write error shows at close_stdout() */
-	cJSON_Delete(doc);
-	return EXIT_OK;
-}
-
 /* ---- sorting ----------------------------------------------------------- */
 
 static int sort_kind = TS_FREEPAGES;
@@ -444,8 +175,8 @@ static int cmp_rows(const void *a, const void *b)
 	struct view vx, vy;
 	uint64_t sx, sy;
 
-	make_view(x, &vx);
-	make_view(y, &vy);
+	stalls_view(x, &vx);
+	stalls_view(y, &vy);
 	sx = sort_kind < 0 ? sum_total(&vx) : vx.d[sort_kind].total_ns;
 	sy = sort_kind < 0 ? sum_total(&vy) : vy.d[sort_kind].total_ns;
 	if (sx != sy)
@@ -803,7 +534,7 @@ static int parse_kind(const char *s)
 	if (strcmp(s, "total") == 0)
 		return -1;
 	for (k = 0; k < TS_NKINDS; k++)
-		if (strcmp(s, kinds[k].label) == 0 || strcmp(s, kinds[k].key) == 0)
+		if (strcmp(s, stalls_kinds[k].label) == 0 || strcmp(s, stalls_kinds[k].key) == 0)
 			return k;
 	return -2;
 }
@@ -1008,9 +739,9 @@ int cmd_stalls(struct cli_ctx *ctx, int argc, char **argv)
 	if (o.top && (size_t)o.top < r.nrows)
 		r.nrows = (size_t)o.top;
 	if (ctx->format == FMT_JSON)
-		rc = print_json(&r);
+		rc = stalls_print_json(&r);
 	else
-		print_text(&r);
+		stalls_print_text(&r);
 out:
 	/* Every way out passes here, a signal included: put the sysctl back. */
 	if (old >= 0) {

@@ -19,7 +19,7 @@
 #include "reclaim_run.h"
 #include "report.h"
 
-const char *batch_name(enum wm_batch_mode b)
+const char *reclaim_batch_name(enum wm_batch_mode b)
 {
 	return b == WM_BATCH_QUARTER ? "quarter" : b == WM_BATCH_FIXED ? "fixed" : "kernel";
 }
@@ -82,7 +82,7 @@ static const char *write_result(const struct rc_write *w)
 	}
 }
 
-void total_of(struct rc_run *r)
+void reclaim_total(struct rc_run *r)
 {
 	struct rc_write *t = &r->total;
 	size_t i;
@@ -145,7 +145,7 @@ static cJSON *model_json(const struct rc_run *r)
 	cJSON_AddItemToObject(m, "largest_folio_pages", json_counter(r->folio));
 	cJSON_AddNumberToObject(m, "retries", WM_RECLAIM_RETRIES);
 	p = cJSON_AddObjectToObject(m, "plan");
-	cJSON_AddStringToObject(p, "batch", batch_name(r->o->batch));
+	cJSON_AddStringToObject(p, "batch", reclaim_batch_name(r->o->batch));
 	cJSON_AddItemToObject(p, "writes", json_counter(r->plan.writes));
 	cJSON_AddItemToObject(p, "calls", json_counter(r->plan.calls));
 	cJSON_AddItemToObject(p, "first_write_pages", json_counter(r->plan.first));
@@ -153,7 +153,7 @@ static cJSON *model_json(const struct rc_run *r)
 	return m;
 }
 
-int print_json(const struct rc_run *r)
+int reclaim_print_json(const struct rc_run *r)
 {
 	cJSON *doc = cJSON_CreateObject(), *ws, *o;
 	size_t i;
@@ -170,7 +170,7 @@ int print_json(const struct rc_run *r)
 		cJSON_AddNullToObject(doc, "cgroup");
 	if (r->o->node >= 0)
 		cJSON_AddNumberToObject(doc, "node", (double)r->o->node);
-	cJSON_AddStringToObject(doc, "batch", batch_name(r->o->batch));
+	cJSON_AddStringToObject(doc, "batch", reclaim_batch_name(r->o->batch));
 	if (r->o->swappiness == -1)
 		cJSON_AddStringToObject(doc, "swappiness", "max");
 	else if (r->o->swappiness >= 0)
@@ -241,11 +241,11 @@ static void print_model_text(const struct rc_run *r)
 	       " pages over per node (folios of up to %" PRIu64 " pages); 17 calls that reclaim "
 	       "nothing, then EAGAIN\n", r->model.overshoot, r->model.over_bound, r->folio);
 	printf("  wmark's plan (--batch %s): %" PRIu64 " write%s, %" PRIu64 " kernel calls, first write %" PRIu64
-	       " pages\n", batch_name(r->o->batch), r->plan.writes, r->plan.writes == 1 ? "" : "s",
+	       " pages\n", reclaim_batch_name(r->o->batch), r->plan.writes, r->plan.writes == 1 ? "" : "s",
 	       r->plan.calls, r->plan.first);
 }
 
-void print_text(const struct rc_run *r)
+void reclaim_print_text(const struct rc_run *r)
 {
 	int width[NWF];
 	size_t i;

@@ -81,15 +81,15 @@ static inline double or0(double v)
 }
 
 /* "quarter", "fixed" or "kernel". */
-const char *batch_name(enum wm_batch_mode b);
+const char *reclaim_batch_name(enum wm_batch_mode b);
 
 /* r->total from r's writes: their sums, and the request asked. */
-void total_of(struct rc_run *r);
+void reclaim_total(struct rc_run *r);
 
 /* The run as one JSON document on standard output; an exit code. */
-int print_json(const struct rc_run *r);
+int reclaim_print_json(const struct rc_run *r);
 
 /* The run as text on standard output. */
-void print_text(const struct rc_run *r);
+void reclaim_print_text(const struct rc_run *r);
 
 #endif /* WMARK_RECLAIM_RUN_H */
