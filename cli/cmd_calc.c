@@ -162,30 +162,25 @@ const struct option cmd_calc_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
+/* calc's options, as given. */
+struct calc_opts {
+	const char *zone_args[MAX_CALC_ZONES], *mem;
+	size_t ngiven;
+	int64_t page_size, pageblock;
+	enum wm_arch arch;
+	bool arch_given;
+	struct wm_change ch;		/* the knobs given */
+	enum wm_thp thp;
+	bool thp_given;
+	unsigned cols;
+	enum wm_high_rule rule;
+};
+
+/* The options into *o; EXIT_OK, an exit code, or -1 after --help. */
+static int calc_args(const struct cli_ctx *ctx, struct calc_opts *o)
 {
-	struct wm_zone given[MAX_CALC_ZONES], zones[MAX_CALC_ZONES];
-	char names[MAX_CALC_ZONES][16];
-	const char *zone_args[MAX_CALC_ZONES], *mem = NULL;
-	size_t ngiven = 0, nzones = 0, i;
-	enum wm_zone_type types[WM_MAX_ZONES];
-	int ntypes = 0, c, oi, rc;
-	int64_t page_size = 4096, pageblock = 0;
-	enum wm_arch arch = WM_ARCH_UNKNOWN;
-	bool arch_given = false;
-	struct wm_change ch = { 0 };
-	struct wm_sysctl s, base;
-	unsigned recomputes;
-	struct wm_profile p;
-	struct wm_machine m;
-	struct wm_geometry geo;
 	struct wm_diag d = { 0 };
-	enum wm_thp thp = WM_THP_MADVISE;
-	bool thp_given = false;
-	unsigned cols = COL_DEFAULT;
-	enum wm_high_rule rule = WM_HIGH_STOCK;
-	struct explain ex;
-	struct wm_zone_wm *w;
+	int c, oi, rc;
 
 	for (oi = 0; oi < ctx->args.nopt; oi++) {
 		const char *arg = ctx->args.opt[oi].arg;
@@ -193,20 +188,20 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 		c = ctx->args.opt[oi].code;
 		switch (c) {
 		case O_MEM:
-			mem = arg;
+			o->mem = arg;
 			break;
 		case O_ZONE:
-			if (ngiven >= MAX_CALC_ZONES)
+			if (o->ngiven >= MAX_CALC_ZONES)
 				return cli_usage("calc", "too many --zone options");
-			zone_args[ngiven++] = arg;
+			o->zone_args[o->ngiven++] = arg;
 			break;
 		case OPT_THP:
-			if ((rc = opts_thp("calc", arg, &thp)))
+			if ((rc = opts_thp("calc", arg, &o->thp)))
 				return rc;
-			thp_given = true;
+			o->thp_given = true;
 			break;
 		case OPT_FORMULA:
-			if ((rc = opts_formula("calc", arg, &cols, &rule)))
+			if ((rc = opts_formula("calc", arg, &o->cols, &o->rule)))
 				return rc;
 			break;
 		case O_PAGESIZE: {
@@ -215,25 +210,25 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 			if (wm_parse_size(arg, &b, &d) ||
 			    (b != 4096 && b != 16384 && b != 65536))
 				return cli_usage("calc", "--page-size: 4096, 16384 or 65536 (4K, 16K, 64K)");
-			page_size = (int64_t)b;
+			o->page_size = (int64_t)b;
 			break;
 		}
 		case O_PAGEBLOCK:
-			if (wm_parse_long(arg, 1, 1L << 30, &pageblock, &d) ||
-			    (pageblock & (pageblock - 1)))
+			if (wm_parse_long(arg, 1, 1L << 30, &o->pageblock, &d) ||
+			    (o->pageblock & (o->pageblock - 1)))
 				return cli_usage("calc", "--pageblock-pages: a power of two (1 to 2^30)");
 			break;
 		case O_ARCH:
-			if (wm_arch_parse(arg, &arch, &d))
+			if (wm_arch_parse(arg, &o->arch, &d))
 				return cli_usage("calc", "--arch: %s", d.msg);
-			arch_given = true;
+			o->arch_given = true;
 			break;
 		case 'h':
 			calc_usage();
-			return EXIT_OK;
+			return -1;
 		default:
 			if (opts_is_knob(c)) {
-				if ((rc = opts_knob("calc", c, arg, &ch)))
+				if ((rc = opts_knob("calc", c, arg, &o->ch)))
 					return rc;
 				break;
 			}
@@ -242,90 +237,135 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (ctx->args.noperand)
 		return cli_usage("calc", "unexpected argument '%s'", ctx->args.operand[0]);
-	if (!mem && !ngiven)
+	if (!o->mem && !o->ngiven)
 		return cli_usage("calc", "give --mem SIZE or --zone NAME=SIZE");
-	if (mem && ngiven)
+	if (o->mem && o->ngiven)
 		return cli_usage("calc", "--mem and --zone do not go together");
+	return EXIT_OK;
+}
 
-	if (mem) {
+/* The zones --mem or --zone describe, laid out as the kernel would. */
+static int calc_zones(const struct calc_opts *o, struct wm_zone *zones, size_t *nzones,
+		      enum wm_zone_type *types, int *ntypes)
+{
+	struct wm_zone given[MAX_CALC_ZONES];
+	char names[MAX_CALC_ZONES][16];
+	struct wm_diag d = { 0 };
+	size_t i, ngiven = o->ngiven;
+	int rc;
+
+	if (o->mem) {
 		uint64_t bytes;
 
-		if (wm_parse_size(mem, &bytes, &d))
+		if (wm_parse_size(o->mem, &bytes, &d))
 			return cli_usage("calc", "--mem: %s", d.msg);
 		given[0] = (struct wm_zone){ .type = WM_ZONE_NORMAL,
-					     .managed = (uint64_t)(bytes / (uint64_t)page_size) };
+					     .managed = (uint64_t)(bytes / (uint64_t)o->page_size) };
 		given[0].present = given[0].managed;
 		strcpy(names[0], "Normal");
 		ngiven = 1;
 	} else {
 		for (i = 0; i < ngiven; i++) {
 			given[i] = (struct wm_zone){ 0 };
-			rc = parse_zone_arg(zone_args[i], &given[i], names[i],
-					    sizeof(names[i]), (unsigned)page_size);
+			rc = parse_zone_arg(o->zone_args[i], &given[i], names[i],
+					    sizeof(names[i]), (unsigned)o->page_size);
 			if (rc)
 				return rc;
 		}
 	}
-	if ((rc = build_layout(given, ngiven, zones, &nzones, types, &ntypes)))
-		return rc;
+	return build_layout(given, ngiven, zones, nzones, types, ntypes);
+}
+
+/*
+ * The kernel's rules (--kernel, else the newest) and the sysctls: its
+ * defaults for these zones with the knobs given over them.
+ */
+static int calc_rules(const struct cli_ctx *ctx, struct calc_opts *o, const enum wm_zone_type *types,
+		      int ntypes, struct wm_profile *p, struct wm_sysctl *s)
+{
+	struct wm_sysctl base;
+	struct wm_diag d = { 0 };
+	unsigned recomputes;
 
 	if (ctx->kernel) {
 		struct wm_kver k;
 
 		if (wm_kver_parse(ctx->kernel, &k, &d))
 			return cli_usage(NULL, "--kernel: %s", d.msg);
-		wm_profile_for(&k, &p);
-		if (!arch_given)
-			wm_arch_from_release(ctx->kernel, &arch);
+		wm_profile_for(&k, p);
+		if (!o->arch_given)
+			wm_arch_from_release(ctx->kernel, &o->arch);
 	} else {
-		wm_profile_default(&p);
+		wm_profile_default(p);
 	}
-	if (!p.thp) {
+	if (!p->thp) {
 		/* mainline THP is 2.6.38: before it the sqrt rule alone */
-		if (thp_given && thp != WM_THP_UNSUPPORTED)
+		if (o->thp_given && o->thp != WM_THP_UNSUPPORTED)
 			return cli_usage("calc", "--thp: kernel %u.%u.%u has no transparent "
-					 "hugepages (mainline 2.6.38+)", p.kver.major,
-					 p.kver.minor, p.kver.sub);
-		thp = WM_THP_UNSUPPORTED;
+					 "hugepages (mainline 2.6.38+)", p->kver.major,
+					 p->kver.minor, p->kver.sub);
+		o->thp = WM_THP_UNSUPPORTED;
 	}
-	p.high_rule = rule;
-	wm_sysctl_defaults(&p, ntypes, types, &s);
+	p->high_rule = o->rule;
+	wm_sysctl_defaults(p, ntypes, types, s);
 	/*
 	 * The knobs go through the kernel's own checks, but calc models any
 	 * kernel: extra_free_kbytes on one without it, and a ratio list of
 	 * any length.
 	 */
-	base = s;
+	base = *s;
 	base.have |= WM_HAVE_EXTRA;
-	ch.set &= ~(unsigned)WM_HAVE_LRR;
-	if (wm_change_apply(&p, &base, &ch, &s, &recomputes, &d))
+	o->ch.set &= ~(unsigned)WM_HAVE_LRR;
+	if (wm_change_apply(p, &base, &o->ch, s, &recomputes, &d))
 		return opts_change_error("calc", &d);
-	if (!(ch.set & WM_HAVE_EXTRA) && !p.extra_free)
-		s.have &= ~(unsigned)WM_HAVE_EXTRA;
-	if (ch.to.have & WM_HAVE_LRR) {
-		memcpy(s.lrr, ch.to.lrr, sizeof(s.lrr));
-		s.nlrr = ch.to.nlrr;
+	if (!(o->ch.set & WM_HAVE_EXTRA) && !p->extra_free)
+		s->have &= ~(unsigned)WM_HAVE_EXTRA;
+	if (o->ch.to.have & WM_HAVE_LRR) {
+		memcpy(s->lrr, o->ch.to.lrr, sizeof(s->lrr));
+		s->nlrr = o->ch.to.nlrr;
 	}
+	return EXIT_OK;
+}
 
-	{
-		unsigned order = 0;
+int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct calc_opts o = { .page_size = 4096, .arch = WM_ARCH_UNKNOWN, .thp = WM_THP_MADVISE,
+			       .cols = COL_DEFAULT, .rule = WM_HIGH_STOCK };
+	struct wm_zone zones[MAX_CALC_ZONES];
+	size_t nzones = 0;
+	enum wm_zone_type types[WM_MAX_ZONES];
+	int ntypes = 0, rc;
+	struct wm_sysctl s;
+	struct wm_profile p;
+	struct wm_machine m;
+	struct wm_geometry geo;
+	struct wm_diag d = { 0 };
+	struct explain ex;
+	struct wm_zone_wm *w;
+	unsigned order = 0;
 
-		while (pageblock && (1L << order) < pageblock)
-			order++;
-		if (wm_geometry_settle_arch(arch, (unsigned)page_size, 0, 0, order,
-					    (uint64_t)pageblock, &geo, &d))
-			return cli_diag("calc", WM_EINVAL, &d);
-	}
+	(void)argc;
+	(void)argv;
+	if ((rc = calc_args(ctx, &o)))
+		return rc < 0 ? EXIT_OK : rc;
+	if ((rc = calc_zones(&o, zones, &nzones, types, &ntypes)) ||
+	    (rc = calc_rules(ctx, &o, types, ntypes, &p, &s)))
+		return rc;
+	while (o.pageblock && (1L << order) < o.pageblock)
+		order++;
+	if (wm_geometry_settle_arch(o.arch, (unsigned)o.page_size, 0, 0, order,
+				    (uint64_t)o.pageblock, &geo, &d))
+		return cli_diag("calc", WM_EINVAL, &d);
 	m = (struct wm_machine){ .zones = zones, .nzones = nzones,
 				 .page_size = geo.page_size,
 				 .pageblock_pages = geo.pageblock_pages };
 	explain_init(&ex);
-	if (ch.set & WM_HAVE_MFK) {
+	if (o.ch.set & WM_HAVE_MFK) {
 		ex.mfk.value = s.min_free_kbytes;
 		ex.mfk.rule = WM_MFK_USER;
 		ex.mfk_known = true;
 	} else {
-		if ((rc = wm_boot_min_free_kbytes(&p, &m, &s, thp, &ex.mfk, &d)))
+		if ((rc = wm_boot_min_free_kbytes(&p, &m, &s, o.thp, &ex.mfk, &d)))
 			return cli_diag("calc", rc, &d);
 		s.min_free_kbytes = ex.mfk.value;
 		s.have |= WM_HAVE_MFK;
@@ -345,17 +385,17 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	ex.machine = &m;
 	ex.sysctl = &s;
 	ex.wm = w;
-	ex.cols = cols | (p.promo ? COL_PROMO : 0);
-	if (rule != WM_HIGH_STOCK) {
+	ex.cols = o.cols | (p.promo ? COL_PROMO : 0);
+	if (o.rule != WM_HIGH_STOCK) {
 		/* the sqrt columns are named; quarter's are the high and promo ones */
 		ex.extra_json = cJSON_CreateObject();
 		if (!ex.extra_json ||
-		    !cJSON_AddStringToObject(ex.extra_json, "high_formula", opts_formula_name(rule))) {
+		    !cJSON_AddStringToObject(ex.extra_json, "high_formula", opts_formula_name(o.rule))) {
 			cJSON_Delete(ex.extra_json);
 			free(w);
 			return cli_err(EXIT_SYSTEM, "calc", "out of memory");
 		}
-		if (rule == WM_HIGH_QUARTER && ctx->format == FMT_TEXT)
+		if (o.rule == WM_HIGH_QUARTER && ctx->format == FMT_TEXT)
 			puts("High watermark by --formula quarter (low + gap/4), not the stock kernel's.");
 	}
 	rc = explain_print(ctx, &ex);
