@@ -520,13 +520,10 @@ static void journal_entry(const struct apply *a, enum wm_knob k,
 		snprintf(e->before, JR_TEXT_MAX, "%s", c->prev_text);
 }
 
-static int run_apply(struct apply *a, const char *cmd)
+/* The machine, and each knob to write with what it holds now, checked. */
+static int apply_read(struct apply *a, const char *cmd)
 {
-	struct txn_step st[WM_NKNOBS];
-	struct txn_outcome done;
-	struct journal j;
-	int k, n = 0, rc, i;
-	cJSON *written = NULL, *previous = NULL, *warns;
+	int k, rc;
 
 	rc = snapshot_read(a->ctx, &a->s);
 	if (rc != EXIT_OK)
@@ -556,29 +553,34 @@ static int run_apply(struct apply *a, const char *cmd)
 			return cli_usage(cmd, "%s: value too long", c->origin);
 	}
 	/* no prediction, no safety check: the knobs it needs must be there */
-	rc = snapshot_need(&a->s, cmd, &a->s.st.sysctl,
-			   WM_HAVE_MFK | (a->s.st.kernel.prof.wsf ? WM_HAVE_WSF : 0), NULL);
-	if (rc != EXIT_OK)
-		return rc;
-	rc = plan(a, cmd);
-	if (rc != EXIT_OK)
-		return rc;
+	return snapshot_need(&a->s, cmd, &a->s.st.sysctl,
+			     WM_HAVE_MFK | (a->s.st.kernel.prof.wsf ? WM_HAVE_WSF : 0), NULL);
+}
+
+/* Everything a write needs, found before the first: files, access, the lock, the journal. */
+static int apply_ready(struct apply *a, const char *cmd)
+{
+	int rc;
+
 	if (txn_state_path(a->ctx, a->state_opt, a->state_path, sizeof(a->state_path)) < 0)
 		return cli_usage(cmd, "--state: path too long");
 	rc = apply_check_targets(a, cmd);
-	if (rc != EXIT_OK)
+	if (rc != EXIT_OK || a->dry_run)
 		return rc;
-	if (!a->dry_run) {
-		rc = check_access(a, cmd);
-		if (rc == EXIT_OK)
-			rc = txn_lock(cmd, a->state_path, &a->lock_fd);
-		if (rc == EXIT_OK)
-			rc = load_journal(a, cmd);
-		if (rc != EXIT_OK)
-			return rc;
-	}
+	rc = check_access(a, cmd);
+	if (rc == EXIT_OK)
+		rc = txn_lock(cmd, a->state_path, &a->lock_fd);
+	if (rc == EXIT_OK)
+		rc = load_journal(a, cmd);
+	return rc;
+}
 
-	/* What is about to happen. */
+/* What is about to happen: as text, or the head of the JSON document. */
+static int apply_announce(struct apply *a, const char *cmd)
+{
+	cJSON *written = NULL, *previous = NULL;
+	int k, rc;
+
 	if (a->ctx->format == FMT_JSON) {
 		a->doc = cJSON_CreateObject();
 		cJSON_AddStringToObject(a->doc, "source", a->s.live ? "live" : "capture");
@@ -590,44 +592,48 @@ static int run_apply(struct apply *a, const char *cmd)
 		cJSON_AddItemToObject(a->doc, "predicted", apply_json_prediction(a));
 		if (a->refresh)
 			apply_report_moved(a, a->doc);
-	} else {
-		printf("kernel %s, root %s\n", a->s.st.kernel.osrelease[0] ? a->s.st.kernel.osrelease : "unknown",
-		       a->ctx->root);
-		apply_print_changes(a);
-		if (a->plan.modelled)
-			apply_print_prediction(a);
-		if (a->plan.modelled && a->refresh)
-			apply_report_moved(a, NULL);
-		if (!a->plan.modelled)
-			printf("no prediction: min_free_kbytes or zoneinfo is missing under %s\n",
-			       a->ctx->root);
-		if (!a->dry_run) {
-			/* Nobody would see what is about to be written. */
-			rc = txn_stdout_check(cmd, EXIT_OK, "nothing was written");
-			if (rc != EXIT_OK)
-				return rc;
-		}
-		fflush(stdout);
-		flush_warnings(a, cmd);
-	}
-	for (k = 0; k < WM_NKNOBS; k++) {
-		const struct change *c = &a->ch[k];
+		for (k = 0; k < WM_NKNOBS; k++) {
+			const struct change *c = &a->ch[k];
 
-		if (!c->set || c->dropped)
-			continue;
-		if (written)
+			if (!c->set || c->dropped)
+				continue;
 			txn_json_value(written, wm_knob_name(k), &c->val, (enum wm_knob)k);
-		if (previous)
 			txn_json_value(previous, wm_knob_name(k), &c->prev, (enum wm_knob)k);
+		}
+		return EXIT_OK;
 	}
-	if (a->dry_run) {
-		rc = apply_do_persist(a, cmd, a->doc);
-		if (!a->doc)
-			printf("dry run: nothing written\n");
-		goto out;
+	printf("kernel %s, root %s\n", a->s.st.kernel.osrelease[0] ? a->s.st.kernel.osrelease : "unknown",
+	       a->ctx->root);
+	apply_print_changes(a);
+	if (a->plan.modelled)
+		apply_print_prediction(a);
+	if (a->plan.modelled && a->refresh)
+		apply_report_moved(a, NULL);
+	if (!a->plan.modelled)
+		printf("no prediction: min_free_kbytes or zoneinfo is missing under %s\n",
+		       a->ctx->root);
+	if (!a->dry_run) {
+		/* Nobody would see what is about to be written. */
+		rc = txn_stdout_check(cmd, EXIT_OK, "nothing was written");
+		if (rc != EXIT_OK)
+			return rc;
 	}
+	fflush(stdout);
+	flush_warnings(a, cmd);
+	return EXIT_OK;
+}
 
-	/* The journal first: from here on, rollback can undo anything. */
+/*
+ * The journal first (from there on, rollback can undo anything), then
+ * the writes read back, the kernel's watermarks checked, the files.
+ */
+static int apply_commit(struct apply *a, const char *cmd)
+{
+	struct txn_step st[WM_NKNOBS];
+	struct txn_outcome done;
+	struct journal j;
+	int k, n = 0, rc, i;
+
 	txn_journal_head(&j, a->ctx->root, a->s.st.kernel.osrelease, a->command);
 	for (k = 0; k < WM_NKNOBS; k++) {
 		struct change *c = &a->ch[k];
@@ -650,7 +656,7 @@ static int run_apply(struct apply *a, const char *cmd)
 		j.f[j.nfiles++] = a->old.f[i];
 	rc = apply_journal_files(a, cmd, &j);
 	if (rc != EXIT_OK)
-		goto out;
+		return rc;
 	/* Undone: back to the journal as it was before this apply. */
 	rc = txn_commit(cmd, a->state_path, &j, st, n, a->have_old ? &a->old : NULL, &done);
 	if (rc != EXIT_OK) {
@@ -659,7 +665,7 @@ static int run_apply(struct apply *a, const char *cmd)
 		else if (done.journaled)
 			cli_err(0, cmd, "some values could not be put back; 'wmark rollback' retries from %s",
 				a->state_path);
-		goto out;
+		return rc;
 	}
 	a->wrote = true;
 	for (i = 0; i < n; i++) {
@@ -682,7 +688,25 @@ static int run_apply(struct apply *a, const char *cmd)
 		rc = live_check(a->ctx, cmd, &a->s, a->plan.pred, &a->plan.after, recomputes(a), a->doc);
 	if (rc == EXIT_OK && (a->persist || a->initrc))
 		rc = apply_do_persist(a, cmd, a->doc);
-out:
+	return rc;
+}
+
+/* read, plan, say, write: apply's steps; the document and warnings at the end. */
+static int run_apply(struct apply *a, const char *cmd)
+{
+	cJSON *warns;
+	int i, rc;
+
+	if ((rc = apply_read(a, cmd)) || (rc = plan(a, cmd)) || (rc = apply_ready(a, cmd)) ||
+	    (rc = apply_announce(a, cmd)))
+		return rc;
+	if (a->dry_run) {
+		rc = apply_do_persist(a, cmd, a->doc);
+		if (!a->doc)
+			printf("dry run: nothing written\n");
+	} else {
+		rc = apply_commit(a, cmd);
+	}
 	if (a->doc) {
 		warns = cJSON_AddArrayToObject(a->doc, "warnings");
 		for (i = 0; i < a->nwarn; i++)
