@@ -453,23 +453,27 @@ static int write_prom(const struct tune *t, const struct wm_tune_decision *d)
 	f = fopen(tmp, "w");
 	if (!f)
 		return cli_err(EXIT_SYSTEM, CMD, "%s: %s", tmp, strerror(errno));
-	fprintf(f, "# HELP wmark_tune_wsf vm.watermark_scale_factor as wmark tune left it\n"
-		   "# TYPE wmark_tune_wsf gauge\nwmark_tune_wsf %ld\n", t->st.wsf);
-	if (t->st.boost >= 0)
-		fprintf(f, "# HELP wmark_tune_boost_factor vm.watermark_boost_factor as wmark tune left it\n"
-			   "# TYPE wmark_tune_boost_factor gauge\nwmark_tune_boost_factor %ld\n",
-			t->st.boost);
-	fprintf(f, "# HELP wmark_tune_gap_bytes summed min->low gap of the zones user memory uses\n"
-		   "# TYPE wmark_tune_gap_bytes gauge\nwmark_tune_gap_bytes %llu\n"
-		   "# HELP wmark_tune_reserve_bytes summed high watermarks with boost's ceiling\n"
-		   "# TYPE wmark_tune_reserve_bytes gauge\nwmark_tune_reserve_bytes %llu\n"
-		   "# HELP wmark_tune_stalls_total allocation stalls in direct reclaim seen by wmark tune\n"
-		   "# TYPE wmark_tune_stalls_total counter\nwmark_tune_stalls_total %llu\n"
-		   "# HELP wmark_tune_writes_total changes wmark tune wrote\n"
-		   "# TYPE wmark_tune_writes_total counter\nwmark_tune_writes_total %u\n",
-		(unsigned long long)(d->gap_new * t->s.st.m.page_size),
-		(unsigned long long)(d->reserve_new * t->s.st.m.page_size),
-		(unsigned long long)t->stalls, t->st.writes);
+	fmt_prom_head(f, "wmark_tune_", "wsf", "vm.watermark_scale_factor as wmark tune left it",
+		      "gauge");
+	fprintf(f, "wmark_tune_wsf %ld\n", t->st.wsf);
+	if (t->st.boost >= 0) {
+		fmt_prom_head(f, "wmark_tune_", "boost_factor",
+			      "vm.watermark_boost_factor as wmark tune left it", "gauge");
+		fprintf(f, "wmark_tune_boost_factor %ld\n", t->st.boost);
+	}
+	fmt_prom_head(f, "wmark_tune_", "gap_bytes",
+		      "summed min->low gap of the zones user memory uses", "gauge");
+	fprintf(f, "wmark_tune_gap_bytes %llu\n",
+		(unsigned long long)(d->gap_new * t->s.st.m.page_size));
+	fmt_prom_head(f, "wmark_tune_", "reserve_bytes",
+		      "summed high watermarks with boost's ceiling", "gauge");
+	fprintf(f, "wmark_tune_reserve_bytes %llu\n",
+		(unsigned long long)(d->reserve_new * t->s.st.m.page_size));
+	fmt_prom_head(f, "wmark_tune_", "stalls_total",
+		      "allocation stalls in direct reclaim seen by wmark tune", "counter");
+	fprintf(f, "wmark_tune_stalls_total %llu\n", (unsigned long long)t->stalls);
+	fmt_prom_head(f, "wmark_tune_", "writes_total", "changes wmark tune wrote", "counter");
+	fprintf(f, "wmark_tune_writes_total %u\n", t->st.writes);
 	if (ferror(f))
 		e = errno ? errno : EIO;
 	if (fclose(f) && !e)

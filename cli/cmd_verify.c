@@ -301,8 +301,8 @@ static void prom_verdict(const char *verdict)
 	static const char *const all[] = { "exact", "stale", "mismatch", "cannot-verify" };
 	size_t i;
 
-	fputs("# HELP wmark_verify_verdict The verdict of wmark verify: 1 for the one that holds.\n"
-	      "# TYPE wmark_verify_verdict gauge\n", stdout);
+	fmt_prom_head(stdout, "wmark_verify_", "verdict",
+		      "The verdict of wmark verify: 1 for the one that holds.", "gauge");
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		printf("wmark_verify_verdict{verdict=\"%s\"} %d\n", all[i],
 		       strcmp(all[i], verdict) == 0);
@@ -319,16 +319,18 @@ static void verify_prom(const struct snapshot *s, const struct wm_verify *a)
 {
 	size_t i, k;
 
-	fputs("# HELP wmark_verify_match Whether the zone's printed watermarks and protection match the model.\n"
-	      "# TYPE wmark_verify_match gauge\n", stdout);
+	fmt_prom_head(stdout, "wmark_verify_", "match",
+		      "Whether the zone's printed watermarks and protection match the model.", "gauge");
 	for (i = 0; i < a->nzones; i++)
 		if (s->st.layout.printed[i] >= 0)
 			printf("wmark_verify_match{node=\"%d\",zone=\"%s\"} %d\n",
 			       s->st.m.zones[i].node, s->st.zi.zones[s->st.layout.printed[i]].name,
 			       !a->bad_wm[i] && !a->bad_prot[i]);
 	for (k = 0; k < NWM4; k++) {
-		printf("# HELP wmark_verify_%s %s.\n# TYPE wmark_verify_%s gauge\n",
-		       wm4_fields[k].prom, wm4_fields[k].help, wm4_fields[k].prom);
+		char help[256];
+
+		snprintf(help, sizeof(help), "%s.", wm4_fields[k].help);
+		fmt_prom_head(stdout, "wmark_verify_", wm4_fields[k].prom, help, "gauge");
 		for (i = 0; i < a->nzones; i++) {
 			struct wm4 e = wm4_model(a, i);
 			struct fmt_val v = fmt_value(&wm4_fields[k], &e);
@@ -340,12 +342,13 @@ static void verify_prom(const struct snapshot *s, const struct wm_verify *a)
 		}
 	}
 	prom_verdict(wm_verdict_name(a->verdict));
-	if (a->verdict != WM_VERDICT_MISMATCH)
-		printf("# HELP wmark_verify_managed_moved_pages Managed pages moved since the kernel "
-		       "last computed its watermarks.\n"
-		       "# TYPE wmark_verify_managed_moved_pages gauge\n"
-		       "wmark_verify_managed_moved_pages %" PRId64 "\n",
+	if (a->verdict != WM_VERDICT_MISMATCH) {
+		fmt_prom_head(stdout, "wmark_verify_", "managed_moved_pages",
+			      "Managed pages moved since the kernel last computed its watermarks.",
+			      "gauge");
+		printf("wmark_verify_managed_moved_pages %" PRId64 "\n",
 		       a->verdict == WM_VERDICT_STALE ? (int64_t)a->moved : 0L);
+	}
 }
 
 /*

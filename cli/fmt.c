@@ -460,3 +460,9 @@ const char *fmt_mib(char *buf, size_t n, int64_t pages, unsigned page_size)
 	}
 	return buf;
 }
+
+void fmt_prom_head(FILE *f, const char *prefix, const char *name, const char *help,
+		   const char *type)
+{
+	fprintf(f, "# HELP %s%s %s\n# TYPE %s%s %s\n", prefix, name, help, prefix, name, type);
+}

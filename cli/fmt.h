@@ -134,6 +134,14 @@ char *fmt_digits_before(char *end, long long v);
 /* s on f, padded with blanks to width: on the right when left, else before. */
 void fmt_put_padded(FILE *f, const char *s, int width, bool left);
 
+/*
+ * A Prometheus family's head on f: "# HELP PREFIXNAME HELP" and "# TYPE
+ * PREFIXNAME TYPE" (gauge, counter).  Every family wmark exports starts
+ * here.
+ */
+void fmt_prom_head(FILE *f, const char *prefix, const char *name, const char *help,
+		   const char *type);
+
 /* pages -> MiB with one decimal, into buf ("-" for RV_NONE). */
 const char *fmt_mib(char *buf, size_t n, int64_t pages, unsigned page_size);
 

@@ -241,13 +241,14 @@ void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
 
 	for (k = 0; k < NFIELDS; k++) {
 		const struct fmt_field *fd = &fields[k];
+		char help[256];
 		size_t plen;
 
 		if (!fd->prom || !fmt_shown(fd, cols, 0))
 			continue;
 		plen = strlen(fd->prom);
-		fprintf(f, "# HELP wmark_zone_%s %s.\n", fd->prom, fd->help);
-		fprintf(f, "# TYPE wmark_zone_%s gauge\n", fd->prom);
+		snprintf(help, sizeof(help), "%s.", fd->help);
+		fmt_prom_head(f, "wmark_zone_", fd->prom, help, "gauge");
 		for (i = 0; i < n; i++) {
 			/* every exported field is a long (FMT_PAGES, FMT_WSF) */
 			struct fmt_val v = fmt_value(fd, &rows[i]);
@@ -279,8 +280,7 @@ void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
 			fwrite_unlocked(line, 1, m, f);
 		}
 	}
-	fputs("# HELP wmark_page_size_bytes Page size the page counts are in.\n"
-	      "# TYPE wmark_page_size_bytes gauge\n", f);
+	fmt_prom_head(f, "wmark_", "page_size_bytes", "Page size the page counts are in.", "gauge");
 	fprintf(f, "wmark_page_size_bytes %u\n", page_size);
 }
 
@@ -290,12 +290,13 @@ void report_prom_sysctl(FILE *f, const struct wm_sysctl *s)
 
 	for (k = 0; s && k < WM_NKNOBS; k++) {
 		const struct wm_knob_def *d = wm_knob_def((enum wm_knob)k);
+		char help[256];
 
 		if (d->off == WM_KNOB_LIST || !(s->have & d->have))
 			continue;
-		fprintf(f, "# HELP wmark_sysctl_%s The sysctl %s the watermarks are computed from.\n"
-			"# TYPE wmark_sysctl_%s gauge\nwmark_sysctl_%s %" PRId64 "\n", d->name,
-			d->help, d->name, d->name, *wm_knob_value(s, d->knob));
+		snprintf(help, sizeof(help), "The sysctl %s the watermarks are computed from.", d->help);
+		fmt_prom_head(f, "wmark_sysctl_", d->name, help, "gauge");
+		fprintf(f, "wmark_sysctl_%s %" PRId64 "\n", d->name, *wm_knob_value(s, d->knob));
 	}
 }
 
