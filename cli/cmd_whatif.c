@@ -186,18 +186,22 @@ const struct option cmd_whatif_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
-{
-	struct wm_change ch = { 0 };
+/* One whatif: the machine, the change, the zones after it. */
+struct whatif {
 	struct snapshot s;
-	struct wm_sysctl sc;
-	struct wm_predicted *after = NULL;
-	unsigned cols = COL_DEFAULT | COL_SQRT, recomputes = 0;
-	enum wm_high_rule rule = WM_HIGH_STOCK;
-	bool recompute;
-	size_t i, n;
-	int c, oi, rc;
+	struct wm_change ch;		/* the knobs given */
+	struct wm_sysctl sc;		/* the sysctls after */
+	unsigned cols;
+	enum wm_high_rule rule;
+	bool recompute;			/* the change recomputes the watermarks */
+	struct wm_predicted *after;	/* s.st.m.nzones */
 	struct wm_reserve rv;
+};
+
+/* The options into *w; EXIT_OK, an exit code, or -1 after --help. */
+static int whatif_args(const struct cli_ctx *ctx, struct whatif *w)
+{
+	int c, oi, rc;
 
 	for (oi = 0; oi < ctx->args.nopt; oi++) {
 		const char *arg = ctx->args.opt[oi].arg;
@@ -205,15 +209,15 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 		c = ctx->args.opt[oi].code;
 		switch (c) {
 		case OPT_FORMULA:
-			if ((rc = opts_formula("whatif", arg, &cols, &rule)))
+			if ((rc = opts_formula("whatif", arg, &w->cols, &w->rule)))
 				return rc;
 			break;
 		case 'h':
 			whatif_usage();
-			return EXIT_OK;
+			return -1;
 		default:
 			if (opts_is_knob(c)) {
-				if ((rc = opts_knob("whatif", c, arg, &ch)))
+				if ((rc = opts_knob("whatif", c, arg, &w->ch)))
 					return rc;
 				break;
 			}
@@ -223,121 +227,153 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	if (ctx->args.noperand)
 		return cli_usage("whatif", "unexpected argument '%s'", ctx->args.operand[0]);
 	/* the model's high and promo follow the rule: show them */
-	if (rule == WM_HIGH_SQRT)
-		cols |= COL_DEFAULT;
-	if (!ch.set)
+	if (w->rule == WM_HIGH_SQRT)
+		w->cols |= COL_DEFAULT;
+	if (!w->ch.set)
 		return cli_usage("whatif", "name a change: --wsf, --min-free-kbytes, --boost-factor, "
 				 "--lowmem-reserve-ratio or --extra-free-kbytes");
+	return EXIT_OK;
+}
 
-	if ((rc = snapshot_read(ctx, &s)))
-		return rc;
-	s.st.kernel.prof.high_rule = rule;	/* a kernel built with another rule */
-	if ((rc = snapshot_change(&s, "whatif", &ch, &sc, &recomputes, "")))
-		goto out;
-	recompute = (recomputes & WM_RECOMPUTE_WMARKS) != 0;
-	n = s.st.m.nzones;
-	after = calloc(n ? n : 1, sizeof(*after));
-	if (!after) {
-		rc = cli_err(EXIT_SYSTEM, "whatif", "out of memory");
-		goto out;
+static int whatif_json(struct whatif *w)
+{
+	const struct snapshot *s = &w->s;
+	const struct wm_predicted *after = w->after;
+	cJSON *doc, *zones;
+	size_t i;
+
+	doc = explain_json_head(&(struct explain_head){
+		.source = s->live ? "live" : "capture",
+		.kernel = s->st.kernel.osrelease[0] ? s->st.kernel.osrelease : "",
+		.m = &s->st.m, .geo = &s->st.geo, .sysctl = &w->sc });
+	cJSON_AddItemToObject(doc, "sysctl_now", report_json_sysctl(&s->st.sysctl));
+	cJSON_AddBoolToObject(doc, "watermarks_recomputed", w->recompute);
+	if (w->rule != WM_HIGH_STOCK)
+		cJSON_AddStringToObject(doc, "high_formula", opts_formula_name(w->rule));
+	zones = cJSON_AddArrayToObject(doc, "zones");
+	for (i = 0; i < s->st.m.nzones; i++) {
+		const struct zi_zone *z;
+		struct zrow row, now;
+		cJSON *arr, *zo, *no;
+
+		if (!after[i].shown)
+			continue;
+		z = &s->st.zi.zones[s->st.layout.printed[i]];
+		zrow_from_model(&row, s->st.m.zones[i].node, z->name, &s->st.m.zones[i], &after[i].wm,
+				&s->st.kernel.prof);
+		/* a recompute resets boost; otherwise it stays */
+		row.min = (int64_t)(after[i].wm.min + after[i].boost);
+		row.low = (int64_t)(after[i].wm.low + after[i].boost);
+		row.high = (int64_t)(after[i].wm.high + after[i].boost);
+		/* as zoneinfo will print it: promo only where it is printed */
+		row.promo = after[i].promo_printed
+				    ? (int64_t)(after[i].wm.promo + after[i].boost) : RV_NONE;
+		row.boost = (int64_t)after[i].boost;
+		row.boost_max = boost_ceiling(s, &w->sc, s->st.m.zones[i].managed, after[i].wm.high);
+		row.nprot = z->nprotection;
+		arr = report_json_zones(&row, 1, w->cols | COL_PROMO | COL_BOOST |
+					(row.boost_max != RV_NONE ? COL_BOOST_MAX : 0));
+		zo = cJSON_DetachItemFromArray(arr, 0);
+		cJSON_Delete(arr);
+		zrow_from_zoneinfo(&now, z);
+		arr = report_json_zones(&now, 1, COL_DEFAULT | COL_PROMO);
+		no = cJSON_DetachItemFromArray(arr, 0);
+		cJSON_Delete(arr);
+		cJSON_DeleteItemFromObject(no, "node");
+		cJSON_DeleteItemFromObject(no, "zone");
+		cJSON_AddItemToObject(zo, "now", no);
+		cJSON_AddItemToArray(zones, zo);
 	}
-	if ((rc = snapshot_predict(&s, &sc, recomputes, after)))
-		goto out;
+	cJSON_AddItemToObject(doc, "reserve",
+			      explain_json_reserve(&w->rv, s->st.m.page_size, RESERVE_LOW_SUM));
+	anon_only_lines(s, after, doc);
+	return report_json_print(doc);
+}
 
-	snapshot_reserve(&s, after, &rv);
-
-	if (ctx->format == FMT_JSON) {
-		cJSON *doc, *zones;
-
-		doc = explain_json_head(&(struct explain_head){
-			.source = s.live ? "live" : "capture",
-			.kernel = s.st.kernel.osrelease[0] ? s.st.kernel.osrelease : "",
-			.m = &s.st.m, .geo = &s.st.geo, .sysctl = &sc });
-		cJSON_AddItemToObject(doc, "sysctl_now", report_json_sysctl(&s.st.sysctl));
-		cJSON_AddBoolToObject(doc, "watermarks_recomputed", recompute);
-		if (rule != WM_HIGH_STOCK)
-			cJSON_AddStringToObject(doc, "high_formula", opts_formula_name(rule));
-		zones = cJSON_AddArrayToObject(doc, "zones");
-		for (i = 0; i < n; i++) {
-			struct zrow row, now;
-			cJSON *arr, *zo, *no;
-
-			if (!after[i].shown)
-				continue;
-			zrow_from_model(&row, s.st.m.zones[i].node, s.st.zi.zones[s.st.layout.printed[i]].name,
-					&s.st.m.zones[i], &after[i].wm, &s.st.kernel.prof);
-			/* a recompute resets boost; otherwise it stays */
-			row.min = (int64_t)(after[i].wm.min + after[i].boost);
-			row.low = (int64_t)(after[i].wm.low + after[i].boost);
-			row.high = (int64_t)(after[i].wm.high + after[i].boost);
-			/* as zoneinfo will print it: promo only where it is printed */
-			row.promo = after[i].promo_printed
-					    ? (int64_t)(after[i].wm.promo + after[i].boost) : RV_NONE;
-			row.boost = (int64_t)after[i].boost;
-			row.boost_max = boost_ceiling(&s, &sc, s.st.m.zones[i].managed, after[i].wm.high);
-			row.nprot = s.st.zi.zones[s.st.layout.printed[i]].nprotection;
-			arr = report_json_zones(&row, 1, cols | COL_PROMO | COL_BOOST |
-						(row.boost_max != RV_NONE ? COL_BOOST_MAX : 0));
-			zo = cJSON_DetachItemFromArray(arr, 0);
-			cJSON_Delete(arr);
-			zrow_from_zoneinfo(&now, &s.st.zi.zones[s.st.layout.printed[i]]);
-			arr = report_json_zones(&now, 1, COL_DEFAULT | COL_PROMO);
-			no = cJSON_DetachItemFromArray(arr, 0);
-			cJSON_Delete(arr);
-			cJSON_DeleteItemFromObject(no, "node");
-			cJSON_DeleteItemFromObject(no, "zone");
-			cJSON_AddItemToObject(zo, "now", no);
-			cJSON_AddItemToArray(zones, zo);
-		}
-		cJSON_AddItemToObject(doc, "reserve",
-				      explain_json_reserve(&rv, s.st.m.page_size, RESERVE_LOW_SUM));
-		anon_only_lines(&s, after, doc);
-		rc = report_json_print(doc);
-		goto out;
-	}
+static void whatif_text(const struct whatif *w)
+{
+	const struct snapshot *s = &w->s;
+	const struct wm_sysctl *sc = &w->sc;
+	size_t i;
 
 	printf("Kernel %s rules.  Today: min_free_kbytes %" PRId64 ", watermark_scale_factor %" PRId64 "; "
-	       "after: %" PRId64 ", %" PRId64 "\n", s.st.kernel.osrelease[0] ? s.st.kernel.osrelease : "(default)",
-	       s.st.sysctl.min_free_kbytes, s.st.sysctl.wsf, sc.min_free_kbytes, sc.wsf);
-	if (rule != WM_HIGH_STOCK)
+	       "after: %" PRId64 ", %" PRId64 "\n", s->st.kernel.osrelease[0] ? s->st.kernel.osrelease : "(default)",
+	       s->st.sysctl.min_free_kbytes, s->st.sysctl.wsf, sc->min_free_kbytes, sc->wsf);
+	if (w->rule != WM_HIGH_STOCK)
 		printf("High watermark by the %s rule (--formula %s), not the stock kernel's.\n",
-		       rule == WM_HIGH_SQRT ? "2018 RFC's sqrt-clamped" : "low + gap/4",
-		       opts_formula_name(rule));
-	if (!recompute)
+		       w->rule == WM_HIGH_SQRT ? "2018 RFC's sqrt-clamped" : "low + gap/4",
+		       opts_formula_name(w->rule));
+	if (!w->recompute)
 		puts("This change recomputes no watermark: they stay as they are.");
 	printf("\n%-4s %-8s", "node", "zone");
-	fmt_text_header(stdout, wfields, NWFIELDS, NULL, cols, 0);
+	fmt_text_header(stdout, wfields, NWFIELDS, NULL, w->cols, 0);
 	putchar('\n');
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < s->st.m.nzones; i++) {
 		const struct zi_zone *z;
-		const struct wm_predicted *a = &after[i];
+		const struct wm_predicted *a = &w->after[i];
 		int64_t b;
 		struct wrow r;
 
 		if (!a->shown)
 			continue;
-		z = &s.st.zi.zones[s.st.layout.printed[i]];
+		z = &s->st.zi.zones[s->st.layout.printed[i]];
 		b = (int64_t)a->boost;
 		r = (struct wrow){
 			.min_now = (int64_t)z->min, .low_now = (int64_t)z->low, .high_now = (int64_t)z->high,
 			.min = (int64_t)a->wm.min + b, .low = (int64_t)a->wm.low + b,
 			.high = (int64_t)a->wm.high + b, .high_sqrt = (int64_t)a->wm.high_sqrt + b,
-			.gap_now_mib = mib((int64_t)(z->low - z->min), s.st.m.page_size),
-			.gap_mib = mib((int64_t)(a->wm.low - a->wm.min), s.st.m.page_size),
+			.gap_now_mib = mib((int64_t)(z->low - z->min), s->st.m.page_size),
+			.gap_mib = mib((int64_t)(a->wm.low - a->wm.min), s->st.m.page_size),
 		};
 		printf("%-4d %-8s", z->node, z->name);
-		fmt_text_cells(stdout, wfields, NWFIELDS, NULL, cols, 0, &r);
+		fmt_text_cells(stdout, wfields, NWFIELDS, NULL, w->cols, 0, &r);
 		putchar('\n');
 	}
 	putchar('\n');
-	boost_line(&s, &sc, after);
-	explain_text_reserve(stdout, &rv, s.st.m.page_size, 0);
-	anon_only_lines(&s, after, NULL);
-	if ((ch.set & WM_HAVE_LRR) || sc.nlrr)
+	boost_line(s, sc, w->after);
+	explain_text_reserve(stdout, &w->rv, s->st.m.page_size, 0);
+	anon_only_lines(s, w->after, NULL);
+	if ((w->ch.set & WM_HAVE_LRR) || sc->nlrr)
 		puts("Protection is recomputed whenever lowmem_reserve_ratio is read or written.");
-	rc = EXIT_OK;
+}
+
+int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static struct whatif w;
+	unsigned recomputes = 0;
+	size_t n;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	memset(&w, 0, sizeof(w));
+	w.cols = COL_DEFAULT | COL_SQRT;
+	w.rule = WM_HIGH_STOCK;
+	if ((rc = whatif_args(ctx, &w)))
+		return rc < 0 ? EXIT_OK : rc;
+	if ((rc = snapshot_read(ctx, &w.s)))
+		return rc;
+	w.s.st.kernel.prof.high_rule = w.rule;	/* a kernel built with another rule */
+	if ((rc = snapshot_change(&w.s, "whatif", &w.ch, &w.sc, &recomputes, "")))
+		goto out;
+	w.recompute = (recomputes & WM_RECOMPUTE_WMARKS) != 0;
+	n = w.s.st.m.nzones;
+	w.after = calloc(n ? n : 1, sizeof(*w.after));
+	if (!w.after) {
+		rc = cli_err(EXIT_SYSTEM, "whatif", "out of memory");
+		goto out;
+	}
+	if ((rc = snapshot_predict(&w.s, &w.sc, recomputes, w.after)))
+		goto out;
+	snapshot_reserve(&w.s, w.after, &w.rv);
+	if (ctx->format == FMT_JSON) {
+		rc = whatif_json(&w);
+	} else {
+		whatif_text(&w);
+		rc = EXIT_OK;
+	}
 out:
-	free(after);
-	snapshot_free(&s);
+	free(w.after);
+	snapshot_free(&w.s);
 	return rc;
 }
