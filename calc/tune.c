@@ -285,6 +285,226 @@ static uint64_t pct_of(uint64_t x, unsigned pct)
 	return (uint64_t)wm_mul_div(x, pct, 100, NULL);
 }
 
+/* What the two branches of a step share. */
+struct step {
+	struct ctx *c;
+	struct at now;			/* the model at today's wsf */
+	struct at next;			/* at the wsf decided */
+	long want;			/* the wsf decided */
+	long wsf_max;
+	bool idle;			/* nothing reclaimed: the period tested nothing */
+};
+
+/* A period with direct reclaim: boost off, or the gap raised (*write). */
+static int stalled(const struct wm_tune_params *p, struct wm_tune_state *st, struct step *x,
+		   struct wm_tune_decision *out, bool *write, struct wm_diag *diag)
+{
+	uint64_t add, by_rate, lim;
+	long top;
+	int rc = WM_OK;
+
+	st->quiet = 0;
+	st->since_stall = 0;
+	/* Stalled again near the gap it forgot: remember longer. */
+	if (st->forgotten_gap &&
+	    x->now.gap + pct_of(st->forgotten_gap, 2 * p->probe_pct) >= st->forgotten_gap) {
+		unsigned most = p->forget_periods * 64u;
+
+		st->forget_after = st->forget_after < most / 2 ? 2 * st->forget_after : most;
+	}
+	st->forgotten_gap = 0;
+	if (x->now.gap > st->stalled_gap)
+		st->stalled_gap = x->now.gap;
+	if (p->boost && out->boosted && st->boost > 0) {
+		out->action = WM_TUNE_BOOST_OFF;
+		out->why = WM_TUNE_BOOST_STALL;
+		out->boost_new = 0;
+		x->c->boost = 0;
+		if ((rc = model_at(x->c, st->wsf, &x->next, diag)))
+			return rc;
+		out->reserve_new = x->next.reserve;
+		out->peak_new = x->next.peak;
+		st->boost = 0;
+		if (p->max_reserve && x->next.reserve > p->max_reserve) {
+			long bound;
+
+			if ((rc = wsf_ceiling(x->c, p, st->wsf, false, &bound, diag)))
+				return rc;
+			if (bound >= 1) {
+				x->want = bound;
+				if ((rc = model_at(x->c, x->want, &x->next, diag)))
+					return rc;
+				out->wsf_new = st->wsf = x->want;
+				out->gap_new = x->next.gap;
+				out->low_new = x->next.low;
+				out->high_new = x->next.high;
+				out->reserve_new = x->next.reserve;
+				out->peak_new = x->next.peak;
+				out->lmk_new = x->next.lmk;
+			}
+		}
+		st->since_raise = 0;
+		st->writes++;
+		return rc;
+	}
+	/*
+	 * The pages the gap lacked, measured, or the stall rate's share
+	 * of the gap, a guess: only the guess is capped, the bounds
+	 * below hold both.
+	 */
+	by_rate = (uint64_t)((double)x->now.gap * (double)out->stalls /
+			     (out->dt * p->stall_ref));
+	lim = pct_of(x->now.gap, p->raise_max_pct);
+	if (by_rate > lim)
+		by_rate = lim;
+	add = out->steal_direct > by_rate ? out->steal_direct : by_rate;
+	if (add < pct_of(x->now.gap, p->probe_pct))
+		add = pct_of(x->now.gap, p->probe_pct);
+	if (add == 0)
+		add = 1;
+	out->gap_target = x->now.gap + add;
+	if (st->wsf >= x->wsf_max) {
+		out->why = WM_TUNE_AT_TOP;
+		return rc;
+	}
+	if ((rc = wsf_for_gap(x->c, st->wsf + 1, x->wsf_max, out->gap_target, &x->want, diag)))
+		return rc;
+	/* The bounds: reserve, then the cache. */
+	if ((rc = wsf_ceiling(x->c, p, x->want, false, &top, diag)))
+		return rc;
+	if (top <= st->wsf) {
+		out->why = WM_TUNE_AT_BOUND;
+		return rc;
+	}
+	x->want = top;
+	if ((rc = wsf_ceiling(x->c, p, x->want, true, &top, diag)))
+		return rc;
+	if (top <= st->wsf) {
+		out->why = WM_TUNE_NO_CACHE;
+		return rc;
+	}
+	x->want = top;
+	if ((rc = model_at(x->c, x->want, &x->next, diag)))
+		return rc;
+	if (x->next.gap == x->now.gap) {
+		/* every wsf up to want gives today's gaps: go past the floor */
+		long up;
+
+		if ((rc = wsf_for_gap(x->c, x->want, x->wsf_max, x->now.gap + 1, &up, diag)))
+			return rc;
+		if ((rc = wsf_ceiling(x->c, p, up, true, &top, diag)))
+			return rc;
+		if (top <= x->want) {
+			out->why = p->max_reserve ? WM_TUNE_AT_BOUND : WM_TUNE_AT_TOP;
+			return rc;
+		}
+		x->want = top;
+		if ((rc = model_at(x->c, x->want, &x->next, diag)))
+			return rc;
+	}
+	out->action = WM_TUNE_RAISE;
+	out->why = WM_TUNE_STALLED;
+	st->since_raise = 0;
+	*write = true;
+	return WM_OK;
+}
+
+/* A period without direct reclaim: wait, hold, or a probe down (*write). */
+static int quiet(const struct wm_tune_params *p, struct wm_tune_state *st, struct step *x,
+		 struct wm_tune_decision *out, bool *write, struct wm_diag *diag)
+{
+	int rc = WM_OK;
+	long top;
+
+	if (!x->idle && st->quiet < UINT32_MAX)
+		st->quiet++;
+	if (st->stalled_gap && st->since_stall >= st->forget_after) {
+		st->forgotten_gap = st->stalled_gap;
+		st->stalled_gap = 0;
+	}
+	/* Two steps under the forgotten gap without a stall: the load shrank. */
+	if (st->forgotten_gap &&
+	    x->now.gap + pct_of(st->forgotten_gap, 2 * p->probe_pct) < st->forgotten_gap) {
+		st->forgotten_gap = 0;
+		st->forget_after = p->forget_periods;
+	}
+	/* Above the bound (a value set before tune): down to it. */
+	if (p->max_reserve && x->now.reserve > p->max_reserve) {
+		if ((rc = wsf_ceiling(x->c, p, st->wsf, false, &top, diag)))
+			return rc;
+		if (top >= 1 && top < st->wsf) {
+			x->want = top;
+			if ((rc = model_at(x->c, x->want, &x->next, diag)))
+				return rc;
+			out->action = WM_TUNE_PROBE;
+			out->why = WM_TUNE_OVER_BOUND;
+			*write = true;
+				return WM_OK;
+		}
+	}
+	if (x->idle) {
+		out->why = WM_TUNE_IDLE;
+		return rc;
+	}
+	if (st->quiet < p->quiet_periods) {
+		out->why = WM_TUNE_WAIT;
+		return rc;
+	}
+	if (st->since_raise < p->hold_after_raise) {
+		out->why = WM_TUNE_HOLD_OFF;
+		return rc;
+	}
+	{
+		uint64_t step = pct_of(x->now.gap, p->probe_pct), keep = 0, target;
+		struct at one;
+
+		if (step == 0)
+			step = 1;
+		target = x->now.gap > step ? x->now.gap - step : 0;
+		if (st->stalled_gap)
+			keep = st->stalled_gap + pct_of(st->stalled_gap, p->probe_pct);
+		if ((rc = model_at(x->c, 1, &one, diag)))
+			return rc;
+		if (x->now.gap <= one.gap || st->wsf <= 1) {
+			out->why = WM_TUNE_FLOOR;
+			return rc;
+		}
+		if (keep >= x->now.gap) {
+			out->why = WM_TUNE_STALL_MEMORY;
+			return rc;
+		}
+		if (target < keep)
+			target = keep;
+		if (target < one.gap)
+			target = one.gap;
+		out->gap_target = target;
+		/* A probe rounds down: the largest wsf whose gap is at most target... */
+		if ((rc = wsf_at_most(x->c, st->wsf - 1, target, &x->want, diag)))
+			return rc;
+		if ((rc = model_at(x->c, x->want, &x->next, diag)))
+			return rc;
+		/* ...but never under the gap that stalled. */
+		if (x->next.gap < keep) {
+			if ((rc = wsf_for_gap(x->c, x->want, st->wsf, keep, &x->want, diag)) ||
+			    (rc = model_at(x->c, x->want, &x->next, diag)))
+				return rc;
+			if (x->want >= st->wsf || x->next.gap >= x->now.gap) {
+				out->why = WM_TUNE_STALL_MEMORY;
+				return rc;
+			}
+		}
+		if (x->now.gap - x->next.gap < pct_of(x->now.gap, p->deadband_pct)) {
+			out->why = target == keep ? WM_TUNE_STALL_MEMORY : WM_TUNE_DEADBAND;
+			return rc;
+		}
+	}
+	out->action = WM_TUNE_PROBE;
+	out->why = WM_TUNE_PROBED;
+	st->quiet = 0;
+	*write = true;
+	return WM_OK;
+}
+
 /* ---- the step ----------------------------------------------------------- */
 
 int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
@@ -295,9 +515,11 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 	const struct wm_rec_sample *a = &st->prev, *b = &s->vm;
 	struct wm_zone_wm *w = NULL;
 	bool *usable = NULL, back = false, idle;
-	long *maxprot = NULL, wsf_max = env->prof->wsf_max, want = st->wsf;
+	long *maxprot = NULL, want = st->wsf;
 	struct ctx c = { env, s, NULL, NULL, NULL, st->boost };
+	struct step x = { .c = &c, .wsf_max = env->prof->wsf_max };
 	struct at now, next;
+	bool write = false;
 	size_t i;
 	int rc, cls;
 
@@ -398,201 +620,15 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 			st->since_stall++;
 	}
 
-	if (out->stalls || out->scan_direct) {
-		uint64_t add, by_rate, lim;
-		long top;
-
-		st->quiet = 0;
-		st->since_stall = 0;
-		/* Stalled again near the gap it forgot: remember longer. */
-		if (st->forgotten_gap &&
-		    now.gap + pct_of(st->forgotten_gap, 2 * p->probe_pct) >= st->forgotten_gap) {
-			unsigned most = p->forget_periods * 64u;
-
-			st->forget_after = st->forget_after < most / 2 ? 2 * st->forget_after : most;
-		}
-		st->forgotten_gap = 0;
-		if (now.gap > st->stalled_gap)
-			st->stalled_gap = now.gap;
-		if (p->boost && out->boosted && st->boost > 0) {
-			out->action = WM_TUNE_BOOST_OFF;
-			out->why = WM_TUNE_BOOST_STALL;
-			out->boost_new = 0;
-			c.boost = 0;
-			if ((rc = model_at(&c, st->wsf, &next, diag)))
-				goto out;
-			out->reserve_new = next.reserve;
-			out->peak_new = next.peak;
-			st->boost = 0;
-			if (p->max_reserve && next.reserve > p->max_reserve) {
-				long bound;
-
-				if ((rc = wsf_ceiling(&c, p, st->wsf, false, &bound, diag)))
-					goto out;
-				if (bound >= 1) {
-					want = bound;
-					if ((rc = model_at(&c, want, &next, diag)))
-						goto out;
-					out->wsf_new = st->wsf = want;
-					out->gap_new = next.gap;
-					out->low_new = next.low;
-					out->high_new = next.high;
-					out->reserve_new = next.reserve;
-					out->peak_new = next.peak;
-					out->lmk_new = next.lmk;
-				}
-			}
-			st->since_raise = 0;
-			st->writes++;
-			goto out;
-		}
-		/*
-		 * The pages the gap lacked, measured, or the stall rate's share
-		 * of the gap, a guess: only the guess is capped, the bounds
-		 * below hold both.
-		 */
-		by_rate = (uint64_t)((double)now.gap * (double)out->stalls /
-				     (out->dt * p->stall_ref));
-		lim = pct_of(now.gap, p->raise_max_pct);
-		if (by_rate > lim)
-			by_rate = lim;
-		add = out->steal_direct > by_rate ? out->steal_direct : by_rate;
-		if (add < pct_of(now.gap, p->probe_pct))
-			add = pct_of(now.gap, p->probe_pct);
-		if (add == 0)
-			add = 1;
-		out->gap_target = now.gap + add;
-		if (st->wsf >= wsf_max) {
-			out->why = WM_TUNE_AT_TOP;
-			goto out;
-		}
-		if ((rc = wsf_for_gap(&c, st->wsf + 1, wsf_max, out->gap_target, &want, diag)))
-			goto out;
-		/* The bounds: reserve, then the cache. */
-		if ((rc = wsf_ceiling(&c, p, want, false, &top, diag)))
-			goto out;
-		if (top <= st->wsf) {
-			out->why = WM_TUNE_AT_BOUND;
-			goto out;
-		}
-		want = top;
-		if ((rc = wsf_ceiling(&c, p, want, true, &top, diag)))
-			goto out;
-		if (top <= st->wsf) {
-			out->why = WM_TUNE_NO_CACHE;
-			goto out;
-		}
-		want = top;
-		if ((rc = model_at(&c, want, &next, diag)))
-			goto out;
-		if (next.gap == now.gap) {
-			/* every wsf up to want gives today's gaps: go past the floor */
-			long up;
-
-			if ((rc = wsf_for_gap(&c, want, wsf_max, now.gap + 1, &up, diag)))
-				goto out;
-			if ((rc = wsf_ceiling(&c, p, up, true, &top, diag)))
-				goto out;
-			if (top <= want) {
-				out->why = p->max_reserve ? WM_TUNE_AT_BOUND : WM_TUNE_AT_TOP;
-				goto out;
-			}
-			want = top;
-			if ((rc = model_at(&c, want, &next, diag)))
-				goto out;
-		}
-		out->action = WM_TUNE_RAISE;
-		out->why = WM_TUNE_STALLED;
-		st->since_raise = 0;
-	} else {
-		long top;
-
-		if (!idle && st->quiet < UINT32_MAX)
-			st->quiet++;
-		if (st->stalled_gap && st->since_stall >= st->forget_after) {
-			st->forgotten_gap = st->stalled_gap;
-			st->stalled_gap = 0;
-		}
-		/* Two steps under the forgotten gap without a stall: the load shrank. */
-		if (st->forgotten_gap &&
-		    now.gap + pct_of(st->forgotten_gap, 2 * p->probe_pct) < st->forgotten_gap) {
-			st->forgotten_gap = 0;
-			st->forget_after = p->forget_periods;
-		}
-		/* Above the bound (a value set before tune): down to it. */
-		if (p->max_reserve && now.reserve > p->max_reserve) {
-			if ((rc = wsf_ceiling(&c, p, st->wsf, false, &top, diag)))
-				goto out;
-			if (top >= 1 && top < st->wsf) {
-				want = top;
-				if ((rc = model_at(&c, want, &next, diag)))
-					goto out;
-				out->action = WM_TUNE_PROBE;
-				out->why = WM_TUNE_OVER_BOUND;
-				goto write;
-			}
-		}
-		if (idle) {
-			out->why = WM_TUNE_IDLE;
-			goto out;
-		}
-		if (st->quiet < p->quiet_periods) {
-			out->why = WM_TUNE_WAIT;
-			goto out;
-		}
-		if (st->since_raise < p->hold_after_raise) {
-			out->why = WM_TUNE_HOLD_OFF;
-			goto out;
-		}
-		{
-			uint64_t step = pct_of(now.gap, p->probe_pct), keep = 0, target;
-			struct at one;
-
-			if (step == 0)
-				step = 1;
-			target = now.gap > step ? now.gap - step : 0;
-			if (st->stalled_gap)
-				keep = st->stalled_gap + pct_of(st->stalled_gap, p->probe_pct);
-			if ((rc = model_at(&c, 1, &one, diag)))
-				goto out;
-			if (now.gap <= one.gap || st->wsf <= 1) {
-				out->why = WM_TUNE_FLOOR;
-				goto out;
-			}
-			if (keep >= now.gap) {
-				out->why = WM_TUNE_STALL_MEMORY;
-				goto out;
-			}
-			if (target < keep)
-				target = keep;
-			if (target < one.gap)
-				target = one.gap;
-			out->gap_target = target;
-			/* A probe rounds down: the largest wsf whose gap is at most target... */
-			if ((rc = wsf_at_most(&c, st->wsf - 1, target, &want, diag)))
-				goto out;
-			if ((rc = model_at(&c, want, &next, diag)))
-				goto out;
-			/* ...but never under the gap that stalled. */
-			if (next.gap < keep) {
-				if ((rc = wsf_for_gap(&c, want, st->wsf, keep, &want, diag)) ||
-				    (rc = model_at(&c, want, &next, diag)))
-					goto out;
-				if (want >= st->wsf || next.gap >= now.gap) {
-					out->why = WM_TUNE_STALL_MEMORY;
-					goto out;
-				}
-			}
-			if (now.gap - next.gap < pct_of(now.gap, p->deadband_pct)) {
-				out->why = target == keep ? WM_TUNE_STALL_MEMORY : WM_TUNE_DEADBAND;
-				goto out;
-			}
-		}
-		out->action = WM_TUNE_PROBE;
-		out->why = WM_TUNE_PROBED;
-		st->quiet = 0;
-	}
-write:
+	x.now = now;
+	x.want = want;
+	x.idle = idle;
+	rc = out->stalls || out->scan_direct ? stalled(p, st, &x, out, &write, diag)
+					     : quiet(p, st, &x, out, &write, diag);
+	if (rc || !write)
+		goto out;
+	want = x.want;
+	next = x.next;
 	out->wsf_new = want;
 	out->gap_new = next.gap;
 	out->low_new = next.low;
