@@ -738,10 +738,7 @@ int cmd_stalls(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (o.top && (size_t)o.top < r.nrows)
 		r.nrows = (size_t)o.top;
-	if (ctx->format == FMT_JSON)
-		rc = stalls_print_json(&r);
-	else
-		stalls_print_text(&r);
+	rc = stalls_print(&r, ctx->format);
 out:
 	/* Every way out passes here, a signal included: put the sysctl back. */
 	if (old >= 0) {

@@ -337,8 +337,7 @@ void jw_cjson(struct jw *w, const char *key, const cJSON *item)
 	}
 }
 
-/* fmt_json_value() through the writer. */
-static void jw_fmt_value(struct jw *w, const char *key, enum fmt_unit u, struct fmt_val v)
+void jw_fmt_value(struct jw *w, const char *key, enum fmt_unit u, struct fmt_val v)
 {
 	char s[32];
 

@@ -81,6 +81,9 @@ void jw_cjson(struct jw *w, const char *key, const cJSON *item);
 void jw_cjson_members(struct jw *w, const cJSON *o);
 
 /* fmt_json_fields() through the writer: the same keys, values and nulls. */
+/* v under key as unit u prints it in JSON (fmt_json_value() through the writer). */
+void jw_fmt_value(struct jw *w, const char *key, enum fmt_unit u, struct fmt_val v);
+
 void jw_fmt_fields(struct jw *w, const struct fmt_field *fs, size_t nf, unsigned cols,
 		   const void *row);
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli.h"
 #include "taskstats.h"
 
 struct kind_desc {
@@ -61,10 +62,7 @@ struct report {
 /* e's delays as reported: a lifetime total, or the window's difference. */
 void stalls_view(const struct task *e, struct view *w);
 
-/* The report as text on standard output. */
-void stalls_print_text(const struct report *r);
-
-/* The report as one JSON document on standard output; an exit code. */
-int stalls_print_json(const struct report *r);
+/* The report on standard output as text or one JSON document; an exit code. */
+int stalls_print(const struct report *r, enum cli_format format);
 
 #endif /* WMARK_STALLS_H */

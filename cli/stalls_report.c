@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "explain.h"
 #include "fmt.h"
+#include "doc.h"
 #include "jsonw.h"
 #include "stalls.h"
 
@@ -132,116 +133,93 @@ static const char *state_of(const struct task *e)
 	return e->exited ? "exited" : "live";
 }
 
-void stalls_print_text(const struct report *r)
+/* One task: its object in JSON; in text a row for each kind of delay that counted. */
+static void task_doc(struct doc *d, const struct task *e)
 {
-	size_t i;
-	int k;
-
-	if (r->win.on) {
-		printf("window %.2fs: %" PRIu64 " exit records, %" PRIu64 " overruns", r->win.seconds,
-		       r->win.exits, r->win.overruns);
-		if (r->win.lost >= 0)
-			printf(", %" PRId64 " lost (estimate)", r->win.lost);
-		printf(", %" PRIu64 " live queries in %u scans\n", r->win.queried,
-		       r->win.scans);
-	}
-	printf("%-8s %-8s %-16s %-6s %-10s", "PID", "TGID", "COMM", "STATE",
-	       "KIND");
-	fmt_text_header(stdout, fields, NFIELDS, NULL, 0, 0);
-	putchar('\n');
-
-	for (i = 0; i < r->nrows; i++) {
-		const struct task *e = r->rows[i];
-		struct view w;
-		bool any = false;
-		char id[16], tgid[16];
-
-		stalls_view(e, &w);
-		snprintf(id, sizeof(id), "%s%u", e->group ? "*" : "", e->id);
-		snprintf(tgid, sizeof(tgid), "%u", e->group ? e->id : e->last.tgid);
-		for (k = 0; k < TS_NKINDS; k++) {
-			if (!(w.have & (1u << k)) || !w.d[k].count)
-				continue;
-			printf("%-8s %-8s %-16s %-6s %-10s", any ? "" : id,
-			       any ? "" : tgid, any ? "" : e->last.comm,
-			       any ? "" : state_of(e), kinds[k].label);
-			fmt_text_cells(stdout, fields, NFIELDS, NULL, 0, 0,
-				       &(struct kview){ &w, k });
-			putchar('\n');
-			any = true;
-		}
-		if (!any)
-			printf("%-8s %-8s %-16s %-6s %-10s\n", id, tgid,
-			       e->last.comm, state_of(e), "-");
-	}
-}
-
-static cJSON *json_task(const struct task *e)
-{
-	cJSON *o = cJSON_CreateObject(), *ds, *d;
 	struct view w;
+	bool any = false;
+	char id[16], tgid[16];
 	int k;
 
 	stalls_view(e, &w);
-	cJSON_AddNumberToObject(o, e->group ? "tgid" : "pid", e->id);
+	snprintf(id, sizeof(id), "%s%u", e->group ? "*" : "", e->id);
+	snprintf(tgid, sizeof(tgid), "%u", e->group ? e->id : e->last.tgid);
+	doc_obj(d, NULL);
+	doc_u64(d, e->group ? "tgid" : "pid", NULL, e->id);
 	if (!e->group) {
-		cJSON_AddNumberToObject(o, "tgid", e->last.tgid);
-		cJSON_AddStringToObject(o, "comm", e->last.comm);
+		doc_u64(d, "tgid", NULL, e->last.tgid);
+		doc_str(d, "comm", NULL, e->last.comm);
 	}
-	cJSON_AddStringToObject(o, "scope", e->group ? "group" : "task");
-	cJSON_AddStringToObject(o, "state", state_of(e));
-	cJSON_AddBoolToObject(o, "since_window_start", e->have_first);
-	fmt_json_value(o, "wall_ns", FMT_NS,
-		       (struct fmt_val){ .ok = w.wall_ns > 0, .x = (double)w.wall_ns });
-	fmt_json_value(o, "cpu_run_ns", FMT_NS,
-		       (struct fmt_val){ .ok = true, .x = (double)w.run_ns });
-	ds = cJSON_AddObjectToObject(o, "delays");
+	doc_str(d, "scope", NULL, e->group ? "group" : "task");
+	doc_str(d, "state", NULL, state_of(e));
+	doc_bool(d, "since_window_start", NULL, e->have_first);
+	doc_unit(d, "wall_ns", FMT_NS, (struct fmt_val){ .ok = w.wall_ns > 0, .x = (double)w.wall_ns });
+	doc_unit(d, "cpu_run_ns", FMT_NS, (struct fmt_val){ .ok = true, .x = (double)w.run_ns });
+	doc_obj(d, "delays");
 	for (k = 0; k < TS_NKINDS; k++) {
 		if (!(w.have & (1u << k))) {
-			cJSON_AddNullToObject(ds, kinds[k].key);
+			doc_null(d, kinds[k].key);
 			continue;
 		}
-		d = cJSON_AddObjectToObject(ds, kinds[k].key);
-		fmt_json_fields(d, fields, NFIELDS, 0, &(struct kview){ &w, k });
+		doc_obj(d, kinds[k].key);
+		/* the task's own columns on its first row only */
+		if (doc_is_json(d) || w.d[k].count) {
+			doc_text(d, "%-8s %-8s %-16s %-6s %-10s", any ? "" : id, any ? "" : tgid,
+				 any ? "" : e->last.comm, any ? "" : state_of(e), kinds[k].label);
+			doc_fields(d, fields, NFIELDS, 0, &(struct kview){ &w, k });
+			doc_text(d, "\n");
+			any = true;
+		}
+		doc_close(d);
 	}
-	return o;
+	doc_close(d);
+	doc_close(d);
+	if (!any)
+		doc_text(d, "%-8s %-8s %-16s %-6s %-10s\n", id, tgid, e->last.comm, state_of(e), "-");
 }
 
-int stalls_print_json(const struct report *r)
+int stalls_print(const struct report *r, enum cli_format format)
 {
-	cJSON *doc, *arr, *wo;
+	static struct doc doc;	/* the JSON writer's buffer: not on the stack */
+	struct doc *d = &doc;
+	cJSON *head = explain_json_head(&(struct explain_head){ .source = "live" });
 	size_t i;
 
-	doc = explain_json_head(&(struct explain_head){ .source = "live" });
+	doc_begin(d, format, stdout);
+	doc_members(d, head);
+	cJSON_Delete(head);
 	if (r->version)
-		cJSON_AddNumberToObject(doc, "taskstats_version", r->version);
+		doc_u64(d, "taskstats_version", NULL, r->version);
 	else
-		cJSON_AddNullToObject(doc, "taskstats_version");
+		doc_null(d, "taskstats_version");
 	if (r->delayacct < 0)
-		cJSON_AddNullToObject(doc, "delayacct");
+		doc_null(d, "delayacct");
 	else
-		cJSON_AddBoolToObject(doc, "delayacct", r->delayacct > 0);
-	cJSON_AddBoolToObject(doc, "delayacct_enabled_for_run", r->enabled_by_us);
-	cJSON_AddStringToObject(doc, "mode", r->win.on ? "all" : "query");
+		doc_bool(d, "delayacct", NULL, r->delayacct > 0);
+	doc_bool(d, "delayacct_enabled_for_run", NULL, r->enabled_by_us);
+	doc_str(d, "mode", NULL, r->win.on ? "all" : "query");
 	if (r->win.on) {
-		wo = cJSON_AddObjectToObject(doc, "window");
-		cJSON_AddNumberToObject(wo, "seconds", r->win.seconds);
-		cJSON_AddNumberToObject(wo, "exits", (double)r->win.exits);
-		cJSON_AddNumberToObject(wo, "overruns", (double)r->win.overruns);
+		doc_obj(d, "window");
+		doc_double(d, "seconds", "window %.2fs: ", r->win.seconds);
+		doc_u64(d, "exits", "%" PRIu64 " exit records, ", r->win.exits);
+		doc_u64(d, "overruns", "%" PRIu64 " overruns", r->win.overruns);
 		if (r->win.lost >= 0)
-			cJSON_AddNumberToObject(wo, "lost_estimate", (double)r->win.lost);
+			doc_long(d, "lost_estimate", ", %" PRId64 " lost (estimate)", r->win.lost);
 		else
-			cJSON_AddNullToObject(wo, "lost_estimate");
-		cJSON_AddNumberToObject(wo, "live_queries", (double)r->win.queried);
-		cJSON_AddNumberToObject(wo, "scans", r->win.scans);
+			doc_null(d, "lost_estimate");
+		doc_u64(d, "live_queries", ", %" PRIu64 " live queries in ", r->win.queried);
+		doc_u64(d, "scans", "%" PRIu64 " scans\n", r->win.scans);
+		doc_close(d);
 	} else {
-		cJSON_AddNullToObject(doc, "window");
+		doc_null(d, "window");
 	}
-	arr = cJSON_AddArrayToObject(doc, "tasks");
+	doc_text(d, "%-8s %-8s %-16s %-6s %-10s", "PID", "TGID", "COMM", "STATE", "KIND");
+	doc_header(d, fields, NFIELDS, 0);
+	doc_text(d, "\n");
+	doc_arr(d, "tasks");
 	for (i = 0; i < r->nrows; i++)
-		cJSON_AddItemToArray(arr, json_task(r->rows[i]));
-	jw_print(stdout, doc);	/* a write error shows at close_stdout() */
-	cJSON_Delete(doc);
+		task_doc(d, r->rows[i]);
+	doc_close(d);
+	doc_end(d);	/* a write error shows at close_stdout() */
 	return EXIT_OK;
 }
-

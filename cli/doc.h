@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * doc.h - one description of a command's output, written to the sink the
+ * user asked for: text or JSON (Prometheus families go through
+ * fmt_prom_head and fmt_field's prom names).
+ *
+ * A command says each value once, with its JSON key and the text it is
+ * printed with: doc_u64(d, "exits", "%" PRIu64 " exit records", n) is a
+ * member "exits" in JSON and the words in text.  A key of NULL is a value
+ * only the text has, a format of NULL one only JSON has; objects and
+ * arrays are JSON's (text has none), and doc_text() is prose only text
+ * has.  A record of a fmt_field table is one call, doc_fields(): its
+ * cells in text, its members in JSON.  As iproute2's print_*(PRINT_ANY,
+ * key, fmt, v) does, so text and JSON cannot drift apart.
+ *
+ * JSON is streamed through jsonw.c in cJSON_Print()'s layout.
+ */
+#ifndef WMARK_DOC_H
+#define WMARK_DOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "fmt.h"
+#include "jsonw.h"
+
+struct doc {
+	enum cli_format format;		/* FMT_TEXT or FMT_JSON */
+	FILE *f;
+	struct jw w;			/* the JSON sink */
+};
+
+/* Start a document on f in format (FMT_JSON opens the top object). */
+void doc_begin(struct doc *d, enum cli_format format, FILE *f);
+
+/* End it (JSON: the top object closed and flushed); EXIT_OK, or EXIT_SYSTEM on a write error. */
+int doc_end(struct doc *d);
+
+static inline bool doc_is_json(const struct doc *d)
+{
+	return d->format == FMT_JSON;
+}
+
+/* JSON's structure: an object or array under key (NULL inside an array), and its end. */
+void doc_obj(struct doc *d, const char *key);
+void doc_arr(struct doc *d, const char *key);
+void doc_close(struct doc *d);
+
+/* Prose only the text has. */
+void doc_text(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A value: member key in JSON (NULL: none), fmt with the value in text (NULL: none). */
+void doc_str(struct doc *d, const char *key, const char *fmt, const char *v);
+void doc_u64(struct doc *d, const char *key, const char *fmt, uint64_t v);
+void doc_long(struct doc *d, const char *key, const char *fmt, int64_t v);
+void doc_double(struct doc *d, const char *key, const char *fmt, double v);
+void doc_bool(struct doc *d, const char *key, const char *fmt, bool v);	/* text: fmt with "yes"/"no" */
+void doc_null(struct doc *d, const char *key);				/* JSON only */
+
+/* A value as unit u prints it (fmt.h): JSON only. */
+void doc_unit(struct doc *d, const char *key, enum fmt_unit u, struct fmt_val v);
+
+/*
+ * A record of the table fs[nf] with column bits cols: in text its cells
+ * (fmt_text_cells, widths NULL), in JSON its fields as members.
+ */
+void doc_fields(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols,
+		const void *row);
+
+/* The text header of the table fs[nf] with column bits cols (fmt_text_header); nothing in JSON. */
+void doc_header(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols);
+
+/* A cJSON object's members, as they are (a head built by explain_json_head). */
+void doc_members(struct doc *d, const cJSON *o);
+
+#endif /* WMARK_DOC_H */
