@@ -13,9 +13,8 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include <cjson/cJSON.h>
-
 #include "../calc/plan.h"
+#include "doc.h"
 #include "journal.h"
 #include "persist.h"
 #include "snapshot.h"
@@ -63,7 +62,7 @@ struct apply {
 	int nwarn_shown;		/* text mode: printed so far */
 	int lock_fd;			/* the journal lock, -1 if not held */
 	struct target tgt[2];		/* --persist, --initrc (file NULL if not given) */
-	cJSON *doc;			/* -j output being built */
+	struct doc *doc;		/* the report, from apply_announce() on */
 };
 
 /* ---- cmd_apply.c */
@@ -80,11 +79,11 @@ const struct zi_zone *apply_zi_of(const struct snapshot *s, size_t i);
 /* The text table: each zone printed now -> predicted after the write. */
 void apply_print_prediction(const struct apply *a);
 
-/* --refresh: the zones whose watermarks move, as text (doc NULL) or into doc. */
-void apply_report_moved(const struct apply *a, cJSON *doc);
+/* --refresh: the zones whose watermarks move, into d (a line of text, or a "moved" array). */
+void apply_report_moved(const struct apply *a, struct doc *d);
 
-/* The prediction as a JSON array, one object a zone. */
-cJSON *apply_json_prediction(const struct apply *a);
+/* The prediction as d's JSON array "predicted", one object a zone (nothing in text). */
+void apply_doc_prediction(const struct apply *a, struct doc *d);
 
 /* The knobs to write, one "vm.x old -> new" line each. */
 void apply_print_changes(const struct apply *a);
@@ -92,7 +91,7 @@ void apply_print_changes(const struct apply *a);
 /* ---- apply_persist.c: --persist and --initrc */
 
 /* --persist and --initrc: write the files (or, in a dry run, say what they would hold).  EXIT_OK or an exit code after a message. */
-int apply_do_persist(struct apply *a, const char *cmd, cJSON *doc);
+int apply_do_persist(struct apply *a, const char *cmd, struct doc *doc);
 
 /* Find the --persist and --initrc files and what they hold now, before anything is written: a file wmark did not write is refused unless --force.  EXIT_OK or an exit code after a message. */
 int apply_check_targets(struct apply *a, const char *cmd);

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "apply.h"
 #include "txn.h"
 
@@ -57,7 +55,7 @@ static char *persist_header(const struct apply *a, bool rc_file)
 }
 
 /* Write --persist and --initrc; report what overrides ours. */
-int apply_do_persist(struct apply *a, const char *cmd, cJSON *doc)
+int apply_do_persist(struct apply *a, const char *cmd, struct doc *doc)
 {
 	struct ps_item items[WM_NKNOBS];
 	enum wm_knob keys[WM_NKNOBS];
@@ -93,10 +91,8 @@ int apply_do_persist(struct apply *a, const char *cmd, cJSON *doc)
 		if (r < 0)
 			return cli_err(EXIT_SYSTEM, cmd, "%s: %s: %s (the sysctls were applied; only persisting failed)",
 				       target, failed ? failed : "write", strerror(-r));
-		if (!doc)
-			printf("%s %s\n", a->dry_run ? "would write" : "wrote", target);
-		if (doc)
-			cJSON_AddStringToObject(doc, pass ? "initrc" : "persisted", target);
+		doc_str(doc, pass ? "initrc" : "persisted", a->dry_run ? "would write %s\n" : "wrote %s\n",
+			target);
 		if (pass == 0) {
 			struct ps_report rep;
 			size_t i;

@@ -8,10 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <cjson/cJSON.h>
-
 #include "apply.h"
-#include "jsonw.h"
 #include "txn.h"
 
 /* The text table: printed now -> predicted after the write. */
@@ -67,15 +64,13 @@ void apply_print_prediction(const struct apply *a)
  * watermarks or protection differ from the prediction.  Text: one line;
  * JSON: a "moved" array of "node/zone".
  */
-void apply_report_moved(const struct apply *a, cJSON *doc)
+void apply_report_moved(const struct apply *a, struct doc *d)
 {
-	cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "moved") : NULL;
 	int moved = 0, j;
 	size_t i;
 
-	if (!a->plan.modelled)
-		return;
-	for (i = 0; i < a->s.st.m.nzones; i++) {
+	doc_arr(d, "moved");
+	for (i = 0; a->plan.modelled && i < a->s.st.m.nzones; i++) {
 		const struct zi_zone *z = apply_zi_of(&a->s, i);
 		const struct wm_printed *raw = &a->s.st.view[i].raw;	/* boost taken off */
 		const struct wm_zone_wm *p = &a->plan.pred[i].wm;
@@ -91,50 +86,48 @@ void apply_report_moved(const struct apply *a, cJSON *doc)
 		if (!m)
 			continue;
 		snprintf(name, sizeof(name), "%d/%s", z->node, z->name);
-		if (arr)
-			cJSON_AddItemToArray(arr, cJSON_CreateString(name));
-		else
-			printf("%s%s", moved ? ", " : "refresh moves ", name);
+		doc_item_str(d, moved ? ", %s" : "refresh moves %s", name);
 		moved++;
 	}
-	if (!arr)
-		printf(moved ? " (stale since the last recompute)\n" :
-		       "refresh moves nothing: the watermarks and protection are current\n");
+	doc_close(d);
+	if (a->plan.modelled)
+		doc_text(d, moved ? " (stale since the last recompute)\n" :
+			 "refresh moves nothing: the watermarks and protection are current\n");
 }
 
-cJSON *apply_json_prediction(const struct apply *a)
+void apply_doc_prediction(const struct apply *a, struct doc *d)
 {
-	cJSON *arr = cJSON_CreateArray();
 	size_t i;
 	int j;
 
-	for (i = 0; arr && a->plan.modelled && i < a->s.st.m.nzones; i++) {
+	doc_arr(d, "predicted");
+	for (i = 0; a->plan.modelled && i < a->s.st.m.nzones; i++) {
 		const struct zi_zone *z = apply_zi_of(&a->s, i);
 		const struct wm_zone_wm *p = &a->plan.pred[i].wm;
 		uint64_t b = a->plan.pred[i].boost;
-		cJSON *o, *prot;
 
 		if (!z)
 			continue;
 		/* as zoneinfo will print them, the same numbers as whatif -j */
-		o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "node", z->node);
-		cJSON_AddStringToObject(o, "zone", z->name);
-		cJSON_AddItemToObject(o, "managed", json_long((int64_t)a->s.st.layout.zones[i].managed));
-		cJSON_AddItemToObject(o, "min", json_long((int64_t)(p->min + b)));
-		cJSON_AddItemToObject(o, "low", json_long((int64_t)(p->low + b)));
-		cJSON_AddItemToObject(o, "high", json_long((int64_t)(p->high + b)));
+		doc_obj(d, NULL);
+		doc_long(d, "node", NULL, z->node);
+		doc_str(d, "zone", NULL, z->name);
+		doc_long(d, "managed", NULL, (int64_t)a->s.st.layout.zones[i].managed);
+		doc_long(d, "min", NULL, (int64_t)(p->min + b));
+		doc_long(d, "low", NULL, (int64_t)(p->low + b));
+		doc_long(d, "high", NULL, (int64_t)(p->high + b));
 		if (a->plan.pred[i].promo_printed)
-			cJSON_AddItemToObject(o, "promo", json_long((int64_t)(p->promo + b)));
+			doc_long(d, "promo", NULL, (int64_t)(p->promo + b));
 		else
-			cJSON_AddNullToObject(o, "promo");
-		cJSON_AddItemToObject(o, "boost", json_long((int64_t)b));
-		prot = cJSON_AddArrayToObject(o, "protection");
+			doc_null(d, "promo");
+		doc_long(d, "boost", NULL, (int64_t)b);
+		doc_arr(d, "protection");
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			cJSON_AddItemToArray(prot, json_long(p->protection[j]));
-		cJSON_AddItemToArray(arr, o);
+			doc_item_long(d, p->protection[j]);
+		doc_close(d);
+		doc_close(d);
 	}
-	return arr;
+	doc_close(d);
 }
 
 void apply_print_changes(const struct apply *a)

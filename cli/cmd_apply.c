@@ -33,11 +33,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "apply.h"
 #include "commands.h"
-#include "jsonw.h"
 #include "livecheck.h"
 #include "txn.h"
 
@@ -575,31 +572,39 @@ static int apply_ready(struct apply *a, const char *cmd)
 	return rc;
 }
 
+/* The knobs to write as a JSON object name: each one's new value (prev: its value now). */
+static void doc_knobs(const struct apply *a, struct doc *d, const char *name, bool prev)
+{
+	int k;
+
+	doc_obj(d, name);
+	for (k = 0; k < WM_NKNOBS; k++) {
+		const struct change *c = &a->ch[k];
+
+		if (c->set && !c->dropped)
+			txn_doc_value(d, wm_knob_name(k), prev ? &c->prev : &c->val, (enum wm_knob)k);
+	}
+	doc_close(d);
+}
+
 /* What is about to happen: as text, or the head of the JSON document. */
 static int apply_announce(struct apply *a, const char *cmd)
 {
-	cJSON *written = NULL, *previous = NULL;
-	int k, rc;
+	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
+	int rc;
 
-	if (a->ctx->format == FMT_JSON) {
-		a->doc = cJSON_CreateObject();
-		cJSON_AddStringToObject(a->doc, "source", a->s.live ? "live" : "capture");
-		cJSON_AddStringToObject(a->doc, "kernel", a->s.st.kernel.osrelease);
-		cJSON_AddBoolToObject(a->doc, "dry_run", a->dry_run);
-		cJSON_AddBoolToObject(a->doc, "refresh", a->refresh);
-		written = cJSON_AddObjectToObject(a->doc, "written");
-		previous = cJSON_AddObjectToObject(a->doc, "previous");
-		cJSON_AddItemToObject(a->doc, "predicted", apply_json_prediction(a));
+	a->doc = &doc;
+	doc_begin(a->doc, a->ctx->format, stdout);
+	if (doc_is_json(a->doc)) {
+		doc_str(a->doc, "source", NULL, a->s.live ? "live" : "capture");
+		doc_str(a->doc, "kernel", NULL, a->s.st.kernel.osrelease);
+		doc_bool(a->doc, "dry_run", NULL, a->dry_run);
+		doc_bool(a->doc, "refresh", NULL, a->refresh);
+		doc_knobs(a, a->doc, "written", false);
+		doc_knobs(a, a->doc, "previous", true);
+		apply_doc_prediction(a, a->doc);
 		if (a->refresh)
 			apply_report_moved(a, a->doc);
-		for (k = 0; k < WM_NKNOBS; k++) {
-			const struct change *c = &a->ch[k];
-
-			if (!c->set || c->dropped)
-				continue;
-			txn_json_value(written, wm_knob_name(k), &c->val, (enum wm_knob)k);
-			txn_json_value(previous, wm_knob_name(k), &c->prev, (enum wm_knob)k);
-		}
 		return EXIT_OK;
 	}
 	printf("kernel %s, root %s\n", a->s.st.kernel.osrelease[0] ? a->s.st.kernel.osrelease : "unknown",
@@ -608,7 +613,7 @@ static int apply_announce(struct apply *a, const char *cmd)
 	if (a->plan.modelled)
 		apply_print_prediction(a);
 	if (a->plan.modelled && a->refresh)
-		apply_report_moved(a, NULL);
+		apply_report_moved(a, a->doc);
 	if (!a->plan.modelled)
 		printf("no prediction: min_free_kbytes or zoneinfo is missing under %s\n",
 		       a->ctx->root);
@@ -678,12 +683,9 @@ static int apply_commit(struct apply *a, const char *cmd)
 	if (done.save_err)
 		apply_warn(a, "journal %s: %s: %s: it still reads \"pending\", which rollback handles",
 		     a->state_path, done.save_failed, strerror(-done.save_err));
-	if (!a->doc) {
-		printf("written and read back; journal %s ('wmark rollback' restores the previous values)\n",
-		       a->state_path);
-	} else {
-		cJSON_AddStringToObject(a->doc, "journal", a->state_path);
-	}
+	doc_str(a->doc, "journal",
+		"written and read back; journal %s ('wmark rollback' restores the previous values)\n",
+		a->state_path);
 	if (a->plan.modelled)
 		rc = live_check(a->ctx, cmd, &a->s, a->plan.pred, &a->plan.after, recomputes(a), a->doc);
 	if (rc == EXIT_OK && (a->persist || a->initrc))
@@ -694,7 +696,6 @@ static int apply_commit(struct apply *a, const char *cmd)
 /* read, plan, say, write: apply's steps; the document and warnings at the end. */
 static int run_apply(struct apply *a, const char *cmd)
 {
-	cJSON *warns;
 	int i, rc;
 
 	if ((rc = apply_read(a, cmd)) || (rc = plan(a, cmd)) || (rc = apply_ready(a, cmd)) ||
@@ -702,17 +703,17 @@ static int run_apply(struct apply *a, const char *cmd)
 		return rc;
 	if (a->dry_run) {
 		rc = apply_do_persist(a, cmd, a->doc);
-		if (!a->doc)
-			printf("dry run: nothing written\n");
+		doc_text(a->doc, "dry run: nothing written\n");
 	} else {
 		rc = apply_commit(a, cmd);
 	}
-	if (a->doc) {
-		warns = cJSON_AddArrayToObject(a->doc, "warnings");
+	if (doc_is_json(a->doc)) {
+		doc_arr(a->doc, "warnings");
 		for (i = 0; i < a->nwarn; i++)
-			cJSON_AddItemToArray(warns, cJSON_CreateString(a->warn[i]));
-		cJSON_AddBoolToObject(a->doc, "ok", rc == EXIT_OK);
-		jw_print(stdout, a->doc);	/* a write error: txn_stdout_check() */
+			doc_item_str(a->doc, NULL, a->warn[i]);
+		doc_close(a->doc);
+		doc_bool(a->doc, "ok", NULL, rc == EXIT_OK);
+		doc_end(a->doc);	/* a write error: txn_stdout_check() */
 	}
 	flush_warnings(a, cmd);
 	if (a->wrote)
@@ -744,7 +745,6 @@ int cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 	wm_plan_free(&a.plan);
 	for (i = 0; i < a.nwarn; i++)
 		free(a.warn[i]);
-	cJSON_Delete(a.doc);
 	if (a.lock_fd >= 0)
 		close(a.lock_fd);
 	return rc;

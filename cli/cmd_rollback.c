@@ -16,12 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "../calc/change.h"
 #include "commands.h"
+#include "doc.h"
 #include "journal.h"
-#include "jsonw.h"
 #include "livecheck.h"
 #include "persist.h"
 #include "snapshot.h"
@@ -184,7 +182,7 @@ struct rollback {
 	struct txn_step st[WM_NKNOBS];		/* the writes, n of them */
 	int n, changed, todo;
 	struct rb_files rf;
-	cJSON *doc;				/* -j output being built */
+	struct doc *doc;			/* the report, from rollback_report() on */
 };
 
 static int rollback_args(struct rollback *rb)
@@ -343,75 +341,82 @@ static int rollback_check(struct rollback *rb)
 	return EXIT_OK;
 }
 
-/* What is about to be restored, as text or into rb->doc; the steps into rb->st. */
+/* What a knob held, as member name: its value, or its text if it had none. */
+static void doc_held(const struct rollback *rb, struct doc *d, int i)
+{
+	const char *name = wm_knob_name(rb->j.e[i].key);
+
+	if (rb->cur_ok[i])
+		txn_doc_value(d, name, &rb->cur[i], rb->j.e[i].key);
+	else
+		doc_str(d, name, NULL, rb->raw[i]);
+}
+
+/* What is about to be restored, into rb->doc; the steps into rb->st. */
 static void rollback_report(struct rollback *rb)
 {
 	static const char *const act[] = {
 		[RBF_NONE] = "unchanged", [RBF_REMOVE] = "removed", [RBF_RESTORE] = "restored",
 	};
 	const struct journal *j = &rb->j;
-	cJSON *restored = NULL, *before = NULL, *left = NULL, *files = NULL;
+	struct doc *d = rb->doc;
 	bool dry = rb->dry;
 	int i;
 
-	if (rb->doc) {
-		cJSON_AddStringToObject(rb->doc, "journal", rb->path);
-		cJSON_AddStringToObject(rb->doc, "journal_state", jr_state_name(j->state));
-		cJSON_AddBoolToObject(rb->doc, "dry_run", dry);
-		restored = cJSON_AddObjectToObject(rb->doc, "restored");
-		before = cJSON_AddObjectToObject(rb->doc, "previous");
-		left = cJSON_AddObjectToObject(rb->doc, "unchanged");
-	}
+	doc_str(d, "journal", NULL, rb->path);
+	doc_str(d, "journal_state", NULL, jr_state_name(j->state));
+	doc_bool(d, "dry_run", NULL, dry);
 	for (i = 0; i < j->n; i++) {
 		enum wm_knob k = j->e[i].key;
 		bool go = rb->todo && rb->where[i] != TXN_AT_PREVIOUS;
-		const char *a = rb->shown[i];
 		char b[128];
 
 		txn_value_str(&rb->prev[i], b, sizeof(b));
-		if (rb->doc) {
-			cJSON *o = go ? before : left;
-
-			if (go)
-				txn_json_value(restored, wm_knob_name(k), &rb->prev[i], k);
-			/* what the knob held: its value, or its text if it had none */
-			if (rb->cur_ok[i])
-				txn_json_value(o, wm_knob_name(k), &rb->cur[i], k);
-			else
-				cJSON_AddStringToObject(o, wm_knob_name(k), rb->raw[i]);
-		} else if (go) {
-			printf("%s vm.%s = %s (was %s)\n", dry ? "would restore" : "restore",
-			       wm_knob_name(k), b, a);
-		} else {
-			printf("vm.%s = %s: %s\n", wm_knob_name(k), a,
-			       rb->where[i] == TXN_AT_PREVIOUS ? "already the previous value" :
-			       "not ours to restore (the last apply did not leave it changed)");
-		}
+		if (go)
+			doc_text(d, "%s vm.%s = %s (was %s)\n", dry ? "would restore" : "restore",
+				 wm_knob_name(k), b, rb->shown[i]);
+		else
+			doc_text(d, "vm.%s = %s: %s\n", wm_knob_name(k), rb->shown[i],
+				 rb->where[i] == TXN_AT_PREVIOUS ? "already the previous value" :
+				 "not ours to restore (the last apply did not leave it changed)");
 		if (go)
 			rb->st[rb->n++] = (struct txn_step){ .key = k, .path = rb->knob[i],
 							     .to = j->e[i].previous,
 							     .back = j->e[i].written, .want = rb->prev[i] };
 	}
+	/* JSON: what is restored, what the knobs held, and what stays */
+	doc_obj(d, "restored");
+	for (i = 0; doc_is_json(d) && i < rb->n; i++)
+		txn_doc_value(d, wm_knob_name(rb->st[i].key), &rb->st[i].want, rb->st[i].key);
+	doc_close(d);
+	doc_obj(d, "previous");
+	for (i = 0; doc_is_json(d) && i < j->n; i++)
+		if (rb->todo && rb->where[i] != TXN_AT_PREVIOUS)
+			doc_held(rb, d, i);
+	doc_close(d);
+	doc_obj(d, "unchanged");
+	for (i = 0; doc_is_json(d) && i < j->n; i++)
+		if (!(rb->todo && rb->where[i] != TXN_AT_PREVIOUS))
+			doc_held(rb, d, i);
+	doc_close(d);
 	/* The files --persist and --initrc wrote: at boot, too, as before. */
-	if (rb->doc)
-		files = cJSON_AddArrayToObject(rb->doc, "files");
+	doc_arr(d, "files");
 	for (i = 0; i < j->nfiles; i++) {
-		if (files) {
-			cJSON *o = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(o, "path", j->f[i].path);
-			cJSON_AddStringToObject(o, "action", act[rb->rf.act[i]]);
-			cJSON_AddItemToArray(files, o);
-		} else if (rb->rf.act[i] == RBF_REMOVE) {
-			printf("%s %s (apply wrote it)\n", dry ? "would remove" : "remove", j->f[i].path);
-		} else if (rb->rf.act[i] == RBF_RESTORE) {
-			printf("%s %s (as before the first apply)\n", dry ? "would restore" : "restore",
-			       j->f[i].path);
-		} else {
-			printf("%s: %s\n", j->f[i].path, j->f[i].existed ? "already as before" :
-			       "not there (nothing to remove)");
-		}
+		doc_obj(d, NULL);
+		doc_str(d, "path", NULL, j->f[i].path);
+		doc_str(d, "action", NULL, act[rb->rf.act[i]]);
+		doc_close(d);
+		if (rb->rf.act[i] == RBF_REMOVE)
+			doc_text(d, "%s %s (apply wrote it)\n", dry ? "would remove" : "remove",
+				 j->f[i].path);
+		else if (rb->rf.act[i] == RBF_RESTORE)
+			doc_text(d, "%s %s (as before the first apply)\n",
+				 dry ? "would restore" : "restore", j->f[i].path);
+		else
+			doc_text(d, "%s: %s\n", j->f[i].path, j->f[i].existed ? "already as before" :
+				 "not there (nothing to remove)");
 	}
+	doc_close(d);
 }
 
 /* Everything the writes need, checked before the first; EXIT_OK or an exit code. */
@@ -475,7 +480,7 @@ static int rollback_write(struct rollback *rb, bool *restored)
 	bool undone;
 	int r, rc;
 
-	if (!rb->doc) {
+	if (!doc_is_json(rb->doc)) {
 		/* Nobody would see what is about to be written. */
 		rc = txn_stdout_check(rb->cmd, EXIT_OK, "nothing was restored");
 		if (rc != EXIT_OK)
@@ -498,14 +503,14 @@ static int rollback_write(struct rollback *rb, bool *restored)
 	if (r < 0)
 		cli_err(0, rb->cmd, "journal %s: %s: %s (the values are restored)", rb->path, failed,
 			strerror(-r));
-	if (!rb->doc)
-		printf("restored; journal %s marked rolled-back\n", rb->path);
+	doc_text(rb->doc, "restored; journal %s marked rolled-back\n", rb->path);
 	return rollback_recheck(rb);
 }
 
 int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static struct rollback rb;	/* large: journal and knob texts */
+	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
 	bool restored = false;
 	int rc;
 
@@ -525,21 +530,19 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		rc = rollback_check(&rb);
 	if (rc != EXIT_OK)
 		goto out;
-	if (ctx->format == FMT_JSON)
-		rb.doc = cJSON_CreateObject();
+	rb.doc = &doc;
+	doc_begin(rb.doc, ctx->format, stdout);
 	rollback_report(&rb);
 	if (!rb.todo) {
-		if (!rb.doc)
-			printf("nothing to roll back: journal %s is %s\n", rb.path,
-			       jr_state_name(rb.j.state));
+		doc_text(rb.doc, "nothing to roll back: journal %s is %s\n", rb.path,
+			 jr_state_name(rb.j.state));
 	} else if (!rb.dry) {
 		rc = rollback_write(&rb, &restored);
 	}
 out:
-	if (rb.doc) {
-		cJSON_AddBoolToObject(rb.doc, "ok", rc == EXIT_OK);
-		jw_print(stdout, rb.doc);	/* a write error: txn_stdout_check() */
-		cJSON_Delete(rb.doc);
+	if (rb.doc && doc_is_json(rb.doc)) {
+		doc_bool(rb.doc, "ok", NULL, rc == EXIT_OK);
+		doc_end(rb.doc);	/* a write error: txn_stdout_check() */
 	}
 	if (restored)
 		rc = txn_stdout_check(rb.cmd, rc, "the values were restored");

@@ -99,7 +99,20 @@ void doc_bool(struct doc *d, const char *key, const char *fmt, bool v)
 	TEXT(d, fmt, v ? "yes" : "no");
 }
 
+void doc_item_str(struct doc *d, const char *fmt, const char *v)
+{
+	if (doc_is_json(d))
+		jw_str(&d->w, NULL, v);
+	TEXT(d, fmt, v);
+}
+
 #pragma GCC diagnostic pop
+
+void doc_item_long(struct doc *d, int64_t v)
+{
+	if (doc_is_json(d))
+		jw_long(&d->w, NULL, v);
+}
 
 void doc_null(struct doc *d, const char *key)
 {

@@ -61,6 +61,10 @@ void doc_double(struct doc *d, const char *key, const char *fmt, double v);
 void doc_bool(struct doc *d, const char *key, const char *fmt, bool v);	/* text: fmt with "yes"/"no" */
 void doc_null(struct doc *d, const char *key);				/* JSON only */
 
+/* An item of the JSON array open (text: fmt with v, if fmt). */
+void doc_item_str(struct doc *d, const char *fmt, const char *v);
+void doc_item_long(struct doc *d, int64_t v);			/* JSON only */
+
 /* A value as unit u prints it (fmt.h): JSON only. */
 void doc_unit(struct doc *d, const char *key, enum fmt_unit u, struct fmt_val v);
 

@@ -11,8 +11,15 @@
 #include "livecheck.h"
 #include "report.h"
 
+/* What differed: up to 64 zone fields kept (for JSON), all counted. */
 struct diffs {
-	cJSON *arr;			/* JSON diff entries, or NULL */
+	struct {
+		int node;
+		const char *zone;	/* in the re-read snapshot */
+		char field[24];
+		int64_t predicted, kernel;
+	} e[64];
+	int ne;
 	int n;
 };
 
@@ -23,15 +30,12 @@ static void diff_add(struct diffs *d, FILE *f, const struct zi_zone *z,
 	if (f)
 		fprintf(f, "  Node %d, zone %-8s %-12s predicted %" PRId64 ", kernel %" PRId64 "\n",
 			z->node, z->name, field, want, got);
-	if (d->arr) {
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(o, "node", z->node);
-		cJSON_AddStringToObject(o, "zone", z->name);
-		cJSON_AddStringToObject(o, "field", field);
-		cJSON_AddItemToObject(o, "predicted", json_long((int64_t)want));
-		cJSON_AddItemToObject(o, "kernel", json_long((int64_t)got));
-		cJSON_AddItemToArray(d->arr, o);
+	if (d->ne < 64) {
+		d->e[d->ne].node = z->node;
+		d->e[d->ne].zone = z->name;
+		snprintf(d->e[d->ne].field, sizeof(d->e[d->ne].field), "%s", field);
+		d->e[d->ne].predicted = want;
+		d->e[d->ne++].kernel = got;
 	}
 }
 
@@ -64,65 +68,71 @@ static void compare_zones(const struct snapshot *s2, const struct wm_predicted *
 
 int live_check(const struct cli_ctx *ctx, const char *cmd,
 		      const struct snapshot *before, const struct wm_predicted *pred,
-		      const struct wm_sysctl *sc, bool wmarks, cJSON *doc)
+		      const struct wm_sysctl *sc, bool wmarks, struct doc *doc)
 {
-	struct snapshot s2;
-	struct diffs d = { 0 };
-	cJSON *chk = NULL;
-	FILE *f = doc ? NULL : stdout;
-	int rc;
+	static const char not_live[] = "watermarks not re-checked: not a live kernel";
+	static struct snapshot s2;
+	static struct diffs d;
+	FILE *f = doc_is_json(doc) ? NULL : stdout;
+	bool keep = true;		/* the diffs stand: memory did not move under them */
+	int i, rc;
 
-	if (doc)
-		chk = cJSON_AddObjectToObject(doc, "check");
+	doc_obj(doc, "check");
 	if (!before->live) {
-		if (f)
-			printf("watermarks not re-checked: not a live kernel\n");
-		if (chk) {
-			cJSON_AddBoolToObject(chk, "done", false);
-			cJSON_AddStringToObject(chk, "note", "watermarks not re-checked: not a live kernel");
-		}
+		doc_bool(doc, "done", NULL, false);
+		doc_str(doc, "note", "%s\n", not_live);
+		doc_close(doc);
 		return EXIT_OK;
 	}
 	memset(&s2, 0, sizeof(s2));
+	memset(&d, 0, sizeof(d));
 	rc = snapshot_read(ctx, &s2);
-	if (rc != EXIT_OK)
+	if (rc != EXIT_OK) {
+		doc_close(doc);
 		return rc;
-	if (chk)
-		d.arr = cJSON_AddArrayToObject(chk, "diff");
-	if (f)
-		printf("kernel's watermarks after the write:\n");
+	}
+	doc_text(doc, "kernel's watermarks after the write:\n");
 	compare_zones(&s2, pred, before->st.m.nzones, wmarks, f, &d);
 	/* Memory came or went meanwhile: judge by the machine as it is now. */
 	if (d.n && s2.st.m.nzones == before->st.m.nzones) {
 		struct wm_predicted *p2 = calloc(s2.st.m.nzones, sizeof(*p2));
-		size_t i;
+		size_t z;
 		bool moved = false;
 
-		for (i = 0; i < s2.st.m.nzones; i++)
-			moved |= s2.st.layout.zones[i].managed != before->st.layout.zones[i].managed;
+		for (z = 0; z < s2.st.m.nzones; z++)
+			moved |= s2.st.layout.zones[z].managed != before->st.layout.zones[z].managed;
 		if (p2 && moved && (sc->have & WM_HAVE_MFK) &&
 		    wm_predict(&s2.st, sc, WM_RECOMPUTE_WMARKS, p2, NULL) == WM_OK) {
-			struct diffs d2 = { 0 };
+			static struct diffs d2;
 
+			memset(&d2, 0, sizeof(d2));
 			compare_zones(&s2, p2, s2.st.m.nzones, wmarks, NULL, &d2);
 			if (d2.n == 0) {
-				if (f)
-					printf("  (managed pages changed while applying; the kernel matches the model of the memory it has now)\n");
+				doc_text(doc, "  (managed pages changed while applying; the kernel matches the model of the memory it has now)\n");
 				d.n = 0;
-				if (d.arr) {
-					cJSON_DeleteItemFromObject(chk, "diff");
-					d.arr = NULL;
-				}
+				keep = false;
 			}
 		}
 		free(p2);
 	}
-	if (chk) {
-		cJSON_AddBoolToObject(chk, "done", true);
-		cJSON_AddBoolToObject(chk, "match", d.n == 0);
+	if (keep) {
+		doc_arr(doc, "diff");
+		for (i = 0; i < d.ne; i++) {
+			doc_obj(doc, NULL);
+			doc_long(doc, "node", NULL, d.e[i].node);
+			doc_str(doc, "zone", NULL, d.e[i].zone);
+			doc_str(doc, "field", NULL, d.e[i].field);
+			doc_long(doc, "predicted", NULL, d.e[i].predicted);
+			doc_long(doc, "kernel", NULL, d.e[i].kernel);
+			doc_close(doc);
+		}
+		doc_close(doc);
 	}
-	if (f && d.n == 0)
-		printf("  every zone matches the prediction (%zu zones)\n", s2.st.zi.nzones);
+	doc_bool(doc, "done", NULL, true);
+	doc_bool(doc, "match", NULL, d.n == 0);
+	doc_close(doc);
+	if (d.n == 0)
+		doc_text(doc, "  every zone matches the prediction (%zu zones)\n", s2.st.zi.nzones);
 	snapshot_free(&s2);
 	if (d.n) {
 		cli_err(0, cmd, "the kernel's watermarks differ from the prediction in %d field%s",

@@ -9,10 +9,9 @@
 
 #include <stdbool.h>
 
-#include <cjson/cJSON.h>
-
 #include "../calc/wmark.h"
 #include "cli.h"
+#include "doc.h"
 #include "snapshot.h"
 
 /*
@@ -21,12 +20,12 @@
  * the printed watermarks minus the printed boost when wmarks says the
  * writes recomputed them, protection always.  When managed pages moved
  * meanwhile, the machine as it is now is modelled again and judged.  The
- * differences go to stdout, or into doc's "check" member when doc is
- * given.  Not live: says so, EXIT_OK.  Return EXIT_OK, EXIT_CHECK after
- * one line on stderr when a field differs, or snapshot_read's code.
+ * differences go to doc: lines of text, or its "check" member in JSON.
+ * Not live: says so, EXIT_OK.  Return EXIT_OK, EXIT_CHECK after one line
+ * on stderr when a field differs, or snapshot_read's code.
  */
 int live_check(const struct cli_ctx *ctx, const char *cmd, const struct snapshot *before,
 	       const struct wm_predicted *pred, const struct wm_sysctl *sc, bool wmarks,
-	       cJSON *doc);
+	       struct doc *doc);
 
 #endif /* WMARK_LIVECHECK_H */

@@ -169,18 +169,18 @@ enum txn_where txn_where(const struct jr_entry *e, const struct sc_value *now)
 	return TXN_CHANGED;
 }
 
-void txn_json_value(cJSON *o, const char *name, const struct sc_value *v, enum wm_knob k)
+void txn_doc_value(struct doc *d, const char *name, const struct sc_value *v, enum wm_knob k)
 {
-	cJSON *arr;
 	int i;
 
 	if (k != WM_KNOB_LRR) {
-		cJSON_AddNumberToObject(o, name, (double)v->v[0]);
+		doc_long(d, name, NULL, v->v[0]);
 		return;
 	}
-	arr = cJSON_AddArrayToObject(o, name);
-	for (i = 0; arr && i < v->n; i++)
-		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)v->v[i]));
+	doc_arr(d, name);
+	for (i = 0; i < v->n; i++)
+		doc_item_long(d, v->v[i]);
+	doc_close(d);
 }
 
 int txn_stdout_check(const char *cmd, int rc, const char *done)

@@ -16,9 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <cjson/cJSON.h>
-
 #include "cli.h"
+#include "doc.h"
 #include "journal.h"
 #include "sysctl.h"
 
@@ -73,8 +72,8 @@ int txn_lock(const char *cmd, const char *state, int *fd);
 /* The root's boot id (proc/sys/kernel/random/boot_id), "" if unknown. */
 void txn_boot_id(const char *root, char *out, size_t n);
 
-/* A knob's value into JSON object o as name: a number, or an array for lowmem_reserve_ratio. */
-void txn_json_value(cJSON *o, const char *name, const struct sc_value *v, enum wm_knob k);
+/* A knob's value as member name of the open JSON object: a number, or an array for lowmem_reserve_ratio. */
+void txn_doc_value(struct doc *d, const char *name, const struct sc_value *v, enum wm_knob k);
 
 /*
  * Did stdout take everything printed so far?  If not, say so on stderr
