@@ -388,18 +388,11 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	ex.cols = o.cols | (p.promo ? COL_PROMO : 0);
 	if (o.rule != WM_HIGH_STOCK) {
 		/* the sqrt columns are named; quarter's are the high and promo ones */
-		ex.extra_json = cJSON_CreateObject();
-		if (!ex.extra_json ||
-		    !cJSON_AddStringToObject(ex.extra_json, "high_formula", opts_formula_name(o.rule))) {
-			cJSON_Delete(ex.extra_json);
-			free(w);
-			return cli_err(EXIT_SYSTEM, "calc", "out of memory");
-		}
+		ex.high_formula = opts_formula_name(o.rule);
 		if (o.rule == WM_HIGH_QUARTER && ctx->format == FMT_TEXT)
 			puts("High watermark by --formula quarter (low + gap/4), not the stock kernel's.");
 	}
 	rc = explain_print(ctx, &ex);
-	cJSON_Delete(ex.extra_json);
 	free(w);
 	return rc;
 }

@@ -350,8 +350,8 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 		jw_obj_open(w, NULL);
 		jw_cjson_members(w, doc);
 		cJSON_Delete(doc);
-		if (ex->extra_json)
-			jw_cjson_members(w, ex->extra_json);
+		if (ex->high_formula)
+			jw_str(w, "high_formula", ex->high_formula);
 		if (ex->json_more)
 			ex->json_more(w, ex->json_more_arg);
 		report_jw_zones(w, "zones", rows, n, ex->cols);

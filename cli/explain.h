@@ -30,8 +30,8 @@ struct explain {
 	struct wm_mfk mfk;
 	bool mfk_known;
 	unsigned cols;			/* COL_* */
-	cJSON *extra_json;		/* merged into the top-level object */
-	/* Or written after extra_json, before "zones", into the open top object. */
+	const char *high_formula;	/* JSON "high_formula" when not the stock rule, or NULL */
+	/* Written after high_formula, before "zones", into the open top object. */
 	void (*json_more)(struct jw *w, const void *arg);
 	const void *json_more_arg;
 };
