@@ -20,6 +20,7 @@
 #include "../calc/boost.h"
 #include "../calc/scancount.h"
 #include "commands.h"
+#include "doc.h"
 #include "explain.h"
 #include "snapshot.h"
 #include "opts.h"
@@ -72,48 +73,43 @@ static double mib(int64_t pages, unsigned page_size)
  * now and after (calc/scancount.c), where global reclaim turns anon-only.
  * Text when doc is NULL, else an "anon_only" array in doc.
  */
-static void anon_only_lines(const struct snapshot *s, const struct wm_predicted *after, cJSON *doc)
+static void anon_only_lines(const struct snapshot *s, const struct wm_predicted *after, struct doc *d)
 {
 	uint64_t *high = calloc(s->st.zi.nzones ? s->st.zi.nzones : 1, sizeof(*high));
-	cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "anon_only") : NULL;
 	struct wm_scan_in now, then;
 	size_t i;
 	int node;
 
-	if (!high)
-		return;
-	for (i = 0; i < s->st.zi.nzones; i++)
+	doc_arr(d, "anon_only");
+	for (i = 0; high && i < s->st.zi.nzones; i++)
 		high[i] = s->st.zi.zones[i].high;
-	for (i = 0; i < s->st.m.nzones; i++)
+	for (i = 0; high && i < s->st.m.nzones; i++)
 		if (after[i].shown && s->st.layout.printed[i] >= 0)
 			high[s->st.layout.printed[i]] = after[i].wm.high + after[i].boost;
-	for (node = 0; node < s->st.zi.nnodes; node++) {
+	for (node = 0; high && node < s->st.zi.nnodes; node++) {
 		int64_t mn, ma;
 
 		if (!wm_scan_node(&s->st.zi, node, NULL, &now) || !wm_scan_node(&s->st.zi, node, high, &then))
 			continue;
 		mn = wm_anon_only_margin(now.node_file, now.free, now.high_sum);
 		ma = wm_anon_only_margin(then.node_file, then.free, then.high_sum);
-		if (arr) {
-			cJSON *o = cJSON_CreateObject();
-
-			cJSON_AddNumberToObject(o, "node", node);
-			cJSON_AddNumberToObject(o, "margin_now_mib", mib(mn, s->st.m.page_size));
-			cJSON_AddNumberToObject(o, "margin_mib", mib(ma, s->st.m.page_size));
-			cJSON_AddBoolToObject(o, "anon_only_now", mn <= 0);
-			cJSON_AddBoolToObject(o, "anon_only", ma <= 0);
-			cJSON_AddItemToArray(arr, o);
-			continue;
-		}
-		printf("Node %d: file + free %s the anon-only line (Σ high): margin %.1f MiB now, "
-		       "%.1f MiB after%s\n", node,
-		       (mn > 0) == (ma > 0) ? (ma > 0 ? "stays above" : "stays at or below")
-					    : (ma > 0 ? "moves above" : "moves to or below"),
-		       mib(mn, s->st.m.page_size), mib(ma, s->st.m.page_size),
-		       (mn > 0) != (ma > 0) ? (ma > 0 ? ": global reclaim scans file again"
-						      : ": global reclaim scans anon only")
-					    : "");
+		doc_obj(d, NULL);
+		doc_long(d, "node", NULL, node);
+		doc_double(d, "margin_now_mib", NULL, mib(mn, s->st.m.page_size));
+		doc_double(d, "margin_mib", NULL, mib(ma, s->st.m.page_size));
+		doc_bool(d, "anon_only_now", NULL, mn <= 0);
+		doc_bool(d, "anon_only", NULL, ma <= 0);
+		doc_close(d);
+		doc_text(d, "Node %d: file + free %s the anon-only line (Σ high): margin %.1f MiB now, "
+			 "%.1f MiB after%s\n", node,
+			 (mn > 0) == (ma > 0) ? (ma > 0 ? "stays above" : "stays at or below")
+					      : (ma > 0 ? "moves above" : "moves to or below"),
+			 mib(mn, s->st.m.page_size), mib(ma, s->st.m.page_size),
+			 (mn > 0) != (ma > 0) ? (ma > 0 ? ": global reclaim scans file again"
+							: ": global reclaim scans anon only")
+					      : "");
 	}
+	doc_close(d);
 	free(high);
 }
 
@@ -235,26 +231,28 @@ static int whatif_args(const struct cli_ctx *ctx, struct whatif *w)
 	return EXIT_OK;
 }
 
-static int whatif_json(struct whatif *w)
+static int whatif_json(struct whatif *w, struct doc *d)
 {
 	const struct snapshot *s = &w->s;
 	const struct wm_predicted *after = w->after;
-	cJSON *doc, *zones;
+	cJSON *head, *sysctl_now, *reserve;
 	size_t i;
 
-	doc = explain_json_head(&(struct explain_head){
+	head = explain_json_head(&(struct explain_head){
 		.source = s->live ? "live" : "capture",
 		.kernel = s->st.kernel.osrelease[0] ? s->st.kernel.osrelease : "",
 		.m = &s->st.m, .geo = &s->st.geo, .sysctl = &w->sc });
-	cJSON_AddItemToObject(doc, "sysctl_now", report_json_sysctl(&s->st.sysctl));
-	cJSON_AddBoolToObject(doc, "watermarks_recomputed", w->recompute);
+	sysctl_now = report_json_sysctl(&s->st.sysctl);
+	reserve = explain_json_reserve(&w->rv, s->st.m.page_size, RESERVE_LOW_SUM);
+	doc_members(d, head);
+	doc_cjson(d, "sysctl_now", sysctl_now);
+	doc_bool(d, "watermarks_recomputed", NULL, w->recompute);
 	if (w->rule != WM_HIGH_STOCK)
-		cJSON_AddStringToObject(doc, "high_formula", opts_formula_name(w->rule));
-	zones = cJSON_AddArrayToObject(doc, "zones");
+		doc_str(d, "high_formula", NULL, opts_formula_name(w->rule));
+	doc_arr(d, "zones");
 	for (i = 0; i < s->st.m.nzones; i++) {
 		const struct zi_zone *z;
 		struct zrow row, now;
-		cJSON *arr, *zo, *no;
 
 		if (!after[i].shown)
 			continue;
@@ -271,26 +269,21 @@ static int whatif_json(struct whatif *w)
 		row.boost = (int64_t)after[i].boost;
 		row.boost_max = boost_ceiling(s, &w->sc, s->st.m.zones[i].managed, after[i].wm.high);
 		row.nprot = z->nprotection;
-		arr = report_json_zones(&row, 1, w->cols | COL_PROMO | COL_BOOST |
-					(row.boost_max != RV_NONE ? COL_BOOST_MAX : 0));
-		zo = cJSON_DetachItemFromArray(arr, 0);
-		cJSON_Delete(arr);
 		zrow_from_zoneinfo(&now, z);
-		arr = report_json_zones(&now, 1, COL_DEFAULT | COL_PROMO);
-		no = cJSON_DetachItemFromArray(arr, 0);
-		cJSON_Delete(arr);
-		cJSON_DeleteItemFromObject(no, "node");
-		cJSON_DeleteItemFromObject(no, "zone");
-		cJSON_AddItemToObject(zo, "now", no);
-		cJSON_AddItemToArray(zones, zo);
+		report_doc_zone(d, &row, w->cols | COL_PROMO | COL_BOOST |
+				(row.boost_max != RV_NONE ? COL_BOOST_MAX : 0), true, &now);
 	}
-	cJSON_AddItemToObject(doc, "reserve",
-			      explain_json_reserve(&w->rv, s->st.m.page_size, RESERVE_LOW_SUM));
-	anon_only_lines(s, after, doc);
-	return report_json_print(doc);
+	doc_close(d);
+	doc_cjson(d, "reserve", reserve);
+	anon_only_lines(s, after, d);
+	cJSON_Delete(head);
+	cJSON_Delete(sysctl_now);
+	cJSON_Delete(reserve);
+	doc_end(d);	/* a write error shows at close_stdout() */
+	return EXIT_OK;
 }
 
-static void whatif_text(const struct whatif *w)
+static void whatif_text(const struct whatif *w, struct doc *d)
 {
 	const struct snapshot *s = &w->s;
 	const struct wm_sysctl *sc = &w->sc;
@@ -332,7 +325,7 @@ static void whatif_text(const struct whatif *w)
 	putchar('\n');
 	boost_line(s, sc, w->after);
 	explain_text_reserve(stdout, &w->rv, s->st.m.page_size, 0);
-	anon_only_lines(s, w->after, NULL);
+	anon_only_lines(s, w->after, d);
 	if ((w->ch.set & WM_HAVE_LRR) || sc->nlrr)
 		puts("Protection is recomputed whenever lowmem_reserve_ratio is read or written.");
 }
@@ -340,6 +333,7 @@ static void whatif_text(const struct whatif *w)
 int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static struct whatif w;
+	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
 	unsigned recomputes = 0;
 	size_t n;
 	int rc;
@@ -366,10 +360,11 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 	if ((rc = snapshot_predict(&w.s, &w.sc, recomputes, w.after)))
 		goto out;
 	snapshot_reserve(&w.s, w.after, &w.rv);
+	doc_begin(&doc, ctx->format, stdout);
 	if (ctx->format == FMT_JSON) {
-		rc = whatif_json(&w);
+		rc = whatif_json(&w, &doc);
 	} else {
-		whatif_text(&w);
+		whatif_text(&w, &doc);
 		rc = EXIT_OK;
 	}
 out:

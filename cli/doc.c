@@ -141,6 +141,12 @@ void doc_header(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned c
 		fmt_text_header(d->f, fs, nf, NULL, cols, 0);
 }
 
+void doc_cjson(struct doc *d, const char *key, const cJSON *item)
+{
+	if (doc_is_json(d))
+		jw_cjson(&d->w, key, item);
+}
+
 void doc_members(struct doc *d, const cJSON *o)
 {
 	if (doc_is_json(d))

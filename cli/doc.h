@@ -78,6 +78,9 @@ void doc_fields(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned c
 /* The text header of the table fs[nf] with column bits cols (fmt_text_header); nothing in JSON. */
 void doc_header(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols);
 
+/* A cJSON value as member key (JSON only), for the parts still built as cJSON trees. */
+void doc_cjson(struct doc *d, const char *key, const cJSON *item);
+
 /* A cJSON object's members, as they are (a head built by explain_json_head). */
 void doc_members(struct doc *d, const cJSON *o);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../calc/knob.h"
+#include "doc.h"
 #include "jsonw.h"
 #include "report.h"
 
@@ -203,12 +204,11 @@ cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols)
 	return arr;
 }
 
-void report_jw_zone_members(struct jw *w, const struct zrow *r, unsigned cols)
+/* A zone's fields, protection and state: its members but node and zone. */
+static void jw_zone_fields(struct jw *w, const struct zrow *r, unsigned cols)
 {
 	int j;
 
-	jw_long(w, "node", r->node);
-	jw_str(w, "zone", r->zone);
 	/* promo is null, not absent, on kernels without it */
 	jw_fmt_fields(w, fields, NFIELDS, cols | COL_PROMO, r);
 	jw_arr_open(w, "protection");
@@ -217,6 +217,32 @@ void report_jw_zone_members(struct jw *w, const struct zrow *r, unsigned cols)
 	jw_close(w);
 	if ((cols & COL_LIVE) && r->state)
 		jw_str(w, "state", r->state);
+}
+
+void report_jw_zone_members(struct jw *w, const struct zrow *r, unsigned cols)
+{
+	jw_long(w, "node", r->node);
+	jw_str(w, "zone", r->zone);
+	jw_zone_fields(w, r, cols);
+}
+
+void report_doc_zone(struct doc *d, const struct zrow *r, unsigned cols, bool names,
+		     const struct zrow *now)
+{
+	if (!doc_is_json(d))
+		return;
+	jw_obj_open(&d->w, NULL);
+	if (names) {
+		jw_long(&d->w, "node", r->node);
+		jw_str(&d->w, "zone", r->zone);
+	}
+	jw_zone_fields(&d->w, r, cols);
+	if (now) {
+		jw_obj_open(&d->w, "now");
+		jw_zone_fields(&d->w, now, COL_DEFAULT | COL_PROMO);
+		jw_close(&d->w);
+	}
+	jw_close(&d->w);
 }
 
 void report_jw_zones(struct jw *w, const char *key, const struct zrow *rows, size_t n,

@@ -70,6 +70,17 @@ struct jw;
 /* One zone's members of report_json_zones(), into the object open in w. */
 void report_jw_zone_members(struct jw *w, const struct zrow *r, unsigned cols);
 
+struct doc;
+
+/*
+ * One zone as an object of the JSON array open in d (nothing in text):
+ * report_json_zones()'s members, node and zone first when names; then,
+ * with now, the zone as zoneinfo printed it (COL_DEFAULT | COL_PROMO) as
+ * its member "now", without node and zone.
+ */
+void report_doc_zone(struct doc *d, const struct zrow *r, unsigned cols, bool names,
+		     const struct zrow *now);
+
 /* report_json_zones() written as the value of key through a streaming writer. */
 void report_jw_zones(struct jw *w, const char *key, const struct zrow *rows, size_t n,
 		     unsigned cols);
