@@ -13,8 +13,8 @@
 
 #include "../calc/verify.h"
 #include "commands.h"
+#include "doc.h"
 #include "explain.h"
-#include "jsonw.h"
 #include "opts.h"
 #include "snapshot.h"
 
@@ -179,44 +179,31 @@ static void report_text(const struct snapshot *s, const struct wm_verify *a, con
 /*
  * Start a verify document on stdout: laid out as cJSON_Print() does for
  * one machine (root NULL), or as one line {"root": ROOT, ...} per machine
- * of a fleet.  NULL (said) when out of memory.
+ * of a fleet.
  */
-static struct jw *doc_open(const char *root)
+static struct doc *verify_doc(const char *root)
 {
-	struct jw *w = malloc(sizeof(*w));
+	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
 
-	if (!w) {
-		cli_err(EXIT_SYSTEM, "json", "out of memory");
-		return NULL;
+	if (root) {
+		doc_begin_line(&doc, stdout);
+		doc_str(&doc, "root", NULL, root);
+	} else {
+		doc_begin(&doc, FMT_JSON, stdout);
 	}
-	if (root)
-		jw_init_compact(w, stdout);
-	else
-		jw_init(w, stdout);
-	jw_obj_open(w, NULL);
-	if (root)
-		jw_str(w, "root", root);
-	return w;
-}
-
-static void doc_close(struct jw *w)
-{
-	jw_close(w);
-	jw_finish(w);	/* a failed write is close_stdout()'s to report */
-	free(w);
+	return &doc;
 }
 
 /*
- * The verify document through the streaming writer: the head is small
- * and built with cJSON as every command's is; the zones, most of it, are
- * written as they come, without a tree of nodes per machine (a fleet of
- * thousands).  Root, when set, is the first member (the fleet's lines).
+ * The verify document, written as it comes: the zones, most of it, without
+ * a tree of nodes per machine (a fleet of thousands).  Root, when set, is
+ * the first member (the fleet's lines).
  */
-static int report_jw(const struct snapshot *s, const struct wm_verify *a, const char *kernel,
-		     const char *root)
+static int report_doc(const struct snapshot *s, const struct wm_verify *a, const char *kernel,
+		      const char *root)
 {
 	cJSON *head;
-	struct jw *w;
+	struct doc *d;
 	size_t i;
 	int j;
 
@@ -225,16 +212,12 @@ static int report_jw(const struct snapshot *s, const struct wm_verify *a, const 
 		.m = &s->st.m, .geo = &s->st.geo, .sysctl = &a->sc });
 	if (!head)
 		return cli_err(EXIT_SYSTEM, "json", "out of memory");
-	w = doc_open(root);
-	if (!w) {
-		cJSON_Delete(head);
-		return EXIT_SYSTEM;
-	}
-	jw_cjson_members(w, head);
+	d = verify_doc(root);
+	doc_members(d, head);
 	cJSON_Delete(head);
 	if (a->prof.high_rule != WM_HIGH_STOCK)
-		jw_str(w, "high_formula", opts_formula_name(a->prof.high_rule));
-	jw_arr_open(w, "zones");
+		doc_str(d, "high_formula", NULL, opts_formula_name(a->prof.high_rule));
+	doc_arr(d, "zones");
 	for (i = 0; i < a->nzones; i++) {
 		const struct wm_zone_wm *zw = &a->w[i];
 		int64_t k = s->st.layout.printed[i];
@@ -244,54 +227,32 @@ static int report_jw(const struct snapshot *s, const struct wm_verify *a, const 
 		if (k < 0)
 			continue;
 		zrow_from_zoneinfo(&r, &s->st.zi.zones[k]);
-		jw_obj_open(w, NULL);
-		report_jw_zone_members(w, &r, COL_DEFAULT | COL_PROMO);
-		jw_obj_open(w, "expected");
-		jw_fmt_fields(w, wm4_fields, NWM4, 0, &e);
+		doc_obj(d, NULL);
+		report_doc_zone_members(d, &r, COL_DEFAULT | COL_PROMO);
+		doc_obj(d, "expected");
+		doc_fields(d, wm4_fields, NWM4, 0, &e);
 		if (a->prot_known) {
-			jw_arr_open(w, "protection");
+			doc_arr(d, "protection");
 			for (j = 0; j < a->pr[i].nprot && j < WM_MAX_ZONES; j++)
-				jw_long(w, NULL, zw->protection[j]);
-			jw_close(w);
+				doc_item_long(d, zw->protection[j]);
+			doc_close(d);
 		}
-		jw_close(w);
-		jw_bool(w, "match", !a->bad_wm[i] && !a->bad_prot[i]);
+		doc_close(d);
+		doc_bool(d, "match", NULL, !a->bad_wm[i] && !a->bad_prot[i]);
 		if (a->verdict == WM_VERDICT_STALE)
-			jw_long(w, "managed_then", (int64_t)a->then[i]);
-		jw_close(w);
+			doc_long(d, "managed_then", NULL, (int64_t)a->then[i]);
+		doc_close(d);
 	}
-	jw_close(w);
-	jw_bool(w, "match", a->verdict == WM_VERDICT_EXACT);
-	jw_str(w, "verdict", wm_verdict_name(a->verdict));
+	doc_close(d);
+	doc_bool(d, "match", NULL, a->verdict == WM_VERDICT_EXACT);
+	doc_str(d, "verdict", NULL, wm_verdict_name(a->verdict));
 	if (a->verdict == WM_VERDICT_STALE)
-		jw_long(w, "managed_moved_pages", (int64_t)a->moved);
-	jw_arr_open(w, "notes");
+		doc_long(d, "managed_moved_pages", NULL, (int64_t)a->moved);
+	doc_arr(d, "notes");
 	for (j = 0; j < a->nnotes; j++)
-		jw_str(w, NULL, a->notes[j].text);
-	jw_close(w);
-	doc_close(w);
-	return EXIT_OK;
-}
-
-/*
- * Print doc: wmark.1's JSON OUTPUT for one machine (root NULL), or
- * one line {"root": ROOT, ...} per machine of a fleet.  Frees doc.
- */
-static int emit_json(cJSON *doc, const char *root)
-{
-	struct jw *w;
-
-	if (!root)
-		return report_json_print(doc);
-	/* cJSON_PrintUnformatted's line, without a "%1.15g" round trip per number */
-	w = doc ? doc_open(root) : NULL;
-	if (!w) {
-		cJSON_Delete(doc);
-		return doc ? EXIT_SYSTEM : cli_err(EXIT_SYSTEM, "json", "out of memory");
-	}
-	jw_cjson_members(w, doc);
-	doc_close(w);
-	cJSON_Delete(doc);
+		doc_item_str(d, NULL, a->notes[j].text);
+	doc_close(d);
+	doc_end(d);	/* a failed write is close_stdout()'s to report */
 	return EXIT_OK;
 }
 
@@ -363,13 +324,16 @@ static int cannot_verify(const struct cli_ctx *ctx, const struct snapshot *s, in
 		cli_err(EXIT_CHECK, "verify", "cannot verify: %s", why);
 
 	if (ctx->format == FMT_JSON) {
-		cJSON *doc = explain_json_head(&(struct explain_head){
+		cJSON *head = explain_json_head(&(struct explain_head){
 			.source = s->live ? "live" : "capture" });
+		struct doc *d = verify_doc(fleet);
 
-		cJSON_AddBoolToObject(doc, "match", 0);
-		cJSON_AddStringToObject(doc, "verdict", "cannot-verify");
-		cJSON_AddStringToObject(doc, "reason", why);
-		emit_json(doc, fleet);
+		doc_members(d, head);
+		cJSON_Delete(head);
+		doc_bool(d, "match", NULL, false);
+		doc_str(d, "verdict", NULL, "cannot-verify");
+		doc_str(d, "reason", NULL, why);
+		doc_end(d);
 	} else if (ctx->format == FMT_PROM) {
 		prom_verdict("cannot-verify");
 	}
@@ -392,12 +356,12 @@ static int verify_one(const struct cli_ctx *ctx, struct wm_verify_opts o, const 
 	if ((rc = snapshot_read(ctx, &s))) {
 		/* the error is on stderr; the fleet's line says which machine */
 		if (fleet && ctx->format == FMT_JSON) {
-			cJSON *doc = cJSON_CreateObject();
+			struct doc *doc = verify_doc(fleet);
 
-			cJSON_AddBoolToObject(doc, "match", 0);
-			cJSON_AddStringToObject(doc, "verdict", "error");
-			cJSON_AddNumberToObject(doc, "exit", rc);
-			emit_json(doc, fleet);
+			doc_bool(doc, "match", NULL, false);
+			doc_str(doc, "verdict", NULL, "error");
+			doc_long(doc, "exit", NULL, rc);
+			doc_end(doc);
 		}
 		return rc;
 	}
@@ -431,7 +395,7 @@ static int verify_one(const struct cli_ctx *ctx, struct wm_verify_opts o, const 
 	snprintf(kernel, sizeof(kernel), "%s", v.assumed ? v.assumed :
 		 ctx->kernel ? ctx->kernel : s.st.kernel.osrelease);
 	if (ctx->format == FMT_JSON) {
-		rc = report_jw(&s, &v, kernel, fleet);
+		rc = report_doc(&s, &v, kernel, fleet);
 		if (rc)
 			goto out;
 	} else if (ctx->format == FMT_PROM) {

@@ -17,6 +17,14 @@ void doc_begin(struct doc *d, enum cli_format format, FILE *f)
 	}
 }
 
+void doc_begin_line(struct doc *d, FILE *f)
+{
+	d->format = FMT_JSON;
+	d->f = f;
+	jw_init_compact(&d->w, f);
+	jw_obj_open(&d->w, NULL);
+}
+
 int doc_end(struct doc *d)
 {
 	if (!doc_is_json(d))

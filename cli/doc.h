@@ -37,6 +37,12 @@ struct doc {
 /* Start a document on f in format (FMT_JSON opens the top object). */
 void doc_begin(struct doc *d, enum cli_format format, FILE *f);
 
+/*
+ * Start a JSON document on f as one line, cJSON_PrintUnformatted()'s
+ * layout: a machine of a fleet, one line each.
+ */
+void doc_begin_line(struct doc *d, FILE *f);
+
 /* End it (JSON: the top object closed and flushed); EXIT_OK, or EXIT_SYSTEM on a write error. */
 int doc_end(struct doc *d);
 

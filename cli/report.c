@@ -226,6 +226,12 @@ void report_jw_zone_members(struct jw *w, const struct zrow *r, unsigned cols)
 	jw_zone_fields(w, r, cols);
 }
 
+void report_doc_zone_members(struct doc *d, const struct zrow *r, unsigned cols)
+{
+	if (doc_is_json(d))
+		report_jw_zone_members(&d->w, r, cols);
+}
+
 void report_doc_zone(struct doc *d, const struct zrow *r, unsigned cols, bool names,
 		     const struct zrow *now)
 {

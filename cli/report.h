@@ -81,6 +81,9 @@ struct doc;
 void report_doc_zone(struct doc *d, const struct zrow *r, unsigned cols, bool names,
 		     const struct zrow *now);
 
+/* report_json_zones()'s members of one zone into the JSON object open in d. */
+void report_doc_zone_members(struct doc *d, const struct zrow *r, unsigned cols);
+
 /* report_json_zones() written as the value of key through a streaming writer. */
 void report_jw_zones(struct jw *w, const char *key, const struct zrow *rows, size_t n,
 		     unsigned cols);
