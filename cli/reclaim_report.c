@@ -13,11 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
+#include "doc.h"
 #include "fmt.h"
 #include "reclaim_run.h"
-#include "report.h"
 
 const char *reclaim_batch_name(enum wm_batch_mode b)
 {
@@ -125,78 +123,86 @@ void reclaim_total(struct rc_run *r)
 		t->ns = NAN;
 }
 
-static cJSON *model_json(const struct rc_run *r)
+/* The kernel's loop for the request and wmark's plan, as the JSON object "model". */
+static void model_doc(const struct rc_run *r, struct doc *d)
 {
-	cJSON *m = cJSON_CreateObject(), *ts = cJSON_CreateArray(), *run, *p;
 	size_t i;
 
-	cJSON_AddStringToObject(m, "rule", wm_reclaim_rule_name(r->rp.rule));
-	cJSON_AddItemToObject(m, "request_pages", json_counter(r->model.request));
-	cJSON_AddItemToObject(m, "calls", json_counter(r->model.calls));
+	doc_obj(d, "model");
+	doc_str(d, "rule", NULL, wm_reclaim_rule_name(r->rp.rule));
+	doc_u64(d, "request_pages", NULL, r->model.request);
+	doc_u64(d, "calls", NULL, r->model.calls);
+	doc_arr(d, "targets");
 	for (i = 0; i < r->model.nruns; i++) {
-		run = cJSON_CreateObject();
-		cJSON_AddItemToObject(run, "pages", json_counter(r->model.runs[i].target));
-		cJSON_AddItemToObject(run, "calls", json_counter(r->model.runs[i].count));
-		cJSON_AddItemToArray(ts, run);
+		doc_obj(d, NULL);
+		doc_u64(d, "pages", NULL, r->model.runs[i].target);
+		doc_u64(d, "calls", NULL, r->model.runs[i].count);
+		doc_close(d);
 	}
-	cJSON_AddItemToObject(m, "targets", ts);
-	cJSON_AddItemToObject(m, "overshoot_pages", json_counter(r->model.overshoot));
-	cJSON_AddItemToObject(m, "over_bound_pages", json_counter(r->model.over_bound));
-	cJSON_AddItemToObject(m, "largest_folio_pages", json_counter(r->folio));
-	cJSON_AddNumberToObject(m, "retries", WM_RECLAIM_RETRIES);
-	p = cJSON_AddObjectToObject(m, "plan");
-	cJSON_AddStringToObject(p, "batch", reclaim_batch_name(r->o->batch));
-	cJSON_AddItemToObject(p, "writes", json_counter(r->plan.writes));
-	cJSON_AddItemToObject(p, "calls", json_counter(r->plan.calls));
-	cJSON_AddItemToObject(p, "first_write_pages", json_counter(r->plan.first));
-	cJSON_AddItemToObject(p, "overshoot_pages", json_counter(r->plan.overshoot));
-	return m;
+	doc_close(d);
+	doc_u64(d, "overshoot_pages", NULL, r->model.overshoot);
+	doc_u64(d, "over_bound_pages", NULL, r->model.over_bound);
+	doc_u64(d, "largest_folio_pages", NULL, r->folio);
+	doc_long(d, "retries", NULL, WM_RECLAIM_RETRIES);
+	doc_obj(d, "plan");
+	doc_str(d, "batch", NULL, reclaim_batch_name(r->o->batch));
+	doc_u64(d, "writes", NULL, r->plan.writes);
+	doc_u64(d, "calls", NULL, r->plan.calls);
+	doc_u64(d, "first_write_pages", NULL, r->plan.first);
+	doc_u64(d, "overshoot_pages", NULL, r->plan.overshoot);
+	doc_close(d);
+	doc_close(d);
 }
 
 int reclaim_print_json(const struct rc_run *r)
 {
-	cJSON *doc = cJSON_CreateObject(), *ws, *o;
+	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
+	struct doc *d = &doc;
 	size_t i;
 
-	cJSON_AddStringToObject(doc, "source", r->o->dry_run ? "model" : "live");
+	doc_begin(d, FMT_JSON, stdout);
+	doc_str(d, "source", NULL, r->o->dry_run ? "model" : "live");
 	if (r->kernel_known)
-		cJSON_AddStringToObject(doc, "kernel", r->kernel);
+		doc_str(d, "kernel", NULL, r->kernel);
 	else
-		cJSON_AddNullToObject(doc, "kernel");
-	cJSON_AddNumberToObject(doc, "page_size", r->ps);
+		doc_null(d, "kernel");
+	doc_double(d, "page_size", NULL, r->ps);
 	if (r->t.shown[0])
-		cJSON_AddStringToObject(doc, r->o->node >= 0 ? "file" : "cgroup", r->t.shown);
+		doc_str(d, r->o->node >= 0 ? "file" : "cgroup", NULL, r->t.shown);
 	else
-		cJSON_AddNullToObject(doc, "cgroup");
+		doc_null(d, "cgroup");
 	if (r->o->node >= 0)
-		cJSON_AddNumberToObject(doc, "node", (double)r->o->node);
-	cJSON_AddStringToObject(doc, "batch", reclaim_batch_name(r->o->batch));
+		doc_double(d, "node", NULL, (double)r->o->node);
+	doc_str(d, "batch", NULL, reclaim_batch_name(r->o->batch));
 	if (r->o->swappiness == -1)
-		cJSON_AddStringToObject(doc, "swappiness", "max");
+		doc_str(d, "swappiness", NULL, "max");
 	else if (r->o->swappiness >= 0)
-		cJSON_AddNumberToObject(doc, "swappiness", r->o->swappiness);
+		doc_double(d, "swappiness", NULL, r->o->swappiness);
 	else
-		cJSON_AddNullToObject(doc, "swappiness");
-	cJSON_AddItemToObject(doc, "request_pages", json_counter(r->request));
-	cJSON_AddItemToObject(doc, "model", model_json(r));
+		doc_null(d, "swappiness");
+	doc_u64(d, "request_pages", NULL, r->request);
+	model_doc(r, d);
 	if (!r->o->dry_run) {
 		if (r->steal_key)
-			cJSON_AddStringToObject(doc, "counter", r->steal_key);
+			doc_str(d, "counter", NULL, r->steal_key);
 		else
-			cJSON_AddNullToObject(doc, "counter");
-		ws = cJSON_AddArrayToObject(doc, "writes");
+			doc_null(d, "counter");
+		doc_arr(d, "writes");
 		for (i = 0; i < r->nw; i++) {
-			o = cJSON_CreateObject();
-			fmt_json_fields(o, write_fields, NWF, 0, &r->w[i]);
-			cJSON_AddStringToObject(o, "result", write_result(&r->w[i]));
-			cJSON_AddItemToArray(ws, o);
+			doc_obj(d, NULL);
+			doc_fields(d, write_fields, NWF, 0, &r->w[i]);
+			doc_str(d, "result", NULL, write_result(&r->w[i]));
+			doc_close(d);
 		}
-		o = cJSON_AddObjectToObject(doc, "total");
-		fmt_json_fields(o, write_fields + 1, NWF - 1, 0, &r->total);
-		cJSON_AddNumberToObject(o, "writes", (double)r->nw);
-		cJSON_AddStringToObject(doc, "result", r->result);
+		doc_close(d);
+		doc_obj(d, "total");
+		doc_fields(d, write_fields + 1, NWF - 1, 0, &r->total);
+		doc_double(d, "writes", NULL, (double)r->nw);
+		doc_close(d);
+		doc_str(d, "result", NULL, r->result);
 	}
-	return report_json_print(doc);
+	doc_end(d);	/* a write error shows at close_stdout() */
+	return EXIT_OK;
 }
 
 static void print_model_text(const struct rc_run *r)
