@@ -122,6 +122,12 @@ void doc_item_long(struct doc *d, int64_t v)
 		jw_long(&d->w, NULL, v);
 }
 
+void doc_item_double(struct doc *d, double v)
+{
+	if (doc_is_json(d))
+		jw_double(&d->w, NULL, v);
+}
+
 void doc_null(struct doc *d, const char *key)
 {
 	if (doc_is_json(d))

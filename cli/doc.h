@@ -70,6 +70,7 @@ void doc_null(struct doc *d, const char *key);				/* JSON only */
 /* An item of the JSON array open (text: fmt with v, if fmt). */
 void doc_item_str(struct doc *d, const char *fmt, const char *v);
 void doc_item_long(struct doc *d, int64_t v);			/* JSON only */
+void doc_item_double(struct doc *d, double v);			/* JSON only */
 
 /* A value as unit u prints it (fmt.h): JSON only. */
 void doc_unit(struct doc *d, const char *key, enum fmt_unit u, struct fmt_val v);

@@ -10,11 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "../calc/zoneinfo.h"
+#include "doc.h"
 #include "fmt.h"
-#include "report.h"
 #include "scan.h"
 
 static const char *why_base(enum wm_scan_rule rule, const struct wm_scan_out *o, char *b,
@@ -216,110 +214,119 @@ static void text_all(const struct target *t)
 	}
 }
 
-static cJSON *json_target(const struct target *t, const struct scan_opts *o, int lo, int hi,
-			  uint64_t folio)
+static void target_doc(struct doc *d, const struct target *t, const struct scan_opts *o, int lo,
+		       int hi, uint64_t folio)
 {
 	const struct wm_scan_in *in = &t->in;
-	cJSON *obj = cJSON_CreateObject(), *rules, *as;
 	char b[512];
 	int r, p;
 
+	doc_obj(d, NULL);
+
 	if (t->node >= 0)
-		cJSON_AddNumberToObject(obj, "node", t->node);
+		doc_double(d, "node", NULL, t->node);
 	if (t->cgroup) {
-		cJSON_AddStringToObject(obj, "cgroup", t->cgroup);
-		cJSON_AddStringToObject(obj, "reclaim_from", t->from == FROM_SELF ? "self"
+		doc_str(d, "cgroup", NULL, t->cgroup);
+		doc_str(d, "reclaim_from", NULL, t->from == FROM_SELF ? "self"
 							      : t->from == FROM_PARENT ? "parent"
 							      : "global");
 	}
 	if (t->have_prot) {
-		cJSON *pr = cJSON_AddObjectToObject(obj, "protection");
+		doc_obj(d, "protection");
 
-		cJSON_AddNumberToObject(pr, "min", (double)t->min);
-		cJSON_AddNumberToObject(pr, "low", (double)t->low);
-		cJSON_AddNumberToObject(pr, "usage", (double)t->usage);
-		cJSON_AddBoolToObject(pr, "applied", t->from != FROM_SELF);
-		cJSON_AddBoolToObject(pr, "low_reclaim", t->in.memcg_low_reclaim);
+		doc_double(d, "min", NULL, (double)t->min);
+		doc_double(d, "low", NULL, (double)t->low);
+		doc_double(d, "usage", NULL, (double)t->usage);
+		doc_bool(d, "applied", NULL, t->from != FROM_SELF);
+		doc_bool(d, "low_reclaim", NULL, t->in.memcg_low_reclaim);
+		doc_close(d);
 	}
-	cJSON_AddNumberToObject(obj, "inactive_anon", (double)in->lru[0]);
-	cJSON_AddNumberToObject(obj, "active_anon", (double)in->lru[1]);
-	cJSON_AddNumberToObject(obj, "inactive_file", (double)in->lru[2]);
-	cJSON_AddNumberToObject(obj, "active_file", (double)in->lru[3]);
+	doc_double(d, "inactive_anon", NULL, (double)in->lru[0]);
+	doc_double(d, "active_anon", NULL, (double)in->lru[1]);
+	doc_double(d, "inactive_file", NULL, (double)in->lru[2]);
+	doc_double(d, "active_file", NULL, (double)in->lru[3]);
 	if (!in->memcg && t->have_line) {
 		int64_t m = wm_anon_only_margin(in->node_file, in->free, in->high_sum);
 
-		cJSON_AddNumberToObject(obj, "free", (double)in->free);
-		cJSON_AddNumberToObject(obj, "high_sum", (double)in->high_sum);
-		cJSON_AddNumberToObject(obj, "anon_only_margin", (double)m);
-		cJSON_AddBoolToObject(obj, "anon_only_line", m <= 0);
+		doc_double(d, "free", NULL, (double)in->free);
+		doc_double(d, "high_sum", NULL, (double)in->high_sum);
+		doc_double(d, "anon_only_margin", NULL, (double)m);
+		doc_bool(d, "anon_only_line", NULL, m <= 0);
 	}
-	cJSON_AddNumberToObject(obj, "swappiness", in->swappiness);
-	cJSON_AddBoolToObject(obj, "swap", in->swap);
-	cJSON_AddBoolToObject(obj, "memcg", in->memcg);
-	cJSON_AddItemToObject(obj, "history", as = cJSON_CreateObject());
-	cJSON_AddNumberToObject(as, "recent_scanned_anon", (double)in->recent_scanned[0]);
-	cJSON_AddNumberToObject(as, "recent_scanned_file", (double)in->recent_scanned[1]);
-	cJSON_AddNumberToObject(as, "recent_rotated_anon", (double)in->recent_rotated[0]);
-	cJSON_AddNumberToObject(as, "recent_rotated_file", (double)in->recent_rotated[1]);
-	cJSON_AddNumberToObject(as, "anon_cost", (double)in->anon_cost);
-	cJSON_AddNumberToObject(as, "file_cost", (double)in->file_cost);
-	cJSON_AddBoolToObject(as, "assumed", !(o->scanned || o->rotated || o->cost));
-	rules = cJSON_AddArrayToObject(obj, "rules");
+	doc_double(d, "swappiness", NULL, in->swappiness);
+	doc_bool(d, "swap", NULL, in->swap);
+	doc_bool(d, "memcg", NULL, in->memcg);
+	doc_obj(d, "history");
+	doc_double(d, "recent_scanned_anon", NULL, (double)in->recent_scanned[0]);
+	doc_double(d, "recent_scanned_file", NULL, (double)in->recent_scanned[1]);
+	doc_double(d, "recent_rotated_anon", NULL, (double)in->recent_rotated[0]);
+	doc_double(d, "recent_rotated_file", NULL, (double)in->recent_rotated[1]);
+	doc_double(d, "anon_cost", NULL, (double)in->anon_cost);
+	doc_double(d, "file_cost", NULL, (double)in->file_cost);
+	doc_bool(d, "assumed", NULL, !(o->scanned || o->rotated || o->cost));
+	doc_close(d);
+	doc_arr(d, "rules");
 	for (r = lo; r <= hi; r++) {
-		cJSON *ro = cJSON_CreateObject(), *pa;
+		doc_obj(d, NULL);
 
-		cJSON_AddStringToObject(ro, "rule", wm_scan_rule_name((enum wm_scan_rule)r));
-		pa = cJSON_AddArrayToObject(ro, "priorities");
+		doc_str(d, "rule", NULL, wm_scan_rule_name((enum wm_scan_rule)r));
+		doc_arr(d, "priorities");
 		for (p = 12; p >= 0; p--) {
 			struct wm_scan_out so;
-			struct wm_diag d = { 0 };
-			cJSON *po = cJSON_CreateObject();
+			struct wm_diag diag = { 0 };
 
-			wm_scan_count((enum wm_scan_rule)r, in, p, &so, &d);
-			cJSON_AddNumberToObject(po, "priority", p);
-			cJSON_AddNumberToObject(po, "inactive_anon", (double)so.nr[0]);
-			cJSON_AddNumberToObject(po, "active_anon", (double)so.nr[1]);
-			cJSON_AddNumberToObject(po, "inactive_file", (double)so.nr[2]);
-			cJSON_AddNumberToObject(po, "active_file", (double)so.nr[3]);
-			cJSON_AddBoolToObject(po, "deactivate_anon", so.deactivate[0]);
-			cJSON_AddBoolToObject(po, "deactivate_file", so.deactivate[1]);
+			doc_obj(d, NULL);
+			wm_scan_count((enum wm_scan_rule)r, in, p, &so, &diag);
+			doc_double(d, "priority", NULL, p);
+			doc_double(d, "inactive_anon", NULL, (double)so.nr[0]);
+			doc_double(d, "active_anon", NULL, (double)so.nr[1]);
+			doc_double(d, "inactive_file", NULL, (double)so.nr[2]);
+			doc_double(d, "active_file", NULL, (double)so.nr[3]);
+			doc_bool(d, "deactivate_anon", NULL, so.deactivate[0]);
+			doc_bool(d, "deactivate_file", NULL, so.deactivate[1]);
 			if (folio > 1) {
-				cJSON *fb = cJSON_AddArrayToObject(po, "folio_bound");
 				int l;
 
+				doc_arr(d, "folio_bound");
 				for (l = 0; l < WM_NR_LRU; l++)
-					cJSON_AddItemToArray(fb, cJSON_CreateNumber(
-						(double)folio_bound(so.nr[l], folio)));
+					doc_item_double(d, (double)folio_bound(so.nr[l], folio));
+				doc_close(d);
 			}
-			cJSON_AddStringToObject(po, "balance", wm_scan_balance_name(so.balance));
-			cJSON_AddStringToObject(po, "why", why_text((enum wm_scan_rule)r, &so, b,
+			doc_str(d, "balance", NULL, wm_scan_balance_name(so.balance));
+			doc_str(d, "why", NULL, why_text((enum wm_scan_rule)r, &so, b,
 								    sizeof(b)));
-			cJSON_AddItemToArray(pa, po);
+			doc_close(d);
 		}
-		cJSON_AddItemToArray(rules, ro);
+		doc_close(d);
+		doc_close(d);
 	}
-	return obj;
+	doc_close(d);
+	doc_close(d);
 }
 
 /* The node targets of zoneinfo (all, or only o->node). */
 
 int scan_json(const struct scan_run *r, const struct scan_opts *o,
-		     const struct target *t, size_t nt)
+	      const struct target *t, size_t nt)
 {
-	cJSON *doc = cJSON_CreateObject(), *arr;
+	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
+	struct doc *d = &doc;
 	size_t i;
 
-	cJSON_AddStringToObject(doc, "source", r->source);
-	cJSON_AddStringToObject(doc, "kernel", r->kernel);
-	cJSON_AddStringToObject(doc, "default_rule", wm_scan_rule_name(r->def));
-	cJSON_AddNumberToObject(doc, "page_size", r->page_size);
-	cJSON_AddBoolToObject(doc, "mglru", r->mglru);
-	arr = cJSON_AddArrayToObject(doc, "targets");
-	if (r->folio > 1)
-		cJSON_AddNumberToObject(doc, "largest_folio_pages", (double)r->folio);
+	doc_begin(d, FMT_JSON, stdout);
+	doc_str(d, "source", NULL, r->source);
+	doc_str(d, "kernel", NULL, r->kernel);
+	doc_str(d, "default_rule", NULL, wm_scan_rule_name(r->def));
+	doc_double(d, "page_size", NULL, r->page_size);
+	doc_bool(d, "mglru", NULL, r->mglru);
+	doc_arr(d, "targets");
 	for (i = 0; i < nt; i++)
-		cJSON_AddItemToArray(arr, json_target(&t[i], o, r->lo, r->hi, r->folio));
-	return report_json_print(doc);
+		target_doc(d, &t[i], o, r->lo, r->hi, r->folio);
+	doc_close(d);
+	if (r->folio > 1)
+		doc_double(d, "largest_folio_pages", NULL, (double)r->folio);
+	doc_end(d);	/* a write error shows at close_stdout() */
+	return EXIT_OK;
 }
 
 void scan_text(const struct scan_run *r, const struct scan_opts *o,
