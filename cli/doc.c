@@ -134,6 +134,12 @@ void doc_null(struct doc *d, const char *key)
 		jw_null(&d->w, key);
 }
 
+void doc_long_or_null(struct doc *d, const char *key, int64_t v)
+{
+	if (doc_is_json(d))
+		jw_long_or_null(&d->w, key, v);
+}
+
 void doc_unit(struct doc *d, const char *key, enum fmt_unit u, struct fmt_val v)
 {
 	if (doc_is_json(d))

@@ -66,6 +66,7 @@ void doc_long(struct doc *d, const char *key, const char *fmt, int64_t v);
 void doc_double(struct doc *d, const char *key, const char *fmt, double v);
 void doc_bool(struct doc *d, const char *key, const char *fmt, bool v);	/* text: fmt with "yes"/"no" */
 void doc_null(struct doc *d, const char *key);				/* JSON only */
+void doc_long_or_null(struct doc *d, const char *key, int64_t v);	/* JSON only: null for RV_NONE */
 
 /* An item of the JSON array open (text: fmt with v, if fmt). */
 void doc_item_str(struct doc *d, const char *fmt, const char *v);

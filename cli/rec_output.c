@@ -11,9 +11,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "doc.h"
 #include "explain.h"
 #include "fmt.h"
-#include "jsonw.h"
 #include "recommend.h"
 #include "report.h"
 
@@ -108,220 +108,235 @@ static void apply_line(const struct rec *r, char *buf, size_t n)
 			 rec_boost_zero(r) ? " --boost-factor 0" : "");
 }
 
-static cJSON *json_measure(const struct rec *r)
+static void doc_measure(const struct rec *r, struct doc *d)
 {
 	const struct wm_rec_measure *ms = &r->ms;
 	unsigned ps = r->s.st.m.page_size;
-	cJSON *o = cJSON_CreateObject(), *b;
 	int c;
 
+	doc_obj(d, "measurements");
+
 	if (r->mode == M_VMSTAT && r->seconds <= 0)
-		cJSON_AddNullToObject(o, "seconds");
+		doc_null(d, "seconds");
 	else
-		cJSON_AddNumberToObject(o, "seconds", ms->seconds);
-	cJSON_AddNumberToObject(o, "samples", (double)ms->nsamples);
-	cJSON_AddBoolToObject(o, "time_resolved", ms->time_resolved);
+		doc_double(d, "seconds", NULL, ms->seconds);
+	doc_double(d, "samples", NULL, (double)ms->nsamples);
+	doc_bool(d, "time_resolved", NULL, ms->time_resolved);
 	for (c = 0; c < WM_REC_NCTR; c++) {
 		if (ms->have & (1u << c))
-			cJSON_AddItemToObject(o, wm_rec_ctrs[c].json, json_counter(ms->d[c]));
+			doc_u64(d, wm_rec_ctrs[c].json, NULL, ms->d[c]);
 		else
-			cJSON_AddNullToObject(o, wm_rec_ctrs[c].json);
+			doc_null(d, wm_rec_ctrs[c].json);
 	}
 	if (ms->psi) {
-		cJSON_AddNumberToObject(o, "psi_some_us", (double)ms->psi_some_us);
-		cJSON_AddNumberToObject(o, "psi_full_us", (double)ms->psi_full_us);
+		doc_double(d, "psi_some_us", NULL, (double)ms->psi_some_us);
+		doc_double(d, "psi_full_us", NULL, (double)ms->psi_full_us);
 	} else {
-		cJSON_AddNullToObject(o, "psi_some_us");
-		cJSON_AddNullToObject(o, "psi_full_us");
+		doc_null(d, "psi_some_us");
+		doc_null(d, "psi_full_us");
 	}
 	if (ms->time_resolved)
-		cJSON_AddNumberToObject(o, "peak_alloc_mib_s",
-					round(ms->peak_alloc_rate * ps / 1048576.0 * 10) / 10);
+		doc_double(d, "peak_alloc_mib_s", NULL, round(ms->peak_alloc_rate * ps / 1048576.0 * 10) / 10);
 	else
-		cJSON_AddNullToObject(o, "peak_alloc_mib_s");
-	cJSON_AddNumberToObject(o, "bursts", (double)ms->nbursts);
+		doc_null(d, "peak_alloc_mib_s");
+	doc_double(d, "bursts", NULL, (double)ms->nbursts);
 	if (ms->nbursts && ms->time_resolved) {
-		b = cJSON_AddObjectToObject(o, "worst_burst");
-		cJSON_AddNumberToObject(b, "start_s", ms->worst.start);
-		cJSON_AddNumberToObject(b, "seconds", ms->worst.seconds);
-		cJSON_AddItemToObject(b, "pgalloc", json_counter(ms->worst.alloc));
-		cJSON_AddItemToObject(b, "pgsteal_kswapd", json_counter(ms->worst.kswapd_steal));
-		cJSON_AddItemToObject(b, "pgsteal_direct", json_counter(ms->worst.direct_steal));
-		cJSON_AddItemToObject(b, "allocstall", json_counter(ms->worst.stalls));
-		cJSON_AddItemToObject(b, "drawdown_pages", json_counter(ms->worst.drawdown));
-		cJSON_AddNumberToObject(b, "peak_alloc_mib_s",
-					round(ms->worst.peak_alloc_rate * ps / 1048576.0 * 10) / 10);
-		cJSON_AddNumberToObject(b, "kswapd_mib_s",
-					round(ms->worst.kswapd_rate * ps / 1048576.0 * 10) / 10);
+		doc_obj(d, "worst_burst");
+		doc_double(d, "start_s", NULL, ms->worst.start);
+		doc_double(d, "seconds", NULL, ms->worst.seconds);
+		doc_u64(d, "pgalloc", NULL, ms->worst.alloc);
+		doc_u64(d, "pgsteal_kswapd", NULL, ms->worst.kswapd_steal);
+		doc_u64(d, "pgsteal_direct", NULL, ms->worst.direct_steal);
+		doc_u64(d, "allocstall", NULL, ms->worst.stalls);
+		doc_u64(d, "drawdown_pages", NULL, ms->worst.drawdown);
+		doc_double(d, "peak_alloc_mib_s", NULL, round(ms->worst.peak_alloc_rate * ps / 1048576.0 * 10) / 10);
+		doc_double(d, "kswapd_mib_s", NULL, round(ms->worst.kswapd_rate * ps / 1048576.0 * 10) / 10);
+		doc_close(d);
 	} else {
-		cJSON_AddNullToObject(o, "worst_burst");
+		doc_null(d, "worst_burst");
 	}
-	cJSON_AddItemToObject(o, "deficit_pages", json_counter(r->dec.deficit));
-	cJSON_AddItemToObject(o, "kswapd_deficit_pages", json_counter(ms->kswapd_deficit));
+	doc_u64(d, "deficit_pages", NULL, r->dec.deficit);
+	doc_u64(d, "kswapd_deficit_pages", NULL, ms->kswapd_deficit);
 	if (r->dec.refault_pct >= 0)
-		cJSON_AddNumberToObject(o, "refault_pct", round(r->dec.refault_pct * 10) / 10);
+		doc_double(d, "refault_pct", NULL, round(r->dec.refault_pct * 10) / 10);
 	else
-		cJSON_AddNullToObject(o, "refault_pct");
-	return o;
+		doc_null(d, "refault_pct");
+	doc_close(d);
 }
 
-static cJSON *json_boost(const struct rec *r)
+static void doc_boost(const struct rec *r, struct doc *d)
 {
 	const struct wm_boost_evidence *ev = &r->bev;
-	cJSON *o = cJSON_CreateObject();
 
-	cJSON_AddStringToObject(o, "action", wm_rec_boost_action_name(r->bdec.action));
-	json_add_long(o, "factor_now", (r->now.have & WM_HAVE_BOOST) ? r->now.boost_factor : RV_NONE);
-	json_add_long(o, "factor_recommended", r->bdec.factor < 0 ? RV_NONE : r->bdec.factor);
-	cJSON_AddNumberToObject(o, "readings", (double)ev->nsamples);
-	cJSON_AddNumberToObject(o, "boosted_readings", (double)ev->boosted);
-	cJSON_AddNumberToObject(o, "rises", (double)ev->rises);
-	cJSON_AddBoolToObject(o, "hidden", ev->hidden);
-	cJSON_AddNumberToObject(o, "odd_moves", (double)ev->odd_moves);
-	cJSON_AddNumberToObject(o, "peak_pages", (double)r->bdec.headroom);
-	cJSON_AddNumberToObject(o, "allowed_pages",
-				(r->now.have & WM_HAVE_BOOST) ? (double)rec_boost_allowed(r) : 0);
-	cJSON_AddNumberToObject(o, "kswapd_boost_runs", (double)ev->kswapd_boost_runs);
-	cJSON_AddItemToObject(o, "boost_reclaimed_pages", json_counter(ev->boost_reclaimed));
+	doc_obj(d, "boost");
+	doc_str(d, "action", NULL, wm_rec_boost_action_name(r->bdec.action));
+	doc_long_or_null(d, "factor_now", (r->now.have & WM_HAVE_BOOST) ? r->now.boost_factor : RV_NONE);
+	doc_long_or_null(d, "factor_recommended", r->bdec.factor < 0 ? RV_NONE : r->bdec.factor);
+	doc_double(d, "readings", NULL, (double)ev->nsamples);
+	doc_double(d, "boosted_readings", NULL, (double)ev->boosted);
+	doc_double(d, "rises", NULL, (double)ev->rises);
+	doc_bool(d, "hidden", NULL, ev->hidden);
+	doc_double(d, "odd_moves", NULL, (double)ev->odd_moves);
+	doc_double(d, "peak_pages", NULL, (double)r->bdec.headroom);
+	doc_double(d, "allowed_pages", NULL, (r->now.have & WM_HAVE_BOOST) ? (double)rec_boost_allowed(r) : 0);
+	doc_double(d, "kswapd_boost_runs", NULL, (double)ev->kswapd_boost_runs);
+	doc_u64(d, "boost_reclaimed_pages", NULL, ev->boost_reclaimed);
 	if (ev->refaults_counted)
-		cJSON_AddItemToObject(o, "refaults_after_boost", json_counter(ev->boost_refaults));
+		doc_u64(d, "refaults_after_boost", NULL, ev->boost_refaults);
 	else
-		cJSON_AddNullToObject(o, "refaults_after_boost");
-	cJSON_AddItemToObject(o, "stalls", json_counter(ev->stalls));
-	cJSON_AddItemToObject(o, "stalls_during_boost", json_counter(ev->stalls_boosted));
+		doc_null(d, "refaults_after_boost");
+	doc_u64(d, "stalls", NULL, ev->stalls);
+	doc_u64(d, "stalls_during_boost", NULL, ev->stalls_boosted);
 	if (ev->fallbacks_counted) {
-		cJSON_AddItemToObject(o, "fallbacks", json_counter(ev->fallbacks));
-		cJSON_AddNumberToObject(o, "fallback_intervals", (double)ev->fallback_intervals);
-		cJSON_AddItemToObject(o, "fallback_peak", json_counter(ev->fallback_peak));
-		cJSON_AddNullToObject(o, "fallbacks_why_not");
+		doc_u64(d, "fallbacks", NULL, ev->fallbacks);
+		doc_double(d, "fallback_intervals", NULL, (double)ev->fallback_intervals);
+		doc_u64(d, "fallback_peak", NULL, ev->fallback_peak);
+		doc_null(d, "fallbacks_why_not");
 	} else {
-		cJSON_AddNullToObject(o, "fallbacks");
-		cJSON_AddNullToObject(o, "fallback_intervals");
-		cJSON_AddNullToObject(o, "fallback_peak");
+		doc_null(d, "fallbacks");
+		doc_null(d, "fallback_intervals");
+		doc_null(d, "fallback_peak");
 		if (r->fbc_why[0])
-			cJSON_AddStringToObject(o, "fallbacks_why_not", r->fbc_why);
+			doc_str(d, "fallbacks_why_not", NULL, r->fbc_why);
 		else
-			cJSON_AddNullToObject(o, "fallbacks_why_not");
+			doc_null(d, "fallbacks_why_not");
 	}
-	cJSON_AddItemToObject(o, "gap_needed_pages", json_counter(r->bdec.need));
-	return o;
+	doc_u64(d, "gap_needed_pages", NULL, r->bdec.need);
+	doc_close(d);
 }
 
-static cJSON *json_script(const struct rec *r)
+static void doc_script(const struct rec *r, struct doc *d)
 {
 	const struct wm_rec_script *sc = &r->script;
-	cJSON *o = cJSON_CreateObject(), *zs;
 	size_t i;
 
-	cJSON_AddNumberToObject(o, "wsf", (double)sc->result);
-	cJSON_AddNumberToObject(o, "wsf_with_true_min", (double)sc->result_true);
-	cJSON_AddNumberToObject(o, "base_wsf", (double)sc->base_wsf);
-	cJSON_AddNumberToObject(o, "extra_pages", (double)sc->extra_pages);
-	cJSON_AddNumberToObject(o, "vm_total_pages", (double)sc->vm_total);
-	cJSON_AddNumberToObject(o, "delta", (double)sc->delta);
-	cJSON_AddNumberToObject(o, "managed_lines", (double)sc->nzones);
-	cJSON_AddNumberToObject(o, "min_lines", (double)sc->nmin);
-	cJSON_AddBoolToObject(o, "misread_min", sc->misread);
-	cJSON_AddBoolToObject(o, "kernel_accepts", sc->result >= 1 && sc->result <= r->s.st.kernel.prof.wsf_max);
-	zs = cJSON_AddArrayToObject(o, "zones");
+	doc_obj(d, "script");
+	doc_double(d, "wsf", NULL, (double)sc->result);
+	doc_double(d, "wsf_with_true_min", NULL, (double)sc->result_true);
+	doc_double(d, "base_wsf", NULL, (double)sc->base_wsf);
+	doc_double(d, "extra_pages", NULL, (double)sc->extra_pages);
+	doc_double(d, "vm_total_pages", NULL, (double)sc->vm_total);
+	doc_double(d, "delta", NULL, (double)sc->delta);
+	doc_double(d, "managed_lines", NULL, (double)sc->nzones);
+	doc_double(d, "min_lines", NULL, (double)sc->nmin);
+	doc_bool(d, "misread_min", NULL, sc->misread);
+	doc_bool(d, "kernel_accepts", NULL, sc->result >= 1 && sc->result <= r->s.st.kernel.prof.wsf_max);
+	doc_arr(d, "zones");
 	for (i = 0; i < sc->nzones; i++) {
 		const struct wm_rec_script_zone *z = &sc->z[i];
-		cJSON *zo = cJSON_CreateObject();
 		char br[2] = { z->branch, 0 };
 
-		cJSON_AddNumberToObject(zo, "managed", (double)z->managed);
-		json_add_long(zo, "min_read", z->min_read < 0 ? RV_NONE : z->min_read);
-		json_add_long(zo, "min_true", z->min_true < 0 ? RV_NONE : z->min_true);
+		doc_obj(d, NULL);
+		doc_double(d, "managed", NULL, (double)z->managed);
+		doc_long_or_null(d, "min_read", z->min_read < 0 ? RV_NONE : z->min_read);
+		doc_long_or_null(d, "min_true", z->min_true < 0 ? RV_NONE : z->min_true);
 		if (z->branch == '-') {
-			cJSON_AddNullToObject(zo, "case");
+			doc_null(d, "case");
 		} else {
-			cJSON_AddStringToObject(zo, "case", br);
-			cJSON_AddNumberToObject(zo, "base_margin", (double)z->base_margin);
-			cJSON_AddNumberToObject(zo, "calc_margin", (double)z->calc_margin);
+			doc_str(d, "case", NULL, br);
+			doc_double(d, "base_margin", NULL, (double)z->base_margin);
+			doc_double(d, "calc_margin", NULL, (double)z->calc_margin);
 		}
-		cJSON_AddBoolToObject(zo, "bc_divide_by_zero", z->div_zero);
-		json_add_long(zo, "wsf", z->result < 0 ? RV_NONE : z->result);
-		cJSON_AddItemToArray(zs, zo);
+		doc_bool(d, "bc_divide_by_zero", NULL, z->div_zero);
+		doc_long_or_null(d, "wsf", z->result < 0 ? RV_NONE : z->result);
+		doc_close(d);
 	}
-	return o;
+	doc_close(d);
+	doc_close(d);
 }
 
 int rec_print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 {
-	cJSON *doc, *o, *a, *zs;
+	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
+	struct doc *d = &doc;
+	cJSON *head, *sysctl, *reserve;
 	unsigned ps = r->s.st.m.page_size;
 	char line[128];
 	size_t i;
 	int j;
 
-	doc = explain_json_head(&(struct explain_head){
+	head = explain_json_head(&(struct explain_head){
 		.source = r->s.live ? "live" : "capture",
 		.kernel = r->s.st.kernel.osrelease[0] ? r->s.st.kernel.osrelease : "",
 		.m = &r->s.st.m, .page_size_only = true });
-	cJSON_AddStringToObject(doc, "mode", rec_mode_names[r->mode]);
-	o = cJSON_AddObjectToObject(doc, "recommended");
+	sysctl = report_json_sysctl(&r->s.st.sysctl);
+	reserve = explain_json_reserve(&r->rv, ps, RESERVE_CHANGE | RESERVE_HUGETLB);
+	doc_begin(d, FMT_JSON, stdout);
+	doc_members(d, head);
+	doc_str(d, "mode", NULL, rec_mode_names[r->mode]);
+	doc_obj(d, "recommended");
 	if (r->mode == M_EXTRA && r->knob)
-		cJSON_AddNumberToObject(o, "extra_free_kbytes", (double)r->extra_kb);
+		doc_double(d, "extra_free_kbytes", NULL, (double)r->extra_kb);
 	else
-		cJSON_AddNumberToObject(o, "watermark_scale_factor", (double)r->ans.wsf);
+		doc_double(d, "watermark_scale_factor", NULL, (double)r->ans.wsf);
 	if (rec_boost_zero(r))
-		cJSON_AddNumberToObject(o, "watermark_boost_factor", 0);
-	a = cJSON_AddArrayToObject(doc, "reasons");
+		doc_double(d, "watermark_boost_factor", NULL, 0);
+	doc_close(d);
+	doc_arr(d, "reasons");
 	for (j = 0; j < r->nreasons; j++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(r->reasons[j]));
-	a = cJSON_AddArrayToObject(doc, "warnings");
+		doc_item_str(d, NULL, r->reasons[j]);
+	doc_close(d);
+	doc_arr(d, "warnings");
 	for (j = 0; j < r->nwarnings; j++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(r->warnings[j]));
-	cJSON_AddStringToObject(doc, "verdict", rec_verdict(r));
-	o = cJSON_AddObjectToObject(doc, "wsf");
-	cJSON_AddNumberToObject(o, "now", (double)r->now.wsf);
-	cJSON_AddNumberToObject(o, "recommended", (double)r->ans.wsf);
-	json_add_long(o, "wanted", r->ans.wanted < 0 ? RV_NONE : r->ans.wanted);
-	cJSON_AddBoolToObject(o, "capped", r->ans.capped);
-	cJSON_AddNumberToObject(o, "kernel_min", 1);
-	cJSON_AddNumberToObject(o, "kernel_max", (double)r->s.st.kernel.prof.wsf_max);
-	json_add_long(o, "floor_first", r->ans.floor_first < 0 ? RV_NONE : r->ans.floor_first);
-	json_add_long(o, "floor_all", r->ans.floor_all < 0 ? RV_NONE : r->ans.floor_all);
-	cJSON_AddItemToObject(doc, "sysctl", report_json_sysctl(&r->s.st.sysctl));
-	o = cJSON_AddObjectToObject(doc, "gaps");
-	cJSON_AddNumberToObject(o, "pages_now", (double)r->ans.gap_now);
-	cJSON_AddNumberToObject(o, "pages_after", (double)r->ans.gap_after);
-	cJSON_AddItemToObject(o, "pages_needed", json_counter(r->ans.gap_needed));
-	cJSON_AddNumberToObject(o, "pages_at_wsf_1", (double)r->ans.gap_floor);
-	cJSON_AddStringToObject(o, "zones", r->mode == M_EXTRA ? "all" : "usable");
-	zs = cJSON_AddArrayToObject(doc, "zones");
+		doc_item_str(d, NULL, r->warnings[j]);
+	doc_close(d);
+	doc_str(d, "verdict", NULL, rec_verdict(r));
+	doc_obj(d, "wsf");
+	doc_double(d, "now", NULL, (double)r->now.wsf);
+	doc_double(d, "recommended", NULL, (double)r->ans.wsf);
+	doc_long_or_null(d, "wanted", r->ans.wanted < 0 ? RV_NONE : r->ans.wanted);
+	doc_bool(d, "capped", NULL, r->ans.capped);
+	doc_double(d, "kernel_min", NULL, 1);
+	doc_double(d, "kernel_max", NULL, (double)r->s.st.kernel.prof.wsf_max);
+	doc_long_or_null(d, "floor_first", r->ans.floor_first < 0 ? RV_NONE : r->ans.floor_first);
+	doc_long_or_null(d, "floor_all", r->ans.floor_all < 0 ? RV_NONE : r->ans.floor_all);
+	doc_close(d);
+	doc_cjson(d, "sysctl", sysctl);
+	doc_obj(d, "gaps");
+	doc_double(d, "pages_now", NULL, (double)r->ans.gap_now);
+	doc_double(d, "pages_after", NULL, (double)r->ans.gap_after);
+	doc_u64(d, "pages_needed", NULL, r->ans.gap_needed);
+	doc_double(d, "pages_at_wsf_1", NULL, (double)r->ans.gap_floor);
+	doc_str(d, "zones", NULL, r->mode == M_EXTRA ? "all" : "usable");
+	doc_close(d);
+	doc_arr(d, "zones");
 	for (i = 0; i < nrows; i++) {
-		cJSON *zo = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(zo, "node", rows[i].node);
-		cJSON_AddStringToObject(zo, "zone", rows[i].zone);
-		fmt_json_fields(zo, rfields, NRFIELDS, rcols(r), &rows[i]);
-		cJSON_AddItemToArray(zs, zo);
+		doc_obj(d, NULL);
+		doc_double(d, "node", NULL, rows[i].node);
+		doc_str(d, "zone", NULL, rows[i].zone);
+		doc_fields(d, rfields, NRFIELDS, rcols(r), &rows[i]);
+		doc_close(d);
 	}
-	cJSON_AddItemToObject(doc, "reserve", explain_json_reserve(&r->rv, ps,
-								 RESERVE_CHANGE | RESERVE_HUGETLB));
+	doc_close(d);
+	doc_cjson(d, "reserve", reserve);
 	if (r->mode == M_EXTRA) {
-		o = cJSON_AddObjectToObject(doc, "extra_free_kbytes");
-		cJSON_AddNumberToObject(o, "kbytes", (double)r->extra_kb);
-		cJSON_AddBoolToObject(o, "kernel_has_knob", r->knob);
-		json_add_long(o, "exact_wsf", r->ans.wanted < 0 ? RV_NONE : r->ans.wanted);
+		doc_obj(d, "extra_free_kbytes");
+		doc_double(d, "kbytes", NULL, (double)r->extra_kb);
+		doc_bool(d, "kernel_has_knob", NULL, r->knob);
+		doc_long_or_null(d, "exact_wsf", r->ans.wanted < 0 ? RV_NONE : r->ans.wanted);
 		if (r->script_ok)
-			cJSON_AddItemToObject(o, "script", json_script(r));
+			doc_script(r, d);
 		else
-			cJSON_AddNullToObject(o, "script");
+			doc_null(d, "script");
+		doc_close(d);
 	}
 	if (r->mode == M_BURST) {
-		o = cJSON_AddObjectToObject(doc, "burst");
-		cJSON_AddItemToObject(o, "bytes", json_counter(r->burst_bytes));
-		cJSON_AddItemToObject(o, "pages", json_counter(r->ans.gap_needed));
+		doc_obj(d, "burst");
+		doc_u64(d, "bytes", NULL, r->burst_bytes);
+		doc_u64(d, "pages", NULL, r->ans.gap_needed);
+		doc_close(d);
 	}
 	if (r->measured)
-		cJSON_AddItemToObject(doc, "measurements", json_measure(r));
+		doc_measure(r, d);
 	if (r->bmeasured)
-		cJSON_AddItemToObject(doc, "boost", json_boost(r));
+		doc_boost(r, d);
 	apply_line(r, line, sizeof(line));
-	cJSON_AddStringToObject(doc, "apply", line);
-	return report_json_print(doc);
+	doc_str(d, "apply", NULL, line);
+	cJSON_Delete(head);
+	cJSON_Delete(sysctl);
+	cJSON_Delete(reserve);
+	doc_end(d);	/* a write error shows at close_stdout() */
+	return EXIT_OK;
 }
 
 void rec_print_text(struct rec *r, const struct rzone *rows, size_t nrows)
