@@ -6,12 +6,14 @@
  */
 #include <getopt.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../calc/boost.h"
 #include "commands.h"
+#include "doc.h"
 #include "explain.h"
 #include "jsonw.h"
 #include "snapshot.h"
@@ -54,18 +56,16 @@ static void node_add(int64_t *sum, int64_t v)
 }
 
 /*
- * Per node: sums of managed, free and the watermarks, as text lines to f
- * or JSON objects into arr.  zi_parse() refuses node numbers that go
- * down, so each node's rows are together: one pass.
+ * Per node: sums of managed, free and the watermarks, as lines of text or
+ * the document's "nodes" objects.  zi_parse() refuses node numbers that
+ * go down, so each node's rows are together: one pass.
  */
-static void node_totals(const struct zrow *rows, size_t n, struct jw *w, FILE *f)
+static void node_totals(const struct zrow *rows, size_t n, struct doc *d)
 {
 	size_t i, k;
 
-	if (f)
-		fputs("\nPer node (pages):\n", f);
-	if (w)
-		jw_arr_open(w, "nodes");
+	doc_text(d, "\nPer node (pages):\n");
+	doc_arr(d, "nodes");
 	for (i = 0; i < n; i = k) {
 		struct node_row t = { 0 };
 		int node = rows[i].node;
@@ -77,24 +77,13 @@ static void node_totals(const struct zrow *rows, size_t n, struct jw *w, FILE *f
 			node_add(&t.low, rows[k].low);
 			node_add(&t.high, rows[k].high);
 		}
-		if (f) {
-			char nb[24];
-
-			fputs_unlocked("node ", f);
-			fwrite_unlocked(nb, 1, fmt_long(nb, node), f);
-			fputs_unlocked(": ", f);
-			fmt_text_record(f, node_fields, NNODE_FIELDS, 0, &t);
-			fputc('\n', f);
-		}
-		if (w) {
-			jw_obj_open(w, NULL);
-			jw_long(w, "node", node);
-			jw_fmt_fields(w, node_fields, NNODE_FIELDS, 0, &t);
-			jw_close(w);
-		}
+		doc_obj(d, NULL);
+		doc_long(d, "node", "node %" PRId64 ": ", node);
+		doc_record(d, node_fields, NNODE_FIELDS, 0, &t);
+		doc_text(d, "\n");
+		doc_close(d);
 	}
-	if (w)
-		jw_close(w);
+	doc_close(d);
 }
 
 /* The shown rows, for node_totals() as the document's "nodes". */
@@ -103,11 +92,11 @@ struct show_rows {
 	size_t n;
 };
 
-static void json_nodes(struct jw *w, const void *arg)
+static void json_nodes(struct doc *d, const void *arg)
 {
 	const struct show_rows *r = arg;
 
-	node_totals(r->rows, r->n, w, NULL);
+	node_totals(r->rows, r->n, d);
 }
 
 /*
@@ -230,8 +219,12 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 		ex.json_more_arg = &sr;
 	}
 	rc = explain_print(ctx, &ex);
-	if (ctx->format == FMT_TEXT)
-		node_totals(rows, s.st.zi.nzones, NULL, stdout);
+	if (ctx->format == FMT_TEXT) {
+		static struct doc text;
+
+		doc_begin(&text, FMT_TEXT, stdout);
+		node_totals(rows, s.st.zi.nzones, &text);
+	}
 	free(w);
 	free(rows);
 	snapshot_free(&s);

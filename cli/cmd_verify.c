@@ -202,19 +202,13 @@ static struct doc *verify_doc(const char *root)
 static int report_doc(const struct snapshot *s, const struct wm_verify *a, const char *kernel,
 		      const char *root)
 {
-	cJSON *head;
-	struct doc *d;
+	struct doc *d = verify_doc(root);
 	size_t i;
 	int j;
 
-	head = explain_json_head(&(struct explain_head){
+	explain_doc_head(d, &(struct explain_head){
 		.source = s->live ? "live" : "capture", .kernel = kernel,
 		.m = &s->st.m, .geo = &s->st.geo, .sysctl = &a->sc });
-	if (!head)
-		return cli_err(EXIT_SYSTEM, "json", "out of memory");
-	d = verify_doc(root);
-	doc_members(d, head);
-	cJSON_Delete(head);
 	if (a->prof.high_rule != WM_HIGH_STOCK)
 		doc_str(d, "high_formula", NULL, opts_formula_name(a->prof.high_rule));
 	doc_arr(d, "zones");
@@ -324,12 +318,9 @@ static int cannot_verify(const struct cli_ctx *ctx, const struct snapshot *s, in
 		cli_err(EXIT_CHECK, "verify", "cannot verify: %s", why);
 
 	if (ctx->format == FMT_JSON) {
-		cJSON *head = explain_json_head(&(struct explain_head){
-			.source = s->live ? "live" : "capture" });
 		struct doc *d = verify_doc(fleet);
 
-		doc_members(d, head);
-		cJSON_Delete(head);
+		explain_doc_head(d, &(struct explain_head){ .source = s->live ? "live" : "capture" });
 		doc_bool(d, "match", NULL, false);
 		doc_str(d, "verdict", NULL, "cannot-verify");
 		doc_str(d, "reason", NULL, why);

@@ -235,17 +235,13 @@ static int whatif_json(struct whatif *w, struct doc *d)
 {
 	const struct snapshot *s = &w->s;
 	const struct wm_predicted *after = w->after;
-	cJSON *head, *sysctl_now, *reserve;
 	size_t i;
 
-	head = explain_json_head(&(struct explain_head){
+	explain_doc_head(d, &(struct explain_head){
 		.source = s->live ? "live" : "capture",
 		.kernel = s->st.kernel.osrelease[0] ? s->st.kernel.osrelease : "",
 		.m = &s->st.m, .geo = &s->st.geo, .sysctl = &w->sc });
-	sysctl_now = report_json_sysctl(&s->st.sysctl);
-	reserve = explain_json_reserve(&w->rv, s->st.m.page_size, RESERVE_LOW_SUM);
-	doc_members(d, head);
-	doc_cjson(d, "sysctl_now", sysctl_now);
+	report_doc_sysctl(d, "sysctl_now", &s->st.sysctl);
 	doc_bool(d, "watermarks_recomputed", NULL, w->recompute);
 	if (w->rule != WM_HIGH_STOCK)
 		doc_str(d, "high_formula", NULL, opts_formula_name(w->rule));
@@ -274,11 +270,8 @@ static int whatif_json(struct whatif *w, struct doc *d)
 				(row.boost_max != RV_NONE ? COL_BOOST_MAX : 0), true, &now);
 	}
 	doc_close(d);
-	doc_cjson(d, "reserve", reserve);
+	explain_doc_reserve(d, &w->rv, s->st.m.page_size, RESERVE_LOW_SUM);
 	anon_only_lines(s, after, d);
-	cJSON_Delete(head);
-	cJSON_Delete(sysctl_now);
-	cJSON_Delete(reserve);
 	doc_end(d);	/* a write error shows at close_stdout() */
 	return EXIT_OK;
 }

@@ -155,20 +155,18 @@ void doc_fields(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned c
 		fmt_text_cells(d->f, fs, nf, NULL, cols, 0, row);
 }
 
+void doc_record(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols,
+		const void *row)
+{
+	if (doc_is_json(d))
+		jw_fmt_fields(&d->w, fs, nf, cols, row);
+	else
+		fmt_text_record(d->f, fs, nf, cols, row);
+}
+
 void doc_header(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols)
 {
 	if (!doc_is_json(d))
 		fmt_text_header(d->f, fs, nf, NULL, cols, 0);
 }
 
-void doc_cjson(struct doc *d, const char *key, const cJSON *item)
-{
-	if (doc_is_json(d))
-		jw_cjson(&d->w, key, item);
-}
-
-void doc_members(struct doc *d, const cJSON *o)
-{
-	if (doc_is_json(d))
-		jw_cjson_members(&d->w, o);
-}

@@ -22,8 +22,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <cjson/cJSON.h>
-
 #include "cli.h"
 #include "fmt.h"
 #include "jsonw.h"
@@ -83,13 +81,14 @@ void doc_unit(struct doc *d, const char *key, enum fmt_unit u, struct fmt_val v)
 void doc_fields(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols,
 		const void *row);
 
+/*
+ * A record of fs[nf] as prose: in text "header cell" pairs joined by ", "
+ * (fmt_text_record), in JSON its fields as members.
+ */
+void doc_record(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols,
+		const void *row);
+
 /* The text header of the table fs[nf] with column bits cols (fmt_text_header); nothing in JSON. */
 void doc_header(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols);
-
-/* A cJSON value as member key (JSON only), for the parts still built as cJSON trees. */
-void doc_cjson(struct doc *d, const char *key, const cJSON *item);
-
-/* A cJSON object's members, as they are (a head built by explain_json_head). */
-void doc_members(struct doc *d, const cJSON *o);
 
 #endif /* WMARK_DOC_H */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc.h"
 #include "explain.h"
 #include "jsonw.h"
 
@@ -92,30 +93,24 @@ const char *explain_geometry(const struct wm_geometry *g)
 	return "";
 }
 
-void explain_json_geometry(cJSON *doc, const struct wm_machine *m, const struct wm_geometry *g)
+void explain_doc_head(struct doc *d, const struct explain_head *h)
 {
-	cJSON_AddNumberToObject(doc, "page_size", m->page_size);
-	if (g)
-		cJSON_AddStringToObject(doc, "page_size_source", wm_geo_from_name(g->page_size_from));
-	cJSON_AddNumberToObject(doc, "pageblock_pages", (double)m->pageblock_pages);
-	if (g)
-		cJSON_AddStringToObject(doc, "pageblock_source", wm_geo_from_name(g->pageblock_from));
-}
+	const struct wm_machine *m = h->m;
 
-cJSON *explain_json_head(const struct explain_head *h)
-{
-	cJSON *doc = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(doc, "source", h->source);
+	doc_str(d, "source", NULL, h->source);
 	if (h->kernel)
-		cJSON_AddStringToObject(doc, "kernel", h->kernel);
-	if (h->m && h->page_size_only)
-		cJSON_AddNumberToObject(doc, "page_size", h->m->page_size);
-	else if (h->m)
-		explain_json_geometry(doc, h->m, h->geo);
+		doc_str(d, "kernel", NULL, h->kernel);
+	if (m) {
+		doc_double(d, "page_size", NULL, m->page_size);
+		if (h->geo && !h->page_size_only)
+			doc_str(d, "page_size_source", NULL, wm_geo_from_name(h->geo->page_size_from));
+		if (!h->page_size_only)
+			doc_double(d, "pageblock_pages", NULL, (double)m->pageblock_pages);
+		if (h->geo && !h->page_size_only)
+			doc_str(d, "pageblock_source", NULL, wm_geo_from_name(h->geo->pageblock_from));
+	}
 	if (h->sysctl)
-		cJSON_AddItemToObject(doc, "sysctl", report_json_sysctl(h->sysctl));
-	return doc;
+		report_doc_sysctl(d, "sysctl", h->sysctl);
 }
 
 static double reserve_mib(uint64_t pages, unsigned page_size)
@@ -146,32 +141,33 @@ void explain_text_reserve(FILE *f, const struct wm_reserve *rv, unsigned page_si
 		fputs("HugeTLB: unknown (no proc/meminfo under the root)\n", f);
 }
 
-cJSON *explain_json_reserve(const struct wm_reserve *rv, unsigned page_size, unsigned parts)
+void explain_doc_reserve(struct doc *d, const struct wm_reserve *rv, unsigned page_size,
+			 unsigned parts)
 {
-	cJSON *o = cJSON_CreateObject();
 	unsigned kbpp = page_size / 1024;
 
-	cJSON_AddNumberToObject(o, "totalreserve_pages_now", (double)rv->total_now);
-	cJSON_AddNumberToObject(o, "totalreserve_pages_after", (double)rv->total_after);
+	doc_obj(d, "reserve");
+	doc_double(d, "totalreserve_pages_now", NULL, (double)rv->total_now);
+	doc_double(d, "totalreserve_pages_after", NULL, (double)rv->total_after);
 	if (parts & RESERVE_LOW_SUM) {
-		cJSON_AddNumberToObject(o, "low_sum_pages_now", (double)rv->low_now);
-		cJSON_AddNumberToObject(o, "low_sum_pages_after", (double)rv->low_after);
+		doc_double(d, "low_sum_pages_now", NULL, (double)rv->low_now);
+		doc_double(d, "low_sum_pages_after", NULL, (double)rv->low_after);
 	}
 	if (rv->have_meminfo) {
-		cJSON_AddNumberToObject(o, "mem_available_kb_now", (double)rv->avail_now * kbpp);
-		cJSON_AddNumberToObject(o, "mem_available_kb_after", (double)rv->avail_after * kbpp);
+		doc_double(d, "mem_available_kb_now", NULL, (double)rv->avail_now * kbpp);
+		doc_double(d, "mem_available_kb_after", NULL, (double)rv->avail_after * kbpp);
 		if (parts & RESERVE_CHANGE)
-			cJSON_AddNumberToObject(o, "mem_available_change_kb",
-						(double)(rv->avail_after - rv->avail_now) * kbpp);
+			doc_double(d, "mem_available_change_kb", NULL,
+				   (double)(rv->avail_after - rv->avail_now) * kbpp);
 	} else {
-		cJSON_AddNullToObject(o, "mem_available_kb_now");
-		cJSON_AddNullToObject(o, "mem_available_kb_after");
+		doc_null(d, "mem_available_kb_now");
+		doc_null(d, "mem_available_kb_after");
 		if (parts & RESERVE_CHANGE)
-			cJSON_AddNullToObject(o, "mem_available_change_kb");
+			doc_null(d, "mem_available_change_kb");
 	}
 	if (parts & RESERVE_HUGETLB)
-		json_add_long(o, "hugetlb_kb", rv->hugetlb_kb < 0 ? RV_NONE : rv->hugetlb_kb);
-	return o;
+		doc_long_or_null(d, "hugetlb_kb", rv->hugetlb_kb < 0 ? RV_NONE : rv->hugetlb_kb);
+	doc_close(d);
 }
 
 static void text_header(FILE *f, const struct explain *ex)
@@ -326,40 +322,32 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 		break;
 	case FMT_JSON: {
 		/* streamed: thousands of zones on large machines (jsonw.h) */
-		struct jw *w = malloc(sizeof(*w));
-		cJSON *doc, *mo;
+		static struct doc doc;	/* the writer's buffer: not on the stack */
+		struct doc *d = &doc;
 
-		if (!w) {
-			rc = cli_err(EXIT_SYSTEM, "json", "out of memory");
-			break;
-		}
-		doc = explain_json_head(&(struct explain_head){
+		doc_begin(d, FMT_JSON, stdout);
+		explain_doc_head(d, &(struct explain_head){
 			.source = ex->source, .kernel = explain_kernel(ex, kb, sizeof(kb)),
 			.m = ex->machine, .geo = ex->geo, .sysctl = ex->sysctl });
 		if (ex->mfk_known) {
-			mo = cJSON_AddObjectToObject(doc, "min_free_kbytes");
-			cJSON_AddNumberToObject(mo, "value", (double)ex->mfk.value);
-			cJSON_AddStringToObject(mo, "rule", wm_mfk_rule_name(ex->mfk.rule));
+			doc_obj(d, "min_free_kbytes");
+			doc_double(d, "value", NULL, (double)ex->mfk.value);
+			doc_str(d, "rule", NULL, wm_mfk_rule_name(ex->mfk.rule));
 			if (ex->mfk.rule != WM_MFK_USER) {
-				json_add_long(mo, "sqrt", ex->mfk.sqrt_kb);
-				json_add_long(mo, "sqrt_rerun", ex->mfk.rerun_kb);
-				json_add_long(mo, "thp", ex->mfk.thp_kb);
+				doc_long_or_null(d, "sqrt", ex->mfk.sqrt_kb);
+				doc_long_or_null(d, "sqrt_rerun", ex->mfk.rerun_kb);
+				doc_long_or_null(d, "thp", ex->mfk.thp_kb);
 			}
+			doc_close(d);
 		}
-		jw_init(w, stdout);
-		jw_obj_open(w, NULL);
-		jw_cjson_members(w, doc);
-		cJSON_Delete(doc);
 		if (ex->high_formula)
-			jw_str(w, "high_formula", ex->high_formula);
+			doc_str(d, "high_formula", NULL, ex->high_formula);
 		if (ex->json_more)
-			ex->json_more(w, ex->json_more_arg);
-		report_jw_zones(w, "zones", rows, n, ex->cols);
-		jw_close(w);
+			ex->json_more(d, ex->json_more_arg);
+		report_doc_zones(d, "zones", rows, n, ex->cols);
 		/* a failed write is close_stdout()'s to report, as for printf */
-		if (jw_finish(w) && !ferror(stdout))
+		if (doc_end(d) && !ferror(stdout))
 			rc = cli_err(EXIT_SYSTEM, "json", "nesting too deep");
-		free(w);
 		break;
 	}
 	}

@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "report.h"
 
-struct jw;
+struct doc;
 
 struct explain {
 	const char *source;		/* "calc", "live" or "capture" */
@@ -32,7 +32,7 @@ struct explain {
 	unsigned cols;			/* COL_* */
 	const char *high_formula;	/* JSON "high_formula" when not the stock rule, or NULL */
 	/* Written after high_formula, before "zones", into the open top object. */
-	void (*json_more)(struct jw *w, const void *arg);
+	void (*json_more)(struct doc *d, const void *arg);
 	const void *json_more_arg;
 };
 
@@ -52,7 +52,6 @@ const char *explain_mfk(const struct wm_mfk *mfk, const struct wm_machine *m,
 const char *explain_geometry(const struct wm_geometry *g);
 
 /* page_size, pageblock_pages and, with g, where they came from, into doc. */
-void explain_json_geometry(cJSON *doc, const struct wm_machine *m, const struct wm_geometry *g);
 
 /* What a command's JSON document starts with; NULL members are left out. */
 struct explain_head {
@@ -65,12 +64,12 @@ struct explain_head {
 };
 
 /*
- * Return a new JSON object holding the header of h, in this order:
- * source, kernel, page_size, page_size_source, pageblock_pages,
- * pageblock_source (explain_json_geometry), sysctl (report_json_sysctl).
- * The command adds its own keys after them.
+ * The header of h as members of d's JSON object (nothing in text), in
+ * this order: source, kernel, page_size, page_size_source,
+ * pageblock_pages, pageblock_source, sysctl (report_doc_sysctl).  The
+ * command adds its own members after them.
  */
-cJSON *explain_json_head(const struct explain_head *h);
+void explain_doc_head(struct doc *d, const struct explain_head *h);
 
 /* The optional lines and keys of the reserve block. */
 enum {
@@ -87,8 +86,9 @@ enum {
 void explain_text_reserve(FILE *f, const struct wm_reserve *rv, unsigned page_size,
 			  unsigned parts);
 
-/* The same as the JSON "reserve" object (null where meminfo is missing). */
-cJSON *explain_json_reserve(const struct wm_reserve *rv, unsigned page_size, unsigned parts);
+/* The same as d's JSON member "reserve" (null where meminfo is missing). */
+void explain_doc_reserve(struct doc *d, const struct wm_reserve *rv, unsigned page_size,
+			 unsigned parts);
 
 /* Build rows from the model results of ex (caller frees). */
 struct zrow *explain_rows(const struct explain *ex);

@@ -17,8 +17,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <cjson/cJSON.h>
-
 #define RV_NONE (-1L)	/* a value the source does not have: JSON null, text "-" */
 
 /* Units whose value is a long (fmt_val.n) come first, through FMT_BOOL. */
@@ -102,25 +100,6 @@ void fmt_text_cells(FILE *f, const struct fmt_field *fs, size_t nf, const int *w
  */
 void fmt_text_record(FILE *f, const struct fmt_field *fs, size_t nf, unsigned cols,
 		     const void *row);
-
-/* Add v under key to o as unit u prints in JSON: null when !v.ok. */
-void fmt_json_value(cJSON *o, const char *key, enum fmt_unit u, struct fmt_val v);
-
-/* Add each field of fs[nf] a table with column bits cols has, from row, to o. */
-void fmt_json_fields(cJSON *o, const struct fmt_field *fs, size_t nf, unsigned cols,
-		     const void *row);
-
-/*
- * A page count or other integer as a JSON number, exact: below 2^53 a
- * double, past it the digits themselves.
- */
-cJSON *json_long(int64_t v);
-
-/* A raw 64-bit counter (vmstat): a number below 2^53, else a string (STYLE.md). */
-cJSON *json_counter(uint64_t v);
-
-/* Add a number (exact, json_long), or null when v == RV_NONE. */
-void json_add_long(cJSON *o, const char *key, int64_t v);
 
 /* v's digits as "%ld" prints them into buf (24 bytes); return their length. */
 size_t fmt_long(char *buf, int64_t v);

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "doc.h"
 #include "explain.h"
 #include "fmt.h"
@@ -249,20 +247,16 @@ int rec_print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 {
 	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
 	struct doc *d = &doc;
-	cJSON *head, *sysctl, *reserve;
 	unsigned ps = r->s.st.m.page_size;
 	char line[128];
 	size_t i;
 	int j;
 
-	head = explain_json_head(&(struct explain_head){
+	doc_begin(d, FMT_JSON, stdout);
+	explain_doc_head(d, &(struct explain_head){
 		.source = r->s.live ? "live" : "capture",
 		.kernel = r->s.st.kernel.osrelease[0] ? r->s.st.kernel.osrelease : "",
 		.m = &r->s.st.m, .page_size_only = true });
-	sysctl = report_json_sysctl(&r->s.st.sysctl);
-	reserve = explain_json_reserve(&r->rv, ps, RESERVE_CHANGE | RESERVE_HUGETLB);
-	doc_begin(d, FMT_JSON, stdout);
-	doc_members(d, head);
 	doc_str(d, "mode", NULL, rec_mode_names[r->mode]);
 	doc_obj(d, "recommended");
 	if (r->mode == M_EXTRA && r->knob)
@@ -291,7 +285,7 @@ int rec_print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 	doc_long_or_null(d, "floor_first", r->ans.floor_first < 0 ? RV_NONE : r->ans.floor_first);
 	doc_long_or_null(d, "floor_all", r->ans.floor_all < 0 ? RV_NONE : r->ans.floor_all);
 	doc_close(d);
-	doc_cjson(d, "sysctl", sysctl);
+	report_doc_sysctl(d, "sysctl", &r->s.st.sysctl);
 	doc_obj(d, "gaps");
 	doc_double(d, "pages_now", NULL, (double)r->ans.gap_now);
 	doc_double(d, "pages_after", NULL, (double)r->ans.gap_after);
@@ -308,7 +302,7 @@ int rec_print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 		doc_close(d);
 	}
 	doc_close(d);
-	doc_cjson(d, "reserve", reserve);
+	explain_doc_reserve(d, &r->rv, ps, RESERVE_CHANGE | RESERVE_HUGETLB);
 	if (r->mode == M_EXTRA) {
 		doc_obj(d, "extra_free_kbytes");
 		doc_double(d, "kbytes", NULL, (double)r->extra_kb);
@@ -332,9 +326,6 @@ int rec_print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 		doc_boost(r, d);
 	apply_line(r, line, sizeof(line));
 	doc_str(d, "apply", NULL, line);
-	cJSON_Delete(head);
-	cJSON_Delete(sysctl);
-	cJSON_Delete(reserve);
 	doc_end(d);	/* a write error shows at close_stdout() */
 	return EXIT_OK;
 }

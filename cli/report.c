@@ -181,29 +181,6 @@ void report_text_table(FILE *f, const struct zrow *rows, size_t n,
 	text_block(f, rows, n, cols, page_size, true);
 }
 
-cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols)
-{
-	cJSON *arr = cJSON_CreateArray();
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		cJSON *o = cJSON_CreateObject(), *prot;
-		int j;
-
-		cJSON_AddNumberToObject(o, "node", rows[i].node);
-		cJSON_AddStringToObject(o, "zone", rows[i].zone);
-		/* promo is null, not absent, on kernels without it */
-		fmt_json_fields(o, fields, NFIELDS, cols | COL_PROMO, &rows[i]);
-		prot = cJSON_AddArrayToObject(o, "protection");
-		for (j = 0; j < rows[i].nprot; j++)
-			cJSON_AddItemToArray(prot, json_long(rows[i].protection[j]));
-		if ((cols & COL_LIVE) && rows[i].state)
-			cJSON_AddStringToObject(o, "state", rows[i].state);
-		cJSON_AddItemToArray(arr, o);
-	}
-	return arr;
-}
-
 /* A zone's fields, protection and state: its members but node and zone. */
 static void jw_zone_fields(struct jw *w, const struct zrow *r, unsigned cols)
 {
@@ -332,31 +309,32 @@ void report_prom_sysctl(FILE *f, const struct wm_sysctl *s)
 	}
 }
 
-cJSON *report_json_sysctl(const struct wm_sysctl *s)
+void report_doc_sysctl(struct doc *d, const char *key, const struct wm_sysctl *s)
 {
-	cJSON *o = cJSON_CreateObject(), *a;
 	int i;
 
-	json_add_long(o, "min_free_kbytes", s->have & WM_HAVE_MFK ? s->min_free_kbytes : RV_NONE);
-	json_add_long(o, "watermark_scale_factor", s->have & WM_HAVE_WSF ? s->wsf : RV_NONE);
-	json_add_long(o, "watermark_boost_factor",
-		      s->have & WM_HAVE_BOOST ? s->boost_factor : RV_NONE);
+	doc_obj(d, key);
+	doc_long_or_null(d, "min_free_kbytes", s->have & WM_HAVE_MFK ? s->min_free_kbytes : RV_NONE);
+	doc_long_or_null(d, "watermark_scale_factor", s->have & WM_HAVE_WSF ? s->wsf : RV_NONE);
+	doc_long_or_null(d, "watermark_boost_factor",
+			 s->have & WM_HAVE_BOOST ? s->boost_factor : RV_NONE);
 	if ((s->have & WM_HAVE_LRR) && s->nlrr > 0) {
-		a = cJSON_AddArrayToObject(o, "lowmem_reserve_ratio");
+		doc_arr(d, "lowmem_reserve_ratio");
 		for (i = 0; i < s->nlrr; i++)
-			cJSON_AddItemToArray(a, cJSON_CreateNumber((double)s->lrr[i]));
+			doc_item_double(d, (double)s->lrr[i]);
+		doc_close(d);
 	} else {
-		cJSON_AddNullToObject(o, "lowmem_reserve_ratio");
+		doc_null(d, "lowmem_reserve_ratio");
 	}
-	json_add_long(o, "extra_free_kbytes",
-		      s->have & WM_HAVE_EXTRA ? s->extra_free_kbytes : RV_NONE);
-	return o;
+	doc_long_or_null(d, "extra_free_kbytes",
+			 s->have & WM_HAVE_EXTRA ? s->extra_free_kbytes : RV_NONE);
+	doc_close(d);
 }
 
-int report_json_print(cJSON *doc)
+void report_doc_zones(struct doc *d, const char *key, const struct zrow *rows, size_t n,
+		      unsigned cols)
 {
-	/* a write error shows at close_stdout() */
-	jw_print(stdout, doc);
-	cJSON_Delete(doc);
-	return EXIT_OK;
+	if (doc_is_json(d))
+		report_jw_zones(&d->w, key, rows, n, cols);
 }
+

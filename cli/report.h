@@ -13,8 +13,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
-
 #include "../calc/wmark.h"
 #include "../calc/zoneinfo.h"
 #include "cli.h"
@@ -62,9 +60,6 @@ void zrow_from_model(struct zrow *r, int node, const char *zone,
 void report_text_table(FILE *f, const struct zrow *rows, size_t n,
 		       unsigned cols, unsigned page_size);
 
-/* A JSON array of zone objects with the keys of wmark.1's JSON OUTPUT. */
-cJSON *report_json_zones(const struct zrow *rows, size_t n, unsigned cols);
-
 struct jw;
 
 /* One zone's members of report_json_zones(), into the object open in w. */
@@ -96,9 +91,10 @@ void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
 void report_prom_sysctl(FILE *f, const struct wm_sysctl *s);
 
 /* The "sysctl" object of wmark.1's JSON OUTPUT (fields < 0 become null). */
-cJSON *report_json_sysctl(const struct wm_sysctl *s);
+void report_doc_sysctl(struct doc *d, const char *key, const struct wm_sysctl *s);
 
-/* Print a cJSON document on stdout with a newline; frees it. */
-int report_json_print(cJSON *doc);
+/* report_jw_zones() into d (nothing in text). */
+void report_doc_zones(struct doc *d, const char *key, const struct zrow *rows, size_t n,
+		      unsigned cols);
 
 #endif /* WMARK_REPORT_H */

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "cli.h"
 #include "explain.h"
 #include "fmt.h"
@@ -182,12 +180,10 @@ int stalls_print(const struct report *r, enum cli_format format)
 {
 	static struct doc doc;	/* the JSON writer's buffer: not on the stack */
 	struct doc *d = &doc;
-	cJSON *head = explain_json_head(&(struct explain_head){ .source = "live" });
 	size_t i;
 
 	doc_begin(d, format, stdout);
-	doc_members(d, head);
-	cJSON_Delete(head);
+	explain_doc_head(d, &(struct explain_head){ .source = "live" });
 	if (r->version)
 		doc_u64(d, "taskstats_version", NULL, r->version);
 	else

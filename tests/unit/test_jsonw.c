@@ -6,6 +6,7 @@
  * same bytes; the writer's output, parsed by cJSON and printed again,
  * must also come back byte for byte.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,71 @@
 #include <cmocka.h>
 
 #include "../../cli/jsonw.h"
+
+/* ---- the cJSON reference the writer is compared with ------------------ */
+
+static cJSON *json_long(int64_t v)
+{
+	char b[24];
+
+	/* a double holds every integer below 2^53; past that, a string of the digits */
+	if ((long long)v > -(1LL << 53) && (long long)v < (1LL << 53))
+		return cJSON_CreateNumber((double)v);
+	snprintf(b, sizeof(b), "%" PRId64 "", v);
+	return cJSON_CreateString(b);
+}
+
+static void json_add_long(cJSON *o, const char *key, int64_t v)
+{
+	if (v == RV_NONE)
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddItemToObject(o, key, json_long(v));
+}
+
+static void fmt_json_value(cJSON *o, const char *key, enum fmt_unit u, struct fmt_val v)
+{
+	char s[32];
+
+	if (!v.ok) {
+		cJSON_AddNullToObject(o, key);
+		return;
+	}
+	switch (u) {
+	case FMT_PAGES:
+	case FMT_WSF:
+		cJSON_AddItemToObject(o, key, json_long(v.n));
+		break;
+	case FMT_BOOL:
+		cJSON_AddBoolToObject(o, key, v.n != 0);
+		break;
+	case FMT_COUNT:
+	case FMT_NS:
+		/* a 64-bit counter held as a double: past 2^53 its digits, as a string */
+		if (v.x >= 9007199254740992.0) {
+			snprintf(s, sizeof(s), "%.0f", v.x);
+			cJSON_AddStringToObject(o, key, s);
+		} else {
+			cJSON_AddNumberToObject(o, key, trunc(v.x));	/* v.x may be negative */
+		}
+		break;
+	case FMT_SHARE:
+	case FMT_MIB:
+		cJSON_AddNumberToObject(o, key, v.x);
+		break;
+	}
+}
+
+static void fmt_json_fields(cJSON *o, const struct fmt_field *fs, size_t nf, unsigned cols,
+		     const void *row)
+{
+	size_t k;
+
+	for (k = 0; k < nf; k++)
+		if (fmt_shown(&fs[k], cols, 0))
+			fmt_json_value(o, fs[k].json, fs[k].unit, fmt_value(&fs[k], row));
+}
+
 
 /* The writer's document: build(w) between jw_init and jw_finish. */
 static char *written(void (*build)(struct jw *w, const void *arg), const void *arg)
