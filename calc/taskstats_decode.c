@@ -284,7 +284,7 @@ static uint32_t get32(const unsigned char *b, size_t off)
 	return v;
 }
 
-int ts_decode_stats(const void *buf, size_t len, struct ts_stats *out)
+int ts_decode_stats(const void *buf, size_t len, struct ts_stats *out, struct wm_diag *diag)
 {
 	/* Aligned storage of the largest layout, zero past what was sent. */
 	union {
@@ -298,13 +298,14 @@ int ts_decode_stats(const void *buf, size_t len, struct ts_stats *out)
 
 	memset(out, 0, sizeof(*out));
 	if (len < sizeof(version))
-		return TS_DEC_SHORT;
+		return wm_fail(diag, WM_EPARSE, 0, "version",
+			       "%zu bytes: too few for the version of struct taskstats", len);
 	n = len < sizeof(u) ? len : sizeof(u);
 	memset(&u, 0, sizeof(u));
 	memcpy(&u, buf, n);
 	version = u.w.version;
 	if (version == 0)
-		return TS_DEC_VERSION;
+		return wm_fail(diag, WM_EPARSE, 0, "version", "version 0: not a taskstats record");
 
 	out->version = version;
 	out->wire_len = len;
@@ -354,7 +355,7 @@ int ts_decode_stats(const void *buf, size_t len, struct ts_stats *out)
 	out->run_real_ns = get64(b, l->run_real);
 	out->run_virtual_ns = get64(b, l->run_virtual);
 	out->tgid = version >= 12 ? get32(b, l->tgid) : 0;
-	return TS_DEC_OK;
+	return WM_OK;
 }
 
 /* struct nlattr: u16 length (header included), u16 type; 4-byte steps. */
@@ -374,7 +375,7 @@ static uint16_t get16(const unsigned char *p)
  * (AGGR_PID or AGGR_TGID) whose members these are.
  */
 static int walk(const unsigned char *p, size_t len, int nest,
-		struct ts_record *out, int *found)
+		struct ts_record *out, int *found, struct wm_diag *diag)
 {
 	while (len >= TS_NLA_HDR) {
 		size_t alen = get16(p), plen, step;
@@ -383,18 +384,20 @@ static int walk(const unsigned char *p, size_t len, int nest,
 		int rc;
 
 		if (alen < TS_NLA_HDR || alen > len)
-			return TS_DEC_MALFORMED;
+			return wm_fail(diag, WM_EPARSE, 0, "attribute",
+				       "an attribute of %zu bytes where %zu are left", alen, len);
 		plen = alen - TS_NLA_HDR;
 
 		if (!nest && (type == TS_TYPE_AGGR_PID ||
 			      type == TS_TYPE_AGGR_TGID)) {
-			rc = walk(pl, plen, (int)type, out, found);
+			rc = walk(pl, plen, (int)type, out, found, diag);
 			if (rc < 0)
 				return rc;
 		} else if (nest && (type == TS_TYPE_PID ||
 				    type == TS_TYPE_TGID)) {
 			if (plen < 4)
-				return TS_DEC_MALFORMED;
+				return wm_fail(diag, WM_EPARSE, 0, "attribute",
+					       "a pid or tgid attribute of %zu bytes", plen);
 			if (type == TS_TYPE_PID) {
 				out->has_pid = true;
 				memcpy(&out->pid, pl, 4);
@@ -405,7 +408,7 @@ static int walk(const unsigned char *p, size_t len, int nest,
 		} else if (nest && type == TS_TYPE_STATS) {
 			rc = ts_decode_stats(pl, plen,
 					     nest == TS_TYPE_AGGR_PID ?
-					     &out->pid_stats : &out->tgid_stats);
+					     &out->pid_stats : &out->tgid_stats, diag);
 			if (rc < 0)
 				return rc;
 			(*found)++;
@@ -418,16 +421,16 @@ static int walk(const unsigned char *p, size_t len, int nest,
 		p += step;
 		len -= step;
 	}
-	return TS_DEC_OK;
+	return WM_OK;
 }
 
-int ts_decode_attrs(const void *buf, size_t len, struct ts_record *out)
+int ts_decode_attrs(const void *buf, size_t len, struct ts_record *out, struct wm_diag *diag)
 {
 	int found = 0, rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = walk(buf, len, 0, out, &found);
+	rc = walk(buf, len, 0, out, &found, diag);
 	if (rc < 0)
 		return rc;
-	return found ? TS_DEC_OK : TS_DEC_EMPTY;
+	return found ? WM_OK : wm_fail(diag, WM_ENODATA, 0, NULL, "no stats in the message");
 }

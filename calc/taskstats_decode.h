@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wmark.h"
+
 /* Netlink attribute types of the family (stable kernel ABI). */
 enum {
 	TS_TYPE_PID = 1,	/* u32 */
@@ -94,14 +96,6 @@ struct ts_record {
 	struct ts_stats pid_stats, tgid_stats;
 };
 
-enum ts_dec_err {
-	TS_DEC_OK = 0,
-	TS_DEC_SHORT = -1,	/* too few bytes for even the version header */
-	TS_DEC_MALFORMED = -2,	/* an attribute's length is impossible */
-	TS_DEC_EMPTY = -3,	/* well formed, but no stats in it */
-	TS_DEC_VERSION = -4,	/* version 0: not a taskstats record */
-};
-
 /* Bytes of struct taskstats at a version: 0 if unknown (below 8). */
 size_t ts_wire_size(unsigned version);
 
@@ -113,19 +107,22 @@ unsigned ts_kind_since(enum ts_kind kind);
 
 /*
  * Decode one TASKSTATS_TYPE_STATS payload of len bytes into *out (zeroed
- * first).  Return TS_DEC_OK, TS_DEC_SHORT or TS_DEC_VERSION.  A record
- * shorter than its version defines is decoded as far as it goes and
- * marked truncated; a longer one is marked oversized.
+ * first).  Return WM_OK, or WM_EPARSE with diag (may be NULL): key
+ * "version" for too few bytes for the version header or a version of 0
+ * (not a taskstats record).  A record shorter than its version defines is
+ * decoded as far as it goes and marked truncated; a longer one is marked
+ * oversized.
  */
-int ts_decode_stats(const void *buf, size_t len, struct ts_stats *out);
+int ts_decode_stats(const void *buf, size_t len, struct ts_stats *out, struct wm_diag *diag);
 
 /*
  * Decode the attribute stream of a TASKSTATS message (the bytes after the
  * generic netlink header) into *out (zeroed first).  Unknown attributes
- * and padding are skipped wherever they sit.  Return TS_DEC_OK when at
- * least one stats record was found, else TS_DEC_EMPTY, TS_DEC_MALFORMED,
- * or an error of ts_decode_stats.
+ * and padding are skipped wherever they sit.  Return WM_OK when at least
+ * one stats record was found; WM_ENODATA when the stream is well formed
+ * but holds none; WM_EPARSE with diag (key "attribute": a length that is
+ * impossible) or an error of ts_decode_stats.
  */
-int ts_decode_attrs(const void *buf, size_t len, struct ts_record *out);
+int ts_decode_attrs(const void *buf, size_t len, struct ts_record *out, struct wm_diag *diag);
 
 #endif /* WMARK_TASKSTATS_DECODE_H */

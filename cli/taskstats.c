@@ -179,7 +179,7 @@ static int on_valid(struct nl_msg *msg, void *arg)
 		return NL_SKIP;
 	gh = nlmsg_data(nlh);
 	rc = ts_decode_attrs(genlmsg_attrdata(gh, 0),
-			     (size_t)genlmsg_attrlen(gh, 0), &rec);
+			     (size_t)genlmsg_attrlen(gh, 0), &rec, NULL);
 
 	if (nlh->nlmsg_pid == 0) {	/* an exit record */
 		if (!ts->listening)
@@ -455,7 +455,7 @@ static int decode_exit(const struct ts_sock *ts, const char *buf, size_t len,
 			continue;
 		gh = NLMSG_DATA(nlh);
 		alen = nlh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
-		if (ts_decode_attrs((const char *)gh + GENL_HDRLEN, alen, &rec) < 0) {
+		if (ts_decode_attrs((const char *)gh + GENL_HDRLEN, alen, &rec, NULL) < 0) {
 			(*undecodable)++;
 			continue;
 		}

@@ -52,21 +52,20 @@ static void check_stats(const struct ts_stats *s, size_t len)
 
 static void check_stats_rc(int rc, const struct ts_stats *s, size_t len)
 {
-	check(rc == TS_DEC_OK || rc == TS_DEC_SHORT || rc == TS_DEC_VERSION);
-	if (rc == TS_DEC_OK)
+	check(rc == WM_OK || rc == WM_EPARSE);
+	if (rc == WM_OK)
 		check_stats(s, len);
-	if (rc == TS_DEC_SHORT)
-		check(len < 2);
+	if (len < 2)
+		check(rc == WM_EPARSE);
 }
 
 static void run_attrs(const uint8_t *p, size_t n)
 {
 	struct ts_record r;
-	int rc = ts_decode_attrs(p, n, &r);
+	int rc = ts_decode_attrs(p, n, &r, NULL);
 
-	check(rc == TS_DEC_OK || rc == TS_DEC_EMPTY || rc == TS_DEC_MALFORMED ||
-	      rc == TS_DEC_SHORT || rc == TS_DEC_VERSION);
-	if (rc != TS_DEC_OK)
+	check(rc == WM_OK || rc == WM_ENODATA || rc == WM_EPARSE);
+	if (rc != WM_OK)
 		return;
 	check(r.pid_stats.version || r.tgid_stats.version);
 	if (r.pid_stats.version)
@@ -111,7 +110,7 @@ static void run_wrapped(const uint8_t *p, size_t n)
 	put_attr(buf, &at, TS_TYPE_STATS, stats, len);
 	l = (uint16_t)(at - nest);
 	memcpy(buf + nest, &l, 2);
-	if (ts_decode_attrs(buf, at, &r) == TS_DEC_OK) {
+	if (ts_decode_attrs(buf, at, &r, NULL) == WM_OK) {
 		check(r.has_pid && r.pid == 1);
 		check_stats(&r.pid_stats, len);
 	} else {
@@ -128,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	switch (data[0] % 3) {
 	case 0:
-		check_stats_rc(ts_decode_stats(data + 1, size - 1, &s), &s, size - 1);
+		check_stats_rc(ts_decode_stats(data + 1, size - 1, &s, NULL), &s, size - 1);
 		break;
 	case 1:
 		run_attrs(data + 1, size - 1);

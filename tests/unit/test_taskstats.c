@@ -109,7 +109,7 @@ static void test_v8_record_carries_reclaim_but_not_thrashing(void **state)
 	struct ts_stats s;
 
 	fill_common(8);
-	assert_int_equal(ts_decode_stats(rec, 328, &s), TS_DEC_OK);
+	assert_int_equal(ts_decode_stats(rec, 328, &s, NULL), WM_OK);
 	assert_int_equal(s.version, 8);
 	assert_false(s.truncated);
 	assert_false(s.oversized);
@@ -137,7 +137,7 @@ static void test_v9_record_adds_thrashing(void **state)
 	struct ts_stats s;
 
 	fill_common(9);
-	assert_int_equal(ts_decode_stats(rec, 344, &s), TS_DEC_OK);
+	assert_int_equal(ts_decode_stats(rec, 344, &s, NULL), WM_OK);
 	assert_pair(&s, TS_FREEPAGES, 104, 1040);
 	assert_pair(&s, TS_THRASHING, 105, 1050);
 	assert_false(s.have & (1u << TS_COMPACT));
@@ -149,7 +149,7 @@ static void test_v13_record_adds_compact_tgid_and_wpcopy(void **state)
 	struct ts_stats s;
 
 	fill_common(13);
-	assert_int_equal(ts_decode_stats(rec, 416, &s), TS_DEC_OK);
+	assert_int_equal(ts_decode_stats(rec, 416, &s, NULL), WM_OK);
 	assert_pair(&s, TS_COMPACT, 106, 1060);
 	assert_pair(&s, TS_WPCOPY, 107, 1070);
 	assert_false(s.have & (1u << TS_IRQ));
@@ -162,7 +162,7 @@ static void test_v14_record_adds_irq(void **state)
 	struct ts_stats s;
 
 	fill_common(14);
-	assert_int_equal(ts_decode_stats(rec, 432, &s), TS_DEC_OK);
+	assert_int_equal(ts_decode_stats(rec, 432, &s, NULL), WM_OK);
 	assert_int_equal(s.have, 0xffu);
 	assert_pair(&s, TS_IRQ, 108, 1080);
 	assert_false(s.have_minmax);
@@ -191,7 +191,7 @@ static void test_v15_record_is_read_at_its_moved_offsets_without_minmax(void **s
 	put64(320, 9);				/* nvcsw */
 	put64(424, 1700000002);			/* btime64 */
 	put32(464, 70);				/* tgid */
-	assert_int_equal(ts_decode_stats(rec, 560, &s), TS_DEC_OK);
+	assert_int_equal(ts_decode_stats(rec, 560, &s, NULL), WM_OK);
 	assert_int_equal(s.version, 15);
 	for (k = 0; k < TS_NKINDS; k++)
 		assert_pair(&s, k, 200 + k, 2000 + k);
@@ -218,7 +218,7 @@ static void test_v16_record_has_minmax_after_irq(void **state)
 		put64(432 + 16 * (size_t)k, 300 + k);	/* max */
 		put64(440 + 16 * (size_t)k, 30 + k);	/* min */
 	}
-	assert_int_equal(ts_decode_stats(rec, 560, &s), TS_DEC_OK);
+	assert_int_equal(ts_decode_stats(rec, 560, &s, NULL), WM_OK);
 	assert_int_equal(s.have, 0xffu);
 	assert_true(s.have_minmax);
 	assert_pair(&s, TS_CPU, 101, 1010);	/* not moved, unlike v15 */
@@ -253,7 +253,7 @@ static void test_truncated_record_keeps_only_fully_covered_pairs(void **state)
 
 	fill_common(14);
 	/* 420 bytes: irq count (416..424) is there, its total is not. */
-	assert_int_equal(ts_decode_stats(rec, 420, &s), TS_DEC_OK);
+	assert_int_equal(ts_decode_stats(rec, 420, &s, NULL), WM_OK);
 	assert_true(s.truncated);
 	assert_pair(&s, TS_WPCOPY, 107, 1070);
 	assert_false(s.have & (1u << TS_IRQ));
@@ -262,13 +262,13 @@ static void test_truncated_record_keeps_only_fully_covered_pairs(void **state)
 	/* v16 cut before its last min: no max/min at all. */
 	fill_common(16);
 	put64(432, 5);
-	assert_int_equal(ts_decode_stats(rec, 552, &s), TS_DEC_OK);
+	assert_int_equal(ts_decode_stats(rec, 552, &s, NULL), WM_OK);
 	assert_true(s.truncated);
 	assert_false(s.have_minmax);
 	assert_int_equal(s.d[TS_CPU].max_ns, 0);
 
 	/* Only the header: a record with nothing in it, but no crash. */
-	assert_int_equal(ts_decode_stats(rec, 8, &s), TS_DEC_OK);
+	assert_int_equal(ts_decode_stats(rec, 8, &s, NULL), WM_OK);
 	assert_true(s.truncated);
 	assert_int_equal(s.have, 0);
 	assert_string_equal(s.comm, "");
@@ -281,7 +281,7 @@ static void test_oversized_record_from_a_newer_kernel_is_read_by_prefix(void **s
 	fill_common(18);
 	put64(432, 55);			/* cpu max, where v16 put it */
 	memset(rec + 688, 0xee, 100);	/* fields we do not know */
-	assert_int_equal(ts_decode_stats(rec, 788, &s), TS_DEC_OK);
+	assert_int_equal(ts_decode_stats(rec, 788, &s, NULL), WM_OK);
 	assert_true(s.oversized);
 	assert_false(s.truncated);
 	assert_int_equal(s.have, 0xffu);
@@ -293,12 +293,16 @@ static void test_oversized_record_from_a_newer_kernel_is_read_by_prefix(void **s
 static void test_records_without_a_version_are_rejected(void **state)
 {
 	struct ts_stats s;
+	struct wm_diag d = { 0 };
 
 	fill_common(16);
-	assert_int_equal(ts_decode_stats(rec, 1, &s), TS_DEC_SHORT);
-	assert_int_equal(ts_decode_stats(rec, 0, &s), TS_DEC_SHORT);
+	assert_int_equal(ts_decode_stats(rec, 1, &s, &d), WM_EPARSE);
+	assert_string_equal(d.key, "version");
+	assert_int_equal(ts_decode_stats(rec, 0, &s, &d), WM_EPARSE);
+	assert_string_equal(d.key, "version");
 	put16(0, 0);
-	assert_int_equal(ts_decode_stats(rec, 560, &s), TS_DEC_VERSION);
+	assert_int_equal(ts_decode_stats(rec, 560, &s, &d), WM_EPARSE);
+	assert_string_equal(d.msg, "version 0: not a taskstats record");
 }
 
 static void test_command_names_are_made_printable(void **state)
@@ -307,11 +311,11 @@ static void test_command_names_are_made_printable(void **state)
 
 	fill_common(16);
 	memcpy(rec + 80, "a\033[2Jb\xc3\xa9", 8);
-	assert_int_equal(ts_decode_stats(rec, 560, &s), TS_DEC_OK);
+	assert_int_equal(ts_decode_stats(rec, 560, &s, NULL), WM_OK);
 	assert_string_equal(s.comm, "a?[2Jb??");
 	/* All 32 bytes used, no NUL: still terminated. */
 	memset(rec + 80, 'x', 32);
-	assert_int_equal(ts_decode_stats(rec, 560, &s), TS_DEC_OK);
+	assert_int_equal(ts_decode_stats(rec, 560, &s, NULL), WM_OK);
 	assert_int_equal(strlen(s.comm), 32);
 }
 
@@ -369,7 +373,7 @@ static void test_exit_message_yields_pid_and_tgid_records(void **state)
 	struct ts_record r;
 
 	build_exit_message();
-	assert_int_equal(ts_decode_attrs(msg, mlen, &r), TS_DEC_OK);
+	assert_int_equal(ts_decode_attrs(msg, mlen, &r, NULL), WM_OK);
 	assert_true(r.has_pid);
 	assert_true(r.has_tgid);
 	assert_int_equal(r.pid, 4242);
@@ -382,27 +386,33 @@ static void test_exit_message_yields_pid_and_tgid_records(void **state)
 static void test_attribute_longer_than_the_message_is_malformed(void **state)
 {
 	struct ts_record r;
+	struct wm_diag d = { 0 };
 	uint16_t big = 2000, tiny = 3;
 
 	build_exit_message();
 	/* The stream cut in the middle of the TGID nest. */
-	assert_int_equal(ts_decode_attrs(msg, mlen - 100, &r), TS_DEC_MALFORMED);
+	assert_int_equal(ts_decode_attrs(msg, mlen - 100, &r, &d), WM_EPARSE);
+	assert_string_equal(d.key, "attribute");
 	memcpy(msg, &big, 2);
-	assert_int_equal(ts_decode_attrs(msg, mlen, &r), TS_DEC_MALFORMED);
+	assert_int_equal(ts_decode_attrs(msg, mlen, &r, &d), WM_EPARSE);
+	assert_string_equal(d.key, "attribute");
 	memcpy(msg, &tiny, 2);
-	assert_int_equal(ts_decode_attrs(msg, mlen, &r), TS_DEC_MALFORMED);
+	assert_int_equal(ts_decode_attrs(msg, mlen, &r, &d), WM_EPARSE);
+	assert_string_equal(d.key, "attribute");
 }
 
 static void test_short_pid_attribute_is_malformed(void **state)
 {
 	struct ts_record r;
+	struct wm_diag d = { 0 };
 	size_t n;
 
 	mlen = 0;
 	n = attr(TS_TYPE_AGGR_PID, NULL, 0);
 	attr(TS_TYPE_PID, "ab", 2);
 	close_nest(n);
-	assert_int_equal(ts_decode_attrs(msg, mlen, &r), TS_DEC_MALFORMED);
+	assert_int_equal(ts_decode_attrs(msg, mlen, &r, &d), WM_EPARSE);
+	assert_string_equal(d.key, "attribute");
 }
 
 static void test_message_without_stats_is_empty(void **state)
@@ -416,13 +426,13 @@ static void test_message_without_stats_is_empty(void **state)
 	n = attr(TS_TYPE_AGGR_PID, NULL, 0);
 	attr(TS_TYPE_PID, &pid, 4);
 	close_nest(n);
-	assert_int_equal(ts_decode_attrs(msg, mlen, &r), TS_DEC_EMPTY);
-	assert_int_equal(ts_decode_attrs(msg, 0, &r), TS_DEC_EMPTY);
+	assert_int_equal(ts_decode_attrs(msg, mlen, &r, NULL), WM_ENODATA);
+	assert_int_equal(ts_decode_attrs(msg, 0, &r, NULL), WM_ENODATA);
 	/* Stats outside a nest are not the kernel's shape: ignored. */
 	mlen = 0;
 	fill_common(16);
 	attr(TS_TYPE_STATS, rec, 560);
-	assert_int_equal(ts_decode_attrs(msg, mlen, &r), TS_DEC_EMPTY);
+	assert_int_equal(ts_decode_attrs(msg, mlen, &r, NULL), WM_ENODATA);
 }
 
 static void test_truncated_stats_inside_a_message_still_decode(void **state)
@@ -440,7 +450,7 @@ static void test_truncated_stats_inside_a_message_still_decode(void **state)
 	/* Trailing bytes shorter than an attribute header are ignored. */
 	msg[mlen] = 1;
 	msg[mlen + 1] = 2;
-	assert_int_equal(ts_decode_attrs(msg, mlen + 2, &r), TS_DEC_OK);
+	assert_int_equal(ts_decode_attrs(msg, mlen + 2, &r, NULL), WM_OK);
 	assert_true(r.pid_stats.truncated);
 	assert_true(r.pid_stats.have & (1u << TS_CPU));
 	assert_false(r.pid_stats.have & (1u << TS_FREEPAGES));
