@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * apply.h - the parts of `wmark apply`, one file a job: cmd_apply.c
- * (options, reading the knobs, the model's prediction and safety rule,
- * the write through cli/txn.c), apply_report.c (what is about to be
+ * apply.h - the parts of `wmark apply`, one file a job: apply_args.c
+ * (options and --from files), cmd_apply.c (reading the knobs, the plan
+ * and its safety rule, the write through cli/txn.c), apply_report.c (what is about to be
  * written and what the model predicts, in text and JSON) and
  * apply_persist.c (--persist and --initrc).  They share struct apply,
  * one run of the command.
@@ -64,6 +64,14 @@ struct apply {
 	struct target tgt[2];		/* --persist, --initrc (file NULL if not given) */
 	struct doc *doc;		/* the report, from apply_announce() on */
 };
+
+/* ---- apply_args.c */
+
+/*
+ * The options (a->ctx->args) and --from files into a->ch and the flags;
+ * EXIT_OK, an exit code after a message, or -1 after --help.
+ */
+int apply_parse(struct apply *a, const char *cmd);
 
 /* ---- cmd_apply.c */
 
