@@ -103,8 +103,6 @@ int wm_plan(const struct wm_state *s, const struct wm_change *ch, const struct w
 {
 	static const struct wm_plan_opts none = { 0 };
 	const unsigned set = ch->set;
-	bool sized = false;
-	size_t i;
 	int rc;
 
 	if (!o)
@@ -118,10 +116,7 @@ int wm_plan(const struct wm_state *s, const struct wm_change *ch, const struct w
 	if (!(out->after.have & WM_HAVE_MFK) || !(s->sysctl.have & WM_HAVE_MFK) || !s->m.nzones)
 		return WM_OK;	/* nothing to model from: no prediction, no warning */
 	/* zone headers alone (an excerpt, a cut file): every answer would be 0 */
-	for (i = 0; i < s->zi.nzones; i++)
-		if (s->zi.zones[i].flags & (ZI_HAS_MANAGED | ZI_HAS_PRESENT))
-			sized = true;
-	if (!sized)
+	if (!zi_sized(&s->zi))
 		return wm_fail(diag, WM_ENODATA, 0, "zoneinfo",
 			       "no managed pages in zoneinfo (no zone has a managed or present line): "
 			       "nothing to predict from");

@@ -514,12 +514,11 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 	const struct wm_machine *m = env->m;
 	const struct wm_rec_sample *a = &st->prev, *b = &s->vm;
 	struct wm_zone_wm *w = NULL;
-	bool *usable = NULL, back = false, idle;
-	long *maxprot = NULL, want = st->wsf;
+	bool *usable = NULL, back = false, write = false;
+	long *maxprot = NULL;
 	struct ctx c = { env, s, NULL, NULL, NULL, st->boost };
-	struct step x = { .c = &c, .wsf_max = env->prof->wsf_max };
-	struct at now, next;
-	bool write = false;
+	struct step x = { .c = &c, .want = st->wsf, .wsf_max = env->prof->wsf_max };
+	const struct at *now = &x.now, *next = &x.next;
 	size_t i;
 	int rc, cls;
 
@@ -564,15 +563,15 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 		}
 	}
 	/* From here rc is WM_OK unless a call below fails: a hold just leaves. */
-	if ((rc = model_at(&c, st->wsf, &now, diag)))
+	if ((rc = model_at(&c, st->wsf, &x.now, diag)))
 		goto out;
-	out->gap_old = out->gap_new = out->gap_target = now.gap;
-	out->min_sum = now.min;
-	out->low_old = out->low_new = now.low;
-	out->high_old = out->high_new = now.high;
-	out->reserve_old = out->reserve_new = now.reserve;
-	out->peak_old = out->peak_new = now.peak;
-	out->lmk_old = out->lmk_new = now.lmk;
+	out->gap_old = out->gap_new = out->gap_target = now->gap;
+	out->min_sum = now->min;
+	out->low_old = out->low_new = now->low;
+	out->high_old = out->high_new = now->high;
+	out->reserve_old = out->reserve_new = now->reserve;
+	out->peak_old = out->peak_new = now->peak;
+	out->lmk_old = out->lmk_new = now->lmk;
 
 	if (!st->started) {
 		st->started = true;
@@ -611,32 +610,27 @@ int wm_tune_step(const struct wm_tune_params *p, const struct wm_tune_env *env,
 	 * tested no gap: it counts toward no probe, hold or forgetting.
 	 * Without pgsteal_kswapd in both samples every period counts.
 	 */
-	idle = !out->stalls && !out->scan_direct && !out->steal_kswapd &&
-	       (a->have & b->have & (1u << WM_REC_PGSTEAL_KSWAPD));
-	if (!idle) {
+	x.idle = !out->stalls && !out->scan_direct && !out->steal_kswapd &&
+		 (a->have & b->have & (1u << WM_REC_PGSTEAL_KSWAPD));
+	if (!x.idle) {
 		if (st->since_raise < UINT32_MAX)
 			st->since_raise++;
 		if (st->since_stall < UINT32_MAX)
 			st->since_stall++;
 	}
 
-	x.now = now;
-	x.want = want;
-	x.idle = idle;
 	rc = out->stalls || out->scan_direct ? stalled(p, st, &x, out, &write, diag)
 					     : quiet(p, st, &x, out, &write, diag);
 	if (rc || !write)
 		goto out;
-	want = x.want;
-	next = x.next;
-	out->wsf_new = want;
-	out->gap_new = next.gap;
-	out->low_new = next.low;
-	out->high_new = next.high;
-	out->reserve_new = next.reserve;
-	out->peak_new = next.peak;
-	out->lmk_new = next.lmk;
-	st->wsf = want;
+	out->wsf_new = x.want;
+	out->gap_new = next->gap;
+	out->low_new = next->low;
+	out->high_new = next->high;
+	out->reserve_new = next->reserve;
+	out->peak_new = next->peak;
+	out->lmk_new = next->lmk;
+	st->wsf = x.want;
 	st->writes++;
 out:
 	free(w);

@@ -439,15 +439,11 @@ int wm_verify(const struct wm_state *s, const struct wm_verify_opts *o, struct w
 	const struct wm_machine *m = &s->m;
 	struct attempt att[MAX_ERAS];
 	const char *eras[MAX_ERAS];
-	bool have_any = false, known = s->kernel.known;
+	bool known = s->kernel.known;
 	int ne, k, best = -1, rc = WM_OK;
-	size_t i;
 
 	memset(out, 0, sizeof(*out));
-	for (i = 0; i < zi->nzones; i++)
-		if (zi->zones[i].flags & (ZI_HAS_MANAGED | ZI_HAS_PRESENT))
-			have_any = true;
-	if (!have_any || !m->nzones) {
+	if (!zi_sized(zi) || !m->nzones) {
 		out->verdict = WM_VERDICT_CANNOT;
 		out->cannot = WM_CANNOT_NO_MANAGED;
 		out->prof = s->kernel.prof;

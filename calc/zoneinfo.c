@@ -569,3 +569,13 @@ void zi_free(struct zi_info *zi)
 	zi->cap = 0;
 	zi->nnodes = 0;
 }
+
+bool zi_sized(const struct zi_info *zi)
+{
+	size_t i;
+
+	for (i = 0; i < zi->nzones; i++)
+		if (zi->zones[i].flags & (ZI_HAS_MANAGED | ZI_HAS_PRESENT))
+			return true;
+	return false;
+}

@@ -86,4 +86,11 @@ int zi_parse(const char *buf, size_t len, struct zi_info *out,
 
 void zi_free(struct zi_info *zi);
 
+/*
+ * Whether any zone of zi has a managed or present line: without one
+ * (zone headers alone, an excerpt or a cut file) every size is 0 and
+ * there is nothing to model.
+ */
+bool zi_sized(const struct zi_info *zi);
+
 #endif /* WMARK_ZONEINFO_H */

@@ -352,6 +352,12 @@ static void doc_held(const struct rollback *rb, struct doc *d, int i)
 		doc_str(d, name, NULL, rb->raw[i]);
 }
 
+/* Whether knob i of the journal is written back: there is work, and it is not at its previous value. */
+static bool restores(const struct rollback *rb, int i)
+{
+	return rb->todo && rb->where[i] != TXN_AT_PREVIOUS;
+}
+
 /* What is about to be restored, into rb->doc; the steps into rb->st. */
 static void rollback_report(struct rollback *rb)
 {
@@ -368,7 +374,7 @@ static void rollback_report(struct rollback *rb)
 	doc_bool(d, "dry_run", NULL, dry);
 	for (i = 0; i < j->n; i++) {
 		enum wm_knob k = j->e[i].key;
-		bool go = rb->todo && rb->where[i] != TXN_AT_PREVIOUS;
+		bool go = restores(rb, i);
 		char b[128];
 
 		txn_value_str(&rb->prev[i], b, sizeof(b));
@@ -391,12 +397,12 @@ static void rollback_report(struct rollback *rb)
 	doc_close(d);
 	doc_obj(d, "previous");
 	for (i = 0; doc_is_json(d) && i < j->n; i++)
-		if (rb->todo && rb->where[i] != TXN_AT_PREVIOUS)
+		if (restores(rb, i))
 			doc_held(rb, d, i);
 	doc_close(d);
 	doc_obj(d, "unchanged");
 	for (i = 0; doc_is_json(d) && i < j->n; i++)
-		if (!(rb->todo && rb->where[i] != TXN_AT_PREVIOUS))
+		if (!restores(rb, i))
 			doc_held(rb, d, i);
 	doc_close(d);
 	/* The files --persist and --initrc wrote: at boot, too, as before. */

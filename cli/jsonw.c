@@ -290,7 +290,7 @@ void jw_long_or_null(struct jw *w, const char *key, int64_t v)
 		jw_long(w, key, v);
 }
 
-void jw_cjson_members(struct jw *w, const cJSON *o)
+static void jw_cjson_members(struct jw *w, const cJSON *o)
 {
 	const cJSON *c;
 
@@ -386,13 +386,4 @@ int jw_finish(struct jw *w)
 	putch(w, '\n');
 	jw_flush(w);
 	return w->err ? -1 : 0;
-}
-
-int jw_print(FILE *f, const cJSON *doc)
-{
-	static struct jw w;	/* 64 KiB: not on the stack */
-
-	jw_init(&w, f);
-	jw_cjson(&w, NULL, doc);
-	return jw_finish(&w);
 }

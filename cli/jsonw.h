@@ -8,9 +8,9 @@
  * prints as it goes, into a buffer flushed to a FILE, in exactly the
  * layout cJSON_Print() gives (tabs, "key":<TAB>value, ", " between array
  * items, the same string forms), and numbers by wmark's one rule
- * (jw_double), so a document built as a cJSON tree and printed through
- * jw_print() reads the same as one written here.  Small parts that are
- * built as cJSON trees anyway (the document header) go through jw_cjson().
+ * (jw_double), so a cJSON tree written through jw_cjson() reads the
+ * same as the same document written call by call (the tests compare
+ * the writer with cJSON that way).
  *
  * Calls take a key inside an object and NULL inside an array or at the
  * top.  Nothing is checked at run time beyond the nesting depth: the
@@ -77,13 +77,10 @@ void jw_raw(struct jw *w, const char *key, const char *text);
 /* A cJSON value (and everything under it) as the value of key. */
 void jw_cjson(struct jw *w, const char *key, const cJSON *item);
 
-/* Every child of the cJSON object o, as members of the open object. */
-void jw_cjson_members(struct jw *w, const cJSON *o);
-
-/* fmt_json_fields() through the writer: the same keys, values and nulls. */
-/* v under key as unit u prints it in JSON (fmt_json_value() through the writer). */
+/* v under key as unit u prints it in JSON: null when !v.ok, counts past 2^53 as strings. */
 void jw_fmt_value(struct jw *w, const char *key, enum fmt_unit u, struct fmt_val v);
 
+/* The fields of fs[nf] a table with column bits cols has (fmt_shown), from row, as members. */
 void jw_fmt_fields(struct jw *w, const struct fmt_field *fs, size_t nf, unsigned cols,
 		   const void *row);
 
@@ -92,12 +89,5 @@ void jw_fmt_fields(struct jw *w, const struct fmt_field *fs, size_t nf, unsigned
  * it.  Return 0, or -1 when a write failed or the nesting was too deep.
  */
 int jw_finish(struct jw *w);
-
-/*
- * Print the cJSON document doc to f as cJSON_Print() lays it out, its
- * numbers by jw_double's rule, and a newline.  Return 0, or -1 when a
- * write failed.  Every cJSON document on standard output goes here.
- */
-int jw_print(FILE *f, const cJSON *doc);
 
 #endif /* WMARK_JSONW_H */

@@ -11,7 +11,7 @@
 #include "../calc/replay.h"
 #include "cli.h"
 #include "readings.h"
-#include "snapshot.h"
+#include "rootfs.h"
 
 int readings_open(struct readings *rd, const char *cmd, const char *path, size_t nzones,
 		  const char *root)

@@ -196,7 +196,8 @@ static void jw_zone_fields(struct jw *w, const struct zrow *r, unsigned cols)
 		jw_str(w, "state", r->state);
 }
 
-void report_jw_zone_members(struct jw *w, const struct zrow *r, unsigned cols)
+/* A zone's members: node, zone, then the rest. */
+static void jw_zone_members(struct jw *w, const struct zrow *r, unsigned cols)
 {
 	jw_long(w, "node", r->node);
 	jw_str(w, "zone", r->zone);
@@ -206,7 +207,7 @@ void report_jw_zone_members(struct jw *w, const struct zrow *r, unsigned cols)
 void report_doc_zone_members(struct doc *d, const struct zrow *r, unsigned cols)
 {
 	if (doc_is_json(d))
-		report_jw_zone_members(&d->w, r, cols);
+		jw_zone_members(&d->w, r, cols);
 }
 
 void report_doc_zone(struct doc *d, const struct zrow *r, unsigned cols, bool names,
@@ -215,31 +216,16 @@ void report_doc_zone(struct doc *d, const struct zrow *r, unsigned cols, bool na
 	if (!doc_is_json(d))
 		return;
 	jw_obj_open(&d->w, NULL);
-	if (names) {
-		jw_long(&d->w, "node", r->node);
-		jw_str(&d->w, "zone", r->zone);
-	}
-	jw_zone_fields(&d->w, r, cols);
+	if (names)
+		jw_zone_members(&d->w, r, cols);
+	else
+		jw_zone_fields(&d->w, r, cols);
 	if (now) {
 		jw_obj_open(&d->w, "now");
 		jw_zone_fields(&d->w, now, COL_DEFAULT | COL_PROMO);
 		jw_close(&d->w);
 	}
 	jw_close(&d->w);
-}
-
-void report_jw_zones(struct jw *w, const char *key, const struct zrow *rows, size_t n,
-		     unsigned cols)
-{
-	size_t i;
-
-	jw_arr_open(w, key);
-	for (i = 0; i < n; i++) {
-		jw_obj_open(w, NULL);
-		report_jw_zone_members(w, &rows[i], cols);
-		jw_close(w);
-	}
-	jw_close(w);
 }
 
 void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
@@ -334,7 +320,16 @@ void report_doc_sysctl(struct doc *d, const char *key, const struct wm_sysctl *s
 void report_doc_zones(struct doc *d, const char *key, const struct zrow *rows, size_t n,
 		      unsigned cols)
 {
-	if (doc_is_json(d))
-		report_jw_zones(&d->w, key, rows, n, cols);
+	size_t i;
+
+	if (!doc_is_json(d))
+		return;
+	jw_arr_open(&d->w, key);
+	for (i = 0; i < n; i++) {
+		jw_obj_open(&d->w, NULL);
+		jw_zone_members(&d->w, &rows[i], cols);
+		jw_close(&d->w);
+	}
+	jw_close(&d->w);
 }
 

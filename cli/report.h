@@ -60,28 +60,19 @@ void zrow_from_model(struct zrow *r, int node, const char *zone,
 void report_text_table(FILE *f, const struct zrow *rows, size_t n,
 		       unsigned cols, unsigned page_size);
 
-struct jw;
-
-/* One zone's members of report_json_zones(), into the object open in w. */
-void report_jw_zone_members(struct jw *w, const struct zrow *r, unsigned cols);
-
 struct doc;
 
 /*
  * One zone as an object of the JSON array open in d (nothing in text):
- * report_json_zones()'s members, node and zone first when names; then,
+ * the zone keys of wmark.1's JSON OUTPUT, node and zone first when names; then,
  * with now, the zone as zoneinfo printed it (COL_DEFAULT | COL_PROMO) as
  * its member "now", without node and zone.
  */
 void report_doc_zone(struct doc *d, const struct zrow *r, unsigned cols, bool names,
 		     const struct zrow *now);
 
-/* report_json_zones()'s members of one zone into the JSON object open in d. */
+/* One zone's keys of wmark.1's JSON OUTPUT into the JSON object open in d. */
 void report_doc_zone_members(struct doc *d, const struct zrow *r, unsigned cols);
-
-/* report_json_zones() written as the value of key through a streaming writer. */
-void report_jw_zones(struct jw *w, const char *key, const struct zrow *rows, size_t n,
-		     unsigned cols);
 
 /* Prometheus text exposition, one gauge family per field. */
 void report_prom(FILE *f, const struct zrow *rows, size_t n, unsigned cols,
@@ -93,7 +84,7 @@ void report_prom_sysctl(FILE *f, const struct wm_sysctl *s);
 /* The "sysctl" object of wmark.1's JSON OUTPUT (fields < 0 become null). */
 void report_doc_sysctl(struct doc *d, const char *key, const struct wm_sysctl *s);
 
-/* report_jw_zones() into d (nothing in text). */
+/* The zones as d's JSON array key, one object a zone (nothing in text). */
 void report_doc_zones(struct doc *d, const char *key, const struct zrow *rows, size_t n,
 		      unsigned cols);
 

@@ -511,17 +511,6 @@ void snapshot_free(struct snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int snapshot_model(const struct snapshot *s, const struct wm_sysctl *sc,
-		   struct wm_zone_wm *out)
-{
-	struct wm_diag d = { 0 };
-
-	if (wm_setup_wmarks(&s->st.kernel.prof, &s->st.m, sc, out, &d) ||
-	    wm_protection(&s->st.kernel.prof, &s->st.m, sc, out, &d))
-		return cli_diag("model", -1, &d);
-	return EXIT_OK;
-}
-
 int snapshot_need(const struct snapshot *s, const char *cmd, const struct wm_sysctl *sc,
 		  unsigned need, const char *also)
 {
@@ -571,15 +560,10 @@ int snapshot_predict(const struct snapshot *s, const struct wm_sysctl *sc, unsig
 {
 	struct wm_diag d = { 0 };
 	char path[4096];
-	bool sized = false;
-	size_t i;
 	int rc;
 
 	/* zone headers alone (an excerpt, a cut file): every answer would be 0 */
-	for (i = 0; i < s->st.zi.nzones; i++)
-		if (s->st.zi.zones[i].flags & (ZI_HAS_MANAGED | ZI_HAS_PRESENT))
-			sized = true;
-	if (!sized || !s->st.m.nzones) {
+	if (!zi_sized(&s->st.zi) || !s->st.m.nzones) {
 		root_path(s->root, P_ZONEINFO, path, sizeof(path));
 		return cli_err(EXIT_USAGE, NULL, "%s: no managed pages in zoneinfo (no zone has a "
 			       "managed or present line): nothing to predict from", path);

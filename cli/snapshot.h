@@ -76,14 +76,6 @@ int snapshot_kernel(const struct cli_ctx *ctx, struct wm_kernel_id *id);
 void snapshot_free(struct snapshot *s);
 
 /*
- * Run the model over s's zones with sysctls sc (sc->min_free_kbytes must
- * be >= 0): watermarks and protection into out[s->st.m.nzones].  Return an
- * exit code, printing the reason on error.
- */
-int snapshot_model(const struct snapshot *s, const struct wm_sysctl *sc,
-		   struct wm_zone_wm *out);
-
-/*
  * The knobs in `need` (WM_HAVE_* bits) must have a value in sc: for the
  * first that has none, print "CMD: ROOT/proc/sys/vm/KNOB: not there, so
  * its value is unknown (give --OPTION<also>)" (without the hint when also

@@ -18,8 +18,6 @@
 #include "jsonw.h"
 #include "stalls.h"
 
-#define kinds stalls_kinds
-
 const struct kind_desc stalls_kinds[TS_NKINDS] = {
 	[TS_CPU] = { "cpu", "cpu" },
 	[TS_BLKIO] = { "blkio", "blkio" },
@@ -156,14 +154,14 @@ static void task_doc(struct doc *d, const struct task *e)
 	doc_obj(d, "delays");
 	for (k = 0; k < TS_NKINDS; k++) {
 		if (!(w.have & (1u << k))) {
-			doc_null(d, kinds[k].key);
+			doc_null(d, stalls_kinds[k].key);
 			continue;
 		}
-		doc_obj(d, kinds[k].key);
+		doc_obj(d, stalls_kinds[k].key);
 		/* the task's own columns on its first row only */
 		if (doc_is_json(d) || w.d[k].count) {
 			doc_text(d, "%-8s %-8s %-16s %-6s %-10s", any ? "" : id, any ? "" : tgid,
-				 any ? "" : e->last.comm, any ? "" : state_of(e), kinds[k].label);
+				 any ? "" : e->last.comm, any ? "" : state_of(e), stalls_kinds[k].label);
 			doc_fields(d, fields, NFIELDS, 0, &(struct kview){ &w, k });
 			doc_text(d, "\n");
 			any = true;
