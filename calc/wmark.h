@@ -34,7 +34,7 @@ enum wm_err {
 struct wm_diag {
 	int line;		/* 1-based line in the parsed buffer, 0 if none */
 	char key[48];		/* the option, key or field involved */
-	char msg[160];		/* what is wrong, without trailing newline */
+	char msg[256];		/* what is wrong, without trailing newline */
 };
 
 /* Set diag (if non-NULL) and return code. */

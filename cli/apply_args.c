@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "apply.h"
+#include "opts.h"
 #include "commands.h"
 
 static void apply_usage(FILE *f)
@@ -98,15 +99,10 @@ static int read_from(struct apply *a, const char *cmd, const char *file)
 	return EXIT_OK;
 }
 
-enum { O_WSF = 256, O_MFK, O_BOOST, O_LRR, O_EXTRA, O_FROM, O_REFRESH,
-       O_STATE, O_PERSIST, O_INITRC };
+enum { O_FROM = 256, O_REFRESH, O_STATE, O_PERSIST, O_INITRC };
 const struct option cmd_apply_opts[] = {
-	{ "wsf", required_argument, NULL, O_WSF },
-	{ "watermark-scale-factor", required_argument, NULL, O_WSF },
-	{ "min-free-kbytes", required_argument, NULL, O_MFK },
-	{ "boost-factor", required_argument, NULL, O_BOOST },
-	{ "lowmem-reserve-ratio", required_argument, NULL, O_LRR },
-	{ "extra-free-kbytes", required_argument, NULL, O_EXTRA },
+	OPTS_KNOBS,
+	{ "watermark-scale-factor", required_argument, NULL, OPT_WSF },
 	{ "from", required_argument, NULL, O_FROM },
 	{ "refresh", no_argument, NULL, O_REFRESH },
 	{ "dry-run", no_argument, NULL, 'n' },
@@ -127,22 +123,13 @@ int apply_parse(struct apply *a, const char *cmd)
 		const char *arg = a->ctx->args.opt[oi].arg;
 
 		c = a->ctx->args.opt[oi].code;
+		if (opts_is_knob(c)) {
+			enum wm_knob k = opts_knob_of(c);
+
+			rc = set_value(a, cmd, k, arg, opts_knob_option(k), false);
+			continue;
+		}
 		switch (c) {
-		case O_WSF:
-			rc = set_value(a, cmd, WM_KNOB_WSF, arg, "--wsf", false);
-			break;
-		case O_MFK:
-			rc = set_value(a, cmd, WM_KNOB_MFK, arg, "--min-free-kbytes", false);
-			break;
-		case O_BOOST:
-			rc = set_value(a, cmd, WM_KNOB_BOOST, arg, "--boost-factor", false);
-			break;
-		case O_LRR:
-			rc = set_value(a, cmd, WM_KNOB_LRR, arg, "--lowmem-reserve-ratio", false);
-			break;
-		case O_EXTRA:
-			rc = set_value(a, cmd, WM_KNOB_EXTRA, arg, "--extra-free-kbytes", false);
-			break;
 		case O_FROM:
 			rc = read_from(a, cmd, arg);
 			break;

@@ -294,17 +294,18 @@ static int check_access(struct apply *a, const char *cmd)
  */
 static int load_journal(struct apply *a, const char *cmd)
 {
-	char err[160], rroot[PATH_MAX];
-	int r = jr_load(a->state_path, &a->old, err, sizeof(err));
+	struct wm_diag jd = { 0 };
+	char rroot[PATH_MAX];
+	int r = jr_load(a->state_path, &a->old, &jd);
 
 	if (r == -ENOENT)
 		return EXIT_OK;
 	/* malformed input (wmark.1): exit 2, but no usage hint */
 	if (r == -EINVAL)
 		return cli_err(EXIT_USAGE, cmd, "journal %s: %s: refusing to overwrite it (give another --state); nothing was written",
-			       a->state_path, err);
+			       a->state_path, jd.msg);
 	if (r < 0)
-		return cli_err(EXIT_SYSTEM, cmd, "journal %s: %s; nothing was written", a->state_path, err);
+		return cli_err(EXIT_SYSTEM, cmd, "journal %s: %s; nothing was written", a->state_path, jd.msg);
 	if (a->old.state != JR_PENDING && a->old.state != JR_APPLIED)
 		return EXIT_OK;
 	if (realpath(a->ctx->root, rroot) && strcmp(rroot, a->old.root) != 0)

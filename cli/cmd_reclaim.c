@@ -744,7 +744,7 @@ int cmd_reclaim(struct cli_ctx *ctx, int argc, char **argv)
 	 * path stays unresolved (JSON null, the text says what was given) */
 	if (!r.t.shown[0] && o.node >= 0)
 		node_file_of(&o, &r.t);
-	rc = ctx->format == FMT_JSON ? reclaim_print_json(&r) : (reclaim_print_text(&r), EXIT_OK);
+	rc = reclaim_print(&r);
 	if (!o.dry_run && (fflush(stdout) != 0 || ferror(stdout))) {
 		/* the writes are made: say so where it can still be read */
 		cli_err(0, CMD, "standard output: %s: the report is lost; %zu write%s made",

@@ -669,10 +669,7 @@ int cmd_recommend(struct cli_ctx *ctx, int argc, char **argv)
 	}
 
 	nrows = rec_build_rows(&r, rows);
-	if (ctx->format == FMT_JSON)
-		rc = rec_print_json(&r, rows, nrows);
-	else
-		rec_print_text(&r, rows, nrows);
+	rc = rec_print(&r, rows, nrows);
 	for (j = 0; j < r.nwarnings; j++)
 		cli_err(0, CMD, "warning: %s", r.warnings[j]);
 	if (!rc && r.ans.capped)

@@ -219,8 +219,9 @@ static int rollback_args(struct rollback *rb)
 /* The journal, locked unless a dry run, and written for this root. */
 static int rollback_journal(struct rollback *rb)
 {
-	char err[200], rroot[PATH_MAX];
-	int r = jr_load(rb->path, &rb->j, err, sizeof(err));
+	struct wm_diag jd = { 0 };
+	char rroot[PATH_MAX];
+	int r = jr_load(rb->path, &rb->j, &jd);
 
 	if (r == -ENOENT)
 		return cli_err(EXIT_SYSTEM, rb->cmd, "%s: no journal: nothing was applied with this root and --state",
@@ -230,12 +231,12 @@ static int rollback_journal(struct rollback *rb)
 		if (r != EXIT_OK)
 			return r;
 		/* Read it again: it is ours now. */
-		r = jr_load(rb->path, &rb->j, err, sizeof(err));
+		r = jr_load(rb->path, &rb->j, &jd);
 	}
 	if (r < 0)
 		/* malformed input (wmark.1): exit 2, but no usage hint */
 		return cli_err(r == -EINVAL ? EXIT_USAGE : EXIT_SYSTEM, rb->cmd,
-			       "%s: %s; nothing was restored", rb->path, err);
+			       "%s: %s; nothing was restored", rb->path, jd.msg);
 	if (!realpath(rb->ctx->root, rroot))
 		return cli_err(EXIT_SYSTEM, rb->cmd, "%s: %s", rb->ctx->root, strerror(errno));
 	if (strcmp(rroot, rb->j.root) != 0)

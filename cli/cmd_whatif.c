@@ -71,7 +71,7 @@ static double mib(int64_t pages, unsigned page_size)
 /*
  * Per node: file + free against the sum of its zones' high watermarks
  * now and after (calc/scancount.c), where global reclaim turns anon-only.
- * Text when doc is NULL, else an "anon_only" array in doc.
+ * Text lines, or an "anon_only" array in JSON.
  */
 static void anon_only_lines(const struct snapshot *s, const struct wm_predicted *after, struct doc *d)
 {
@@ -152,7 +152,7 @@ static int64_t boost_ceiling(const struct snapshot *s, const struct wm_sysctl *s
  * watermark for a while.
  */
 static void boost_line(const struct snapshot *s, const struct wm_sysctl *sc,
-		       const struct wm_predicted *after)
+		       const struct wm_predicted *after, struct doc *d)
 {
 	uint64_t now = 0, then = 0, boosted = 0;
 	size_t i;
@@ -169,10 +169,11 @@ static void boost_line(const struct snapshot *s, const struct wm_sysctl *sc,
 		now += (uint64_t)boost_ceiling(s, &s->st.sysctl, s->st.m.zones[i].managed, v->raw.high);
 		then += (uint64_t)boost_ceiling(s, sc, s->st.m.zones[i].managed, after[i].wm.high);
 	}
-	printf("Watermark boost: at most %.1f MiB over the zones now (watermark_boost_factor %" PRId64 "), "
-	       "%.1f MiB after (%" PRId64 "); boosted now: %.1f MiB\n", mib((int64_t)now, s->st.m.page_size),
-	       s->st.sysctl.boost_factor, mib((int64_t)then, s->st.m.page_size), sc->boost_factor,
-	       mib((int64_t)boosted, s->st.m.page_size));
+	doc_text(d, "Watermark boost: at most %.1f MiB over the zones now (watermark_boost_factor %" PRId64
+		 "), %.1f MiB after (%" PRId64 "); boosted now: %.1f MiB\n",
+		 mib((int64_t)now, s->st.m.page_size), s->st.sysctl.boost_factor,
+		 mib((int64_t)then, s->st.m.page_size), sc->boost_factor,
+		 mib((int64_t)boosted, s->st.m.page_size));
 }
 
 const struct option cmd_whatif_opts[] = {
@@ -231,96 +232,79 @@ static int whatif_args(const struct cli_ctx *ctx, struct whatif *w)
 	return EXIT_OK;
 }
 
-static int whatif_json(struct whatif *w, struct doc *d)
-{
-	const struct snapshot *s = &w->s;
-	const struct wm_predicted *after = w->after;
-	size_t i;
-
-	explain_doc_head(d, &(struct explain_head){
-		.source = s->live ? "live" : "capture",
-		.kernel = s->st.kernel.osrelease[0] ? s->st.kernel.osrelease : "",
-		.m = &s->st.m, .geo = &s->st.geo, .sysctl = &w->sc });
-	report_doc_sysctl(d, "sysctl_now", &s->st.sysctl);
-	doc_bool(d, "watermarks_recomputed", NULL, w->recompute);
-	if (w->rule != WM_HIGH_STOCK)
-		doc_str(d, "high_formula", NULL, opts_formula_name(w->rule));
-	doc_arr(d, "zones");
-	for (i = 0; i < s->st.m.nzones; i++) {
-		const struct zi_zone *z;
-		struct zrow row, now;
-
-		if (!after[i].shown)
-			continue;
-		z = &s->st.zi.zones[s->st.layout.printed[i]];
-		zrow_from_model(&row, s->st.m.zones[i].node, z->name, &s->st.m.zones[i], &after[i].wm,
-				&s->st.kernel.prof);
-		/* a recompute resets boost; otherwise it stays */
-		row.min = (int64_t)(after[i].wm.min + after[i].boost);
-		row.low = (int64_t)(after[i].wm.low + after[i].boost);
-		row.high = (int64_t)(after[i].wm.high + after[i].boost);
-		/* as zoneinfo will print it: promo only where it is printed */
-		row.promo = after[i].promo_printed
-				    ? (int64_t)(after[i].wm.promo + after[i].boost) : RV_NONE;
-		row.boost = (int64_t)after[i].boost;
-		row.boost_max = boost_ceiling(s, &w->sc, s->st.m.zones[i].managed, after[i].wm.high);
-		row.nprot = z->nprotection;
-		zrow_from_zoneinfo(&now, z);
-		report_doc_zone(d, &row, w->cols | COL_PROMO | COL_BOOST |
-				(row.boost_max != RV_NONE ? COL_BOOST_MAX : 0), true, &now);
-	}
-	doc_close(d);
-	explain_doc_reserve(d, &w->rv, s->st.m.page_size, RESERVE_LOW_SUM);
-	anon_only_lines(s, after, d);
-	doc_end(d);	/* a write error shows at close_stdout() */
-	return EXIT_OK;
-}
-
-static void whatif_text(const struct whatif *w, struct doc *d)
+/* The zones after the change beside today's, in text or JSON. */
+static void whatif_print(const struct whatif *w, struct doc *d)
 {
 	const struct snapshot *s = &w->s;
 	const struct wm_sysctl *sc = &w->sc;
 	size_t i;
 
-	printf("Kernel %s rules.  Today: min_free_kbytes %" PRId64 ", watermark_scale_factor %" PRId64 "; "
-	       "after: %" PRId64 ", %" PRId64 "\n", s->st.kernel.osrelease[0] ? s->st.kernel.osrelease : "(default)",
-	       s->st.sysctl.min_free_kbytes, s->st.sysctl.wsf, sc->min_free_kbytes, sc->wsf);
-	if (w->rule != WM_HIGH_STOCK)
-		printf("High watermark by the %s rule (--formula %s), not the stock kernel's.\n",
-		       w->rule == WM_HIGH_SQRT ? "2018 RFC's sqrt-clamped" : "low + gap/4",
-		       opts_formula_name(w->rule));
+	explain_doc_head(d, &(struct explain_head){
+		.source = s->live ? "live" : "capture",
+		.kernel = s->st.kernel.osrelease[0] ? s->st.kernel.osrelease : "",
+		.m = &s->st.m, .geo = &s->st.geo, .sysctl = sc });
+	report_doc_sysctl(d, "sysctl_now", &s->st.sysctl);
+	doc_text(d, "Kernel %s rules.  Today: min_free_kbytes %" PRId64 ", watermark_scale_factor %" PRId64
+		 "; after: %" PRId64 ", %" PRId64 "\n",
+		 s->st.kernel.osrelease[0] ? s->st.kernel.osrelease : "(default)",
+		 s->st.sysctl.min_free_kbytes, s->st.sysctl.wsf, sc->min_free_kbytes, sc->wsf);
+	doc_bool(d, "watermarks_recomputed", NULL, w->recompute);
+	if (w->rule != WM_HIGH_STOCK) {
+		doc_text(d, "High watermark by the %s rule (--formula %s), not the stock kernel's.\n",
+			 w->rule == WM_HIGH_SQRT ? "2018 RFC's sqrt-clamped" : "low + gap/4",
+			 opts_formula_name(w->rule));
+		doc_str(d, "high_formula", NULL, opts_formula_name(w->rule));
+	}
 	if (!w->recompute)
-		puts("This change recomputes no watermark: they stay as they are.");
-	printf("\n%-4s %-8s", "node", "zone");
-	fmt_text_header(stdout, wfields, NWFIELDS, NULL, w->cols, 0);
-	putchar('\n');
+		doc_text(d, "This change recomputes no watermark: they stay as they are.\n");
+	doc_text(d, "\n%-4s %-8s", "node", "zone");
+	doc_header(d, wfields, NWFIELDS, w->cols);
+	doc_text(d, "\n");
+	doc_arr(d, "zones");
 	for (i = 0; i < s->st.m.nzones; i++) {
-		const struct zi_zone *z;
 		const struct wm_predicted *a = &w->after[i];
-		int64_t b;
-		struct wrow r;
+		const struct zi_zone *z;
+		struct zrow row, now;
+		struct wrow t;
+		int64_t b = (int64_t)a->boost;	/* a recompute resets boost; otherwise it stays */
 
 		if (!a->shown)
 			continue;
 		z = &s->st.zi.zones[s->st.layout.printed[i]];
-		b = (int64_t)a->boost;
-		r = (struct wrow){
+		/* text: today's and the model's, as zoneinfo prints them */
+		t = (struct wrow){
 			.min_now = (int64_t)z->min, .low_now = (int64_t)z->low, .high_now = (int64_t)z->high,
 			.min = (int64_t)a->wm.min + b, .low = (int64_t)a->wm.low + b,
 			.high = (int64_t)a->wm.high + b, .high_sqrt = (int64_t)a->wm.high_sqrt + b,
 			.gap_now_mib = mib((int64_t)(z->low - z->min), s->st.m.page_size),
 			.gap_mib = mib((int64_t)(a->wm.low - a->wm.min), s->st.m.page_size),
 		};
-		printf("%-4d %-8s", z->node, z->name);
-		fmt_text_cells(stdout, wfields, NWFIELDS, NULL, w->cols, 0, &r);
-		putchar('\n');
+		doc_text(d, "%-4d %-8s", z->node, z->name);
+		doc_cells(d, wfields, NWFIELDS, w->cols, &t);
+		doc_text(d, "\n");
+		/* JSON: the zone after, with today's under "now" */
+		zrow_from_model(&row, s->st.m.zones[i].node, z->name, &s->st.m.zones[i], &a->wm,
+				&s->st.kernel.prof);
+		row.min = t.min;
+		row.low = t.low;
+		row.high = t.high;
+		/* as zoneinfo will print it: promo only where it is printed */
+		row.promo = a->promo_printed ? (int64_t)a->wm.promo + b : RV_NONE;
+		row.boost = b;
+		row.boost_max = boost_ceiling(s, sc, s->st.m.zones[i].managed, a->wm.high);
+		row.nprot = z->nprotection;
+		zrow_from_zoneinfo(&now, z);
+		report_doc_zone(d, &row, w->cols | COL_PROMO | COL_BOOST |
+				(row.boost_max != RV_NONE ? COL_BOOST_MAX : 0), true, &now);
 	}
-	putchar('\n');
-	boost_line(s, sc, w->after);
-	explain_text_reserve(stdout, &w->rv, s->st.m.page_size, 0);
+	doc_close(d);
+	doc_text(d, "\n");
+	boost_line(s, sc, w->after, d);
+	explain_reserve(d, &w->rv, s->st.m.page_size, RESERVE_LOW_SUM);
 	anon_only_lines(s, w->after, d);
 	if ((w->ch.set & WM_HAVE_LRR) || sc->nlrr)
-		puts("Protection is recomputed whenever lowmem_reserve_ratio is read or written.");
+		doc_text(d, "Protection is recomputed whenever lowmem_reserve_ratio is read or written.\n");
+	doc_end(d);	/* a write error shows at close_stdout() */
 }
 
 int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
@@ -354,12 +338,7 @@ int cmd_whatif(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	snapshot_reserve(&w.s, w.after, &w.rv);
 	doc_begin(&doc, ctx->format, stdout);
-	if (ctx->format == FMT_JSON) {
-		rc = whatif_json(&w, &doc);
-	} else {
-		whatif_text(&w, &doc);
-		rc = EXIT_OK;
-	}
+	whatif_print(&w, &doc);
 out:
 	free(w.after);
 	snapshot_free(&w.s);

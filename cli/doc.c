@@ -11,6 +11,8 @@ void doc_begin(struct doc *d, enum cli_format format, FILE *f)
 {
 	d->format = format;
 	d->f = f;
+	d->width = NULL;
+	d->page_size = 0;
 	if (doc_is_json(d)) {
 		jw_init(&d->w, f);
 		jw_obj_open(&d->w, NULL);
@@ -21,6 +23,8 @@ void doc_begin_line(struct doc *d, FILE *f)
 {
 	d->format = FMT_JSON;
 	d->f = f;
+	d->width = NULL;
+	d->page_size = 0;
 	jw_init_compact(&d->w, f);
 	jw_obj_open(&d->w, NULL);
 }
@@ -152,7 +156,14 @@ void doc_fields(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned c
 	if (doc_is_json(d))
 		jw_fmt_fields(&d->w, fs, nf, cols, row);
 	else
-		fmt_text_cells(d->f, fs, nf, NULL, cols, 0, row);
+		fmt_text_cells(d->f, fs, nf, d->width, cols, d->page_size, row);
+}
+
+void doc_cells(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols,
+	       const void *row)
+{
+	if (!doc_is_json(d))
+		fmt_text_cells(d->f, fs, nf, d->width, cols, d->page_size, row);
 }
 
 void doc_record(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols,
@@ -167,6 +178,6 @@ void doc_record(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned c
 void doc_header(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols)
 {
 	if (!doc_is_json(d))
-		fmt_text_header(d->f, fs, nf, NULL, cols, 0);
+		fmt_text_header(d->f, fs, nf, d->width, cols, d->page_size);
 }
 

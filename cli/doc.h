@@ -30,6 +30,8 @@ struct doc {
 	enum cli_format format;		/* FMT_TEXT or FMT_JSON */
 	FILE *f;
 	struct jw w;			/* the JSON sink */
+	const int *width;		/* text: column widths of the table being written (NULL: each cell its own) */
+	unsigned page_size;		/* text: its page size, for cells in MiB (0: none) */
 };
 
 /* Start a document on f in format (FMT_JSON opens the top object). */
@@ -81,6 +83,10 @@ void doc_unit(struct doc *d, const char *key, enum fmt_unit u, struct fmt_val v)
 void doc_fields(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols,
 		const void *row);
 
+/* The cells of a row of the table fs[nf] in text only (a table JSON gives in another shape). */
+void doc_cells(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols,
+	       const void *row);
+
 /*
  * A record of fs[nf] as prose: in text "header cell" pairs joined by ", "
  * (fmt_text_record), in JSON its fields as members.
@@ -90,5 +96,16 @@ void doc_record(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned c
 
 /* The text header of the table fs[nf] with column bits cols (fmt_text_header); nothing in JSON. */
 void doc_header(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols);
+
+/*
+ * The text column widths (fmt_widths) and page size that doc_header,
+ * doc_fields and doc_cells use from now on, for a table whose cells line
+ * up and whose pages show in MiB; NULL and 0: none.
+ */
+static inline void doc_table(struct doc *d, const int *width, unsigned page_size)
+{
+	d->width = width;
+	d->page_size = page_size;
+}
 
 #endif /* WMARK_DOC_H */

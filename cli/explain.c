@@ -118,55 +118,45 @@ static double reserve_mib(uint64_t pages, unsigned page_size)
 	return (double)pages * page_size / 1048576.0;
 }
 
-void explain_text_reserve(FILE *f, const struct wm_reserve *rv, unsigned page_size,
-			  unsigned parts)
+void explain_reserve(struct doc *d, const struct wm_reserve *rv, unsigned page_size,
+		     unsigned parts)
 {
 	int64_t kbpp = (int64_t)(page_size / 1024);
-
-	fprintf(f, "Reserved (totalreserve_pages): %.1f MiB now, %.1f MiB after (%+.1f MiB)\n",
-		reserve_mib(rv->total_now, page_size), reserve_mib(rv->total_after, page_size),
-		((double)rv->total_after - (double)rv->total_now) * page_size / 1048576.0);
-	if (rv->have_meminfo)
-		fprintf(f, "MemAvailable: %" PRId64 " MiB now, %" PRId64 " MiB after (%+" PRId64 " MiB)\n",
-			rv->avail_now * kbpp / 1024, rv->avail_after * kbpp / 1024,
-			(rv->avail_after - rv->avail_now) * kbpp / 1024);
-	else
-		fputs("MemAvailable: not computed (no proc/meminfo under the root)\n", f);
-	if (!(parts & RESERVE_HUGETLB))
-		return;
-	if (rv->hugetlb_kb >= 0)
-		fprintf(f, "HugeTLB: %.1f MiB in the pool, counted in managed pages (so in wsf's "
-			"share) but never reclaimable\n", (double)rv->hugetlb_kb / 1024.0);
-	else
-		fputs("HugeTLB: unknown (no proc/meminfo under the root)\n", f);
-}
-
-void explain_doc_reserve(struct doc *d, const struct wm_reserve *rv, unsigned page_size,
-			 unsigned parts)
-{
-	unsigned kbpp = page_size / 1024;
 
 	doc_obj(d, "reserve");
 	doc_double(d, "totalreserve_pages_now", NULL, (double)rv->total_now);
 	doc_double(d, "totalreserve_pages_after", NULL, (double)rv->total_after);
+	doc_text(d, "Reserved (totalreserve_pages): %.1f MiB now, %.1f MiB after (%+.1f MiB)\n",
+		 reserve_mib(rv->total_now, page_size), reserve_mib(rv->total_after, page_size),
+		 ((double)rv->total_after - (double)rv->total_now) * page_size / 1048576.0);
 	if (parts & RESERVE_LOW_SUM) {
 		doc_double(d, "low_sum_pages_now", NULL, (double)rv->low_now);
 		doc_double(d, "low_sum_pages_after", NULL, (double)rv->low_after);
 	}
 	if (rv->have_meminfo) {
-		doc_double(d, "mem_available_kb_now", NULL, (double)rv->avail_now * kbpp);
-		doc_double(d, "mem_available_kb_after", NULL, (double)rv->avail_after * kbpp);
+		doc_double(d, "mem_available_kb_now", NULL, (double)(rv->avail_now * kbpp));
+		doc_double(d, "mem_available_kb_after", NULL, (double)(rv->avail_after * kbpp));
 		if (parts & RESERVE_CHANGE)
 			doc_double(d, "mem_available_change_kb", NULL,
-				   (double)(rv->avail_after - rv->avail_now) * kbpp);
+				   (double)((rv->avail_after - rv->avail_now) * kbpp));
+		doc_text(d, "MemAvailable: %" PRId64 " MiB now, %" PRId64 " MiB after (%+" PRId64 " MiB)\n",
+			 rv->avail_now * kbpp / 1024, rv->avail_after * kbpp / 1024,
+			 (rv->avail_after - rv->avail_now) * kbpp / 1024);
 	} else {
 		doc_null(d, "mem_available_kb_now");
 		doc_null(d, "mem_available_kb_after");
 		if (parts & RESERVE_CHANGE)
 			doc_null(d, "mem_available_change_kb");
+		doc_text(d, "MemAvailable: not computed (no proc/meminfo under the root)\n");
 	}
-	if (parts & RESERVE_HUGETLB)
+	if (parts & RESERVE_HUGETLB) {
 		doc_long_or_null(d, "hugetlb_kb", rv->hugetlb_kb < 0 ? RV_NONE : rv->hugetlb_kb);
+		if (rv->hugetlb_kb >= 0)
+			doc_text(d, "HugeTLB: %.1f MiB in the pool, counted in managed pages (so in wsf's "
+				 "share) but never reclaimable\n", (double)rv->hugetlb_kb / 1024.0);
+		else
+			doc_text(d, "HugeTLB: unknown (no proc/meminfo under the root)\n");
+	}
 	doc_close(d);
 }
 

@@ -79,16 +79,12 @@ enum {
 };
 
 /*
- * Print what a change takes from memory (totalreserve_pages, then
- * MemAvailable, now and after; the parts of RESERVE_* asked for) as text
- * lines on f.
+ * What a change takes from memory: totalreserve_pages, then MemAvailable,
+ * now and after, and the parts of RESERVE_* asked for; text lines, or the
+ * JSON member "reserve" (null where meminfo is missing).
  */
-void explain_text_reserve(FILE *f, const struct wm_reserve *rv, unsigned page_size,
-			  unsigned parts);
-
-/* The same as d's JSON member "reserve" (null where meminfo is missing). */
-void explain_doc_reserve(struct doc *d, const struct wm_reserve *rv, unsigned page_size,
-			 unsigned parts);
+void explain_reserve(struct doc *d, const struct wm_reserve *rv, unsigned page_size,
+		     unsigned parts);
 
 /* Build rows from the model results of ex (caller frees). */
 struct zrow *explain_rows(const struct explain *ex);

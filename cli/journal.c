@@ -322,9 +322,9 @@ static int get_str(const cJSON *o, const char *k, char *out, size_t n,
 	return 0;
 }
 
-/* Is text a value of knob k?  If not, say why in err. */
+/* Is text a value of knob k?  If not, say why in diag. */
 static int check_text(enum wm_knob k, const char *what, const char *text,
-		      char *err, size_t errn)
+		      struct wm_diag *diag)
 {
 	struct sc_value v;
 	struct wm_diag d = { 0 };
@@ -332,19 +332,19 @@ static int check_text(enum wm_knob k, const char *what, const char *text,
 
 	if (sc_value_parse(k, text, &v, &d) == 0)
 		return 0;
-	snprintf(err, errn, "%s text of vm.%s: %s", what, wm_knob_name(k),
+	snprintf(diag->msg, sizeof(diag->msg), "%s text of vm.%s: %s", what, wm_knob_name(k),
 		 sc_escape(d.msg, esc, sizeof(esc)));
 	return -1;
 }
 
-static int parse_files(const cJSON *arr, struct journal *j, char *err, size_t errn)
+static int parse_files(const cJSON *arr, struct journal *j, struct wm_diag *diag)
 {
 	const cJSON *it;
 
 	if (!arr)
 		return 0;
 	if (!cJSON_IsArray(arr)) {
-		snprintf(err, errn, "\"files\" is not an array");
+		snprintf(diag->msg, sizeof(diag->msg), "\"files\" is not an array");
 		return -1;
 	}
 	cJSON_ArrayForEach(it, arr) {
@@ -352,14 +352,14 @@ static int parse_files(const cJSON *arr, struct journal *j, char *err, size_t er
 		const cJSON *pv = cJSON_GetObjectItemCaseSensitive(it, "previous");
 
 		if (j->nfiles == JR_MAX_FILES) {
-			snprintf(err, errn, "more than %d files", JR_MAX_FILES);
+			snprintf(diag->msg, sizeof(diag->msg), "more than %d files", JR_MAX_FILES);
 			return -1;
 		}
 		f = &j->f[j->nfiles++];
 		if (!cJSON_IsObject(it) || get_str(it, "path", f->path, sizeof(f->path), true) ||
 		    f->path[0] != '/' || !(cJSON_IsNull(pv) || cJSON_IsString(pv)) ||
 		    (cJSON_IsString(pv) && strlen(pv->valuestring) >= JR_FILE_MAX)) {
-			snprintf(err, errn, "a \"files\" entry is malformed");
+			snprintf(diag->msg, sizeof(diag->msg), "a \"files\" entry is malformed");
 			return -1;
 		}
 		f->existed = cJSON_IsString(pv);
@@ -369,7 +369,7 @@ static int parse_files(const cJSON *arr, struct journal *j, char *err, size_t er
 	return 0;
 }
 
-static int parse(const char *text, struct journal *j, char *err, size_t errn)
+static int parse(const char *text, struct journal *j, struct wm_diag *diag)
 {
 	const cJSON *prev, *wr, *bf, *it;
 	cJSON *o = cJSON_Parse(text);
@@ -378,12 +378,12 @@ static int parse(const char *text, struct journal *j, char *err, size_t errn)
 
 	memset(j, 0, sizeof(*j));
 	if (!o) {
-		snprintf(err, errn, "not valid JSON");
+		snprintf(diag->msg, sizeof(diag->msg), "not valid JSON");
 		return -EINVAL;
 	}
 	if (get_str(o, "format", format, sizeof(format), true) ||
 	    strcmp(format, JR_FORMAT) != 0) {
-		snprintf(err, errn, "not a wmark journal (format \"%s\" expected)", JR_FORMAT);
+		snprintf(diag->msg, sizeof(diag->msg), "not a wmark journal (format \"%s\" expected)", JR_FORMAT);
 		goto out;
 	}
 	if (get_str(o, "state", state, sizeof(state), true) ||
@@ -391,14 +391,14 @@ static int parse(const char *text, struct journal *j, char *err, size_t errn)
 	    get_str(o, "kernel", j->kernel, sizeof(j->kernel), false) ||
 	    get_str(o, "boot_id", j->boot_id, sizeof(j->boot_id), false) ||
 	    get_str(o, "command", j->command, sizeof(j->command), false)) {
-		snprintf(err, errn, "a field is missing or malformed");
+		snprintf(diag->msg, sizeof(diag->msg), "a field is missing or malformed");
 		goto out;
 	}
 	for (i = 0; i <= JR_ROLLED_BACK; i++)
 		if (strcmp(state, state_names[i]) == 0)
 			break;
 	if (i > JR_ROLLED_BACK) {
-		snprintf(err, errn, "unknown state \"%s\"", sc_escape(state, esc, sizeof(esc)));
+		snprintf(diag->msg, sizeof(diag->msg), "unknown state \"%s\"", sc_escape(state, esc, sizeof(esc)));
 		goto out;
 	}
 	j->state = (enum jr_state)i;
@@ -408,7 +408,7 @@ static int parse(const char *text, struct journal *j, char *err, size_t errn)
 	wr = cJSON_GetObjectItemCaseSensitive(o, "written");
 	bf = cJSON_GetObjectItemCaseSensitive(o, "before");
 	if (!cJSON_IsObject(prev) || !cJSON_IsObject(wr) || (bf && !cJSON_IsObject(bf))) {
-		snprintf(err, errn, "\"previous\" or \"written\" is missing");
+		snprintf(diag->msg, sizeof(diag->msg), "\"previous\" or \"written\" is missing");
 		goto out;
 	}
 	cJSON_ArrayForEach(it, prev) {
@@ -418,7 +418,7 @@ static int parse(const char *text, struct journal *j, char *err, size_t errn)
 
 		snprintf(key, sizeof(key), "vm.%s", it->string ? it->string : "");
 		if (sc_key_parse(key, &k) != 0 || j->n == WM_NKNOBS) {
-			snprintf(err, errn, "unexpected sysctl \"%s\"",
+			snprintf(diag->msg, sizeof(diag->msg), "unexpected sysctl \"%s\"",
 				 sc_escape(it->string ? it->string : "", esc, sizeof(esc)));
 			goto out;
 		}
@@ -427,16 +427,16 @@ static int parse(const char *text, struct journal *j, char *err, size_t errn)
 		if (!cJSON_IsString(it) || strlen(it->valuestring) >= JR_TEXT_MAX ||
 		    get_str(wr, it->string, e->written, JR_TEXT_MAX, true) ||
 		    (bf && get_str(bf, it->string, e->before, JR_TEXT_MAX, false))) {
-			snprintf(err, errn, "\"%s\" lacks a previous or written text", it->string);
+			snprintf(diag->msg, sizeof(diag->msg), "\"%s\" lacks a previous or written text", it->string);
 			goto out;
 		}
 		strcpy(e->previous, it->valuestring);
-		if (check_text(k, "the previous", e->previous, err, errn) ||
-		    check_text(k, "the written", e->written, err, errn) ||
-		    (e->before[0] && check_text(k, "the before-the-last-apply", e->before, err, errn)))
+		if (check_text(k, "the previous", e->previous, diag) ||
+		    check_text(k, "the written", e->written, diag) ||
+		    (e->before[0] && check_text(k, "the before-the-last-apply", e->before, diag)))
 			goto out;
 	}
-	if (parse_files(cJSON_GetObjectItemCaseSensitive(o, "files"), j, err, errn))
+	if (parse_files(cJSON_GetObjectItemCaseSensitive(o, "files"), j, diag))
 		goto out;
 	r = 0;
 out:
@@ -507,7 +507,7 @@ static int read_journal(const char *path, char **buf, size_t *len)
 	return 0;
 }
 
-int jr_load(const char *path, struct journal *j, char *err, size_t errn)
+int jr_load(const char *path, struct journal *j, struct wm_diag *diag)
 {
 	struct stat st;
 	size_t len;
@@ -517,29 +517,29 @@ int jr_load(const char *path, struct journal *j, char *err, size_t errn)
 	r = read_journal(path, &buf, &len);
 	/* The journal names what rollback writes: never one behind a link. */
 	if (r == -ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		snprintf(err, errn, "is a symbolic link: refusing");
+		snprintf(diag->msg, sizeof(diag->msg), "is a symbolic link: refusing");
 		return -ELOOP;
 	}
 	if (r == -EFBIG) {
-		snprintf(err, errn, "too large for a journal");
+		snprintf(diag->msg, sizeof(diag->msg), "too large for a journal");
 		return -EINVAL;
 	}
 	if (r == -EISDIR || r == -ENXIO) {
-		snprintf(err, errn, "%s", r == -EISDIR ? "is a directory, not a file" :
+		snprintf(diag->msg, sizeof(diag->msg), "%s", r == -EISDIR ? "is a directory, not a file" :
 			 "is not a regular file");
 		return r;
 	}
 	if (r < 0) {
-		snprintf(err, errn, "%s", r == -ENXIO ? "not a regular file (a FIFO, socket or device)" :
+		snprintf(diag->msg, sizeof(diag->msg), "%s", r == -ENXIO ? "not a regular file (a FIFO, socket or device)" :
 			 strerror(-r));
 		return r;
 	}
 	if (strlen(buf) != len) {
 		free(buf);
-		snprintf(err, errn, "not valid JSON (a NUL byte)");
+		snprintf(diag->msg, sizeof(diag->msg), "not valid JSON (a NUL byte)");
 		return -EINVAL;
 	}
-	r = parse(buf, j, err, errn);
+	r = parse(buf, j, diag);
 	free(buf);
 	return r;
 }

@@ -111,9 +111,9 @@ int jr_save(const char *path, const struct journal *j, const char **failed);
 /*
  * Load path into *j.  Return 0; -ENOENT if there is no journal; -EINVAL
  * if it is not one of ours or a text in it is not a value of its knob
- * (err says why, control characters escaped); -ELOOP if path is a
- * symbolic link (never followed); or another -errno (err names it).
+ * (diag->msg says why, control characters escaped); -ELOOP if path is a
+ * symbolic link (never followed); or another -errno (diag->msg names it).
  */
-int jr_load(const char *path, struct journal *j, char *err, size_t errn);
+int jr_load(const char *path, struct journal *j, struct wm_diag *diag);
 
 #endif /* WMARK_JOURNAL_H */

@@ -17,6 +17,24 @@ static const char *const knob_option[WM_NKNOBS] = {
 	[WM_KNOB_LRR] = "--lowmem-reserve-ratio",
 };
 
+enum wm_knob opts_knob_of(int c)
+{
+	static const enum wm_knob of[] = {
+		[OPT_WSF - OPT_WSF] = WM_KNOB_WSF,
+		[OPT_MFK - OPT_WSF] = WM_KNOB_MFK,
+		[OPT_BOOST - OPT_WSF] = WM_KNOB_BOOST,
+		[OPT_LRR - OPT_WSF] = WM_KNOB_LRR,
+		[OPT_EXTRA - OPT_WSF] = WM_KNOB_EXTRA,
+	};
+
+	return of[c - OPT_WSF];
+}
+
+const char *opts_knob_option(enum wm_knob k)
+{
+	return knob_option[k];
+}
+
 int opts_lrr_list(const char *cmd, const char *arg, struct wm_sysctl *s)
 {
 	char buf[256], *tok, *save = NULL;

@@ -38,6 +38,10 @@ static inline int opts_is_knob(int c)
 	return c >= OPT_WSF && c <= OPT_EXTRA;
 }
 
+/* The knob of knob option code c (opts_is_knob(c)), and the option that sets knob k. */
+enum wm_knob opts_knob_of(int c);
+const char *opts_knob_option(enum wm_knob k);
+
 /*
  * Parse the knob option of code c with value arg into ch (its `set` bit
  * and value): an integer of the range of int, or for

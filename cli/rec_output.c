@@ -243,33 +243,74 @@ static void doc_script(const struct rec *r, struct doc *d)
 	doc_close(d);
 }
 
-int rec_print_json(struct rec *r, const struct rzone *rows, size_t nrows)
+/* What recommend measured, as text lines (JSON has it as "measurements", doc_measure). */
+static void text_measure(const struct rec *r, struct doc *d)
+{
+	const struct wm_rec_measure *ms = &r->ms;
+	unsigned ps = r->s.st.m.page_size;
+	char buf[32], per[64];
+	size_t k;
+
+	doc_text(d, "\nMeasured %s (%zu readings%s):\n", rec_period(r, per, sizeof(per)),
+		 ms->nsamples, ms->time_resolved ? "" : ", no time resolution");
+	for (k = 0; k < WM_REC_NCTR; k++) {
+		if (!(ms->have & (1u << k)))
+			snprintf(buf, sizeof(buf), "-");
+		else
+			snprintf(buf, sizeof(buf), "%s%llu", wm_rec_ctrs[k].level ? "" : "+",
+				 (unsigned long long)ms->d[k]);
+		doc_text(d, "  %-30s %14s  %s\n", wm_rec_ctrs[k].json, buf, wm_rec_ctrs[k].what);
+	}
+	if (ms->psi)
+		doc_text(d, "  %-30s %14.3f  seconds some / %.3f full\n", "psi_memory",
+			 (double)ms->psi_some_us / 1e6, (double)ms->psi_full_us / 1e6);
+	if (ms->time_resolved)
+		doc_text(d, "  %-30s %14.1f  MiB/s (readings at most %.0f ms apart)\n", "peak_alloc",
+			 ms->peak_alloc_rate * ps / 1048576.0, ms->interval * 1000);
+}
+
+int rec_print(struct rec *r, const struct rzone *rows, size_t nrows)
 {
 	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
 	struct doc *d = &doc;
 	unsigned ps = r->s.st.m.page_size;
+	int width[NRFIELDS];
 	char line[128];
 	size_t i;
 	int j;
 
-	doc_begin(d, FMT_JSON, stdout);
+	doc_begin(d, r->ctx->format, stdout);
 	explain_doc_head(d, &(struct explain_head){
 		.source = r->s.live ? "live" : "capture",
 		.kernel = r->s.st.kernel.osrelease[0] ? r->s.st.kernel.osrelease : "",
 		.m = &r->s.st.m, .page_size_only = true });
 	doc_str(d, "mode", NULL, rec_mode_names[r->mode]);
 	doc_obj(d, "recommended");
-	if (r->mode == M_EXTRA && r->knob)
+	if (r->mode == M_EXTRA && r->knob) {
 		doc_double(d, "extra_free_kbytes", NULL, (double)r->extra_kb);
-	else
+		doc_text(d, "Recommendation: extra_free_kbytes %" PRId64 " (this kernel has the knob); "
+			 "watermark_scale_factor %" PRId64 " is the equivalent\n", r->extra_kb, r->ans.wsf);
+	} else {
 		doc_double(d, "watermark_scale_factor", NULL, (double)r->ans.wsf);
+		doc_text(d, "Recommendation: watermark_scale_factor %" PRId64 "%s (%s; today %" PRId64
+			 "; the kernel accepts 1..%" PRId64 ")\n", r->ans.wsf,
+			 rec_boost_zero(r) ? " and watermark_boost_factor 0" : "", rec_verdict(r),
+			 r->now.wsf, r->s.st.kernel.prof.wsf_max);
+	}
 	if (rec_boost_zero(r))
 		doc_double(d, "watermark_boost_factor", NULL, 0);
 	doc_close(d);
+	for (j = 0; j < r->nwarnings; j++)
+		doc_text(d, "Warning: %s\n", r->warnings[j]);
+	doc_text(d, "Kernel %s rules, min_free_kbytes %" PRId64 ".\n\nWhy:\n",
+		 r->s.st.kernel.osrelease[0] ? r->s.st.kernel.osrelease : "(default)",
+		 r->now.min_free_kbytes);
 	doc_arr(d, "reasons");
 	for (j = 0; j < r->nreasons; j++)
-		doc_item_str(d, NULL, r->reasons[j]);
+		doc_item_str(d, "  - %s\n", r->reasons[j]);
 	doc_close(d);
+	if (r->measured)
+		text_measure(r, d);
 	doc_arr(d, "warnings");
 	for (j = 0; j < r->nwarnings; j++)
 		doc_item_str(d, NULL, r->warnings[j]);
@@ -293,16 +334,33 @@ int rec_print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 	doc_double(d, "pages_at_wsf_1", NULL, (double)r->ans.gap_floor);
 	doc_str(d, "zones", NULL, r->mode == M_EXTRA ? "all" : "usable");
 	doc_close(d);
+
+	doc_text(d, "\nZones (MiB; wake = low, kswapd starts; stop = high, kswapd sleeps; floor = "
+		 "smallest wsf that moves the gap):\n%-4s %-8s", "node", "zone");
+	fmt_widths(rfields, NRFIELDS, rows, sizeof(*rows), nrows, ps, width);
+	doc_table(d, width, ps);
+	doc_header(d, rfields, NRFIELDS, rcols(r));
+	doc_text(d, "\n");
 	doc_arr(d, "zones");
 	for (i = 0; i < nrows; i++) {
 		doc_obj(d, NULL);
 		doc_double(d, "node", NULL, rows[i].node);
 		doc_str(d, "zone", NULL, rows[i].zone);
+		doc_text(d, "%-4d %-8s", rows[i].node, rows[i].zone);
 		doc_fields(d, rfields, NRFIELDS, rcols(r), &rows[i]);
+		doc_text(d, "\n");
 		doc_close(d);
 	}
 	doc_close(d);
-	explain_doc_reserve(d, &r->rv, ps, RESERVE_CHANGE | RESERVE_HUGETLB);
+	doc_table(d, NULL, 0);
+
+	doc_text(d, "\nGaps summed over %s zones: %.1f MiB today, %.1f MiB after",
+		 r->mode == M_EXTRA ? "all" : "the usable", rec_mib(r->ans.gap_now, ps),
+		 rec_mib(r->ans.gap_after, ps));
+	if (r->mode != M_EXTRA && r->ans.gap_needed)
+		doc_text(d, ", %.1f MiB needed", rec_mib(r->ans.gap_needed, ps));
+	doc_text(d, " (%.1f MiB at wsf 1).\n", rec_mib(r->ans.gap_floor, ps));
+	explain_reserve(d, &r->rv, ps, RESERVE_CHANGE | RESERVE_HUGETLB);
 	if (r->mode == M_EXTRA) {
 		doc_obj(d, "extra_free_kbytes");
 		doc_double(d, "kbytes", NULL, (double)r->extra_kb);
@@ -325,77 +383,7 @@ int rec_print_json(struct rec *r, const struct rzone *rows, size_t nrows)
 	if (r->bmeasured)
 		doc_boost(r, d);
 	apply_line(r, line, sizeof(line));
-	doc_str(d, "apply", NULL, line);
+	doc_str(d, "apply", "Apply with: %s\n", line);
 	doc_end(d);	/* a write error shows at close_stdout() */
 	return EXIT_OK;
-}
-
-void rec_print_text(struct rec *r, const struct rzone *rows, size_t nrows)
-{
-	unsigned ps = r->s.st.m.page_size;
-	char buf[32], line[128];
-	int width[NRFIELDS];
-	size_t i, k;
-	int j;
-
-	if (r->mode == M_EXTRA && r->knob)
-		printf("Recommendation: extra_free_kbytes %" PRId64 " (this kernel has the knob); "
-		       "watermark_scale_factor %" PRId64 " is the equivalent\n", r->extra_kb, r->ans.wsf);
-	else
-		printf("Recommendation: watermark_scale_factor %" PRId64 "%s (%s; today %" PRId64 "; the kernel "
-		       "accepts 1..%" PRId64 ")\n", r->ans.wsf,
-		       rec_boost_zero(r) ? " and watermark_boost_factor 0" : "", rec_verdict(r),
-		       r->now.wsf, r->s.st.kernel.prof.wsf_max);
-	for (j = 0; j < r->nwarnings; j++)
-		printf("Warning: %s\n", r->warnings[j]);
-	printf("Kernel %s rules, min_free_kbytes %" PRId64 ".\n",
-	       r->s.st.kernel.osrelease[0] ? r->s.st.kernel.osrelease : "(default)", r->now.min_free_kbytes);
-	fputs("\nWhy:\n", stdout);
-	for (j = 0; j < r->nreasons; j++)
-		printf("  - %s\n", r->reasons[j]);
-
-	if (r->measured) {
-		const struct wm_rec_measure *ms = &r->ms;
-
-		char per[64];
-
-		printf("\nMeasured %s (%zu readings%s):\n", rec_period(r, per, sizeof(per)),
-		       ms->nsamples, ms->time_resolved ? "" : ", no time resolution");
-		for (k = 0; k < WM_REC_NCTR; k++) {
-			if (!(ms->have & (1u << k)))
-				snprintf(buf, sizeof(buf), "-");
-			else
-				snprintf(buf, sizeof(buf), "%s%llu", wm_rec_ctrs[k].level ? "" : "+",
-					 (unsigned long long)ms->d[k]);
-			printf("  %-30s %14s  %s\n", wm_rec_ctrs[k].json, buf, wm_rec_ctrs[k].what);
-		}
-		if (ms->psi)
-			printf("  %-30s %14.3f  seconds some / %.3f full\n", "psi_memory",
-			       (double)ms->psi_some_us / 1e6, (double)ms->psi_full_us / 1e6);
-		if (ms->time_resolved)
-			printf("  %-30s %14.1f  MiB/s (readings at most %.0f ms apart)\n", "peak_alloc",
-			       ms->peak_alloc_rate * ps / 1048576.0, ms->interval * 1000);
-	}
-
-	printf("\nZones (MiB; wake = low, kswapd starts; stop = high, kswapd sleeps; floor = "
-	       "smallest wsf that moves the gap):\n");
-	fmt_widths(rfields, NRFIELDS, rows, sizeof(*rows), nrows, ps, width);
-	printf("%-4s %-8s", "node", "zone");
-	fmt_text_header(stdout, rfields, NRFIELDS, width, rcols(r), ps);
-	putchar('\n');
-	for (i = 0; i < nrows; i++) {
-		printf("%-4d %-8s", rows[i].node, rows[i].zone);
-		fmt_text_cells(stdout, rfields, NRFIELDS, width, rcols(r), ps, &rows[i]);
-		putchar('\n');
-	}
-
-	printf("\nGaps summed over %s zones: %.1f MiB today, %.1f MiB after",
-	       r->mode == M_EXTRA ? "all" : "the usable", rec_mib(r->ans.gap_now, ps),
-	       rec_mib(r->ans.gap_after, ps));
-	if (r->mode != M_EXTRA && r->ans.gap_needed)
-		printf(", %.1f MiB needed", rec_mib(r->ans.gap_needed, ps));
-	printf(" (%.1f MiB at wsf 1).\n", rec_mib(r->ans.gap_floor, ps));
-	explain_text_reserve(stdout, &r->rv, ps, RESERVE_HUGETLB);
-	apply_line(r, line, sizeof(line));
-	printf("Apply with: %s\n", line);
 }

@@ -123,50 +123,74 @@ void reclaim_total(struct rc_run *r)
 		t->ns = NAN;
 }
 
-/* The kernel's loop for the request and wmark's plan, as the JSON object "model". */
+/* The kernel's loop for the request, and wmark's plan of writes: the object "model". */
 static void model_doc(const struct rc_run *r, struct doc *d)
 {
+	static const char *const why[] = {
+		[WM_RECLAIM_FULL] = " (5.19-6.5: one call for the whole remainder)",
+		[WM_RECLAIM_CAP32] = " (6.6-6.8: calls of min(remainder, 32))",
+		[WM_RECLAIM_QUARTER] = " (6.9+: calls of remainder/4, at least 32)",
+		[WM_RECLAIM_NONE] = "",
+	};
+	const struct wm_reclaim_model *m = &r->model;
+	char mib[32];
 	size_t i;
 
 	doc_obj(d, "model");
-	doc_str(d, "rule", NULL, wm_reclaim_rule_name(r->rp.rule));
-	doc_u64(d, "request_pages", NULL, r->model.request);
-	doc_u64(d, "calls", NULL, r->model.calls);
+	doc_str(d, "rule", "model: %s rule", wm_reclaim_rule_name(r->rp.rule));
+	doc_text(d, "%s", why[r->rp.rule]);
+	doc_u64(d, "request_pages", "\n  one write of %" PRIu64 " pages", m->request);
+	doc_text(d, " (%s MiB): ", fmt_mib(mib, sizeof(mib), (int64_t)m->request, r->ps));
+	doc_u64(d, "calls", "%" PRIu64 " call", m->calls);
+	doc_text(d, "%s, targets", m->calls == 1 ? "" : "s");
+	/* the text shows the first 12 targets and the last */
 	doc_arr(d, "targets");
-	for (i = 0; i < r->model.nruns; i++) {
+	for (i = 0; i < m->nruns; i++) {
+		bool shown = i < 12 || i == m->nruns - 1;
+
+		if (i == 12)
+			doc_text(d, " ... (%zu more)", m->nruns - 13);
 		doc_obj(d, NULL);
-		doc_u64(d, "pages", NULL, r->model.runs[i].target);
-		doc_u64(d, "calls", NULL, r->model.runs[i].count);
+		doc_u64(d, "pages", shown ? " %" PRIu64 : NULL, m->runs[i].target);
+		doc_u64(d, "calls", shown && m->runs[i].count > 1 ? "x%" PRIu64 : NULL, m->runs[i].count);
 		doc_close(d);
 	}
 	doc_close(d);
-	doc_u64(d, "overshoot_pages", NULL, r->model.overshoot);
-	doc_u64(d, "over_bound_pages", NULL, r->model.over_bound);
-	doc_u64(d, "largest_folio_pages", NULL, r->folio);
+	if (!m->nruns)
+		doc_text(d, " none");
+	doc_u64(d, "overshoot_pages", "\n  idealised overshoot %" PRIu64 " pages", m->overshoot);
+	doc_u64(d, "over_bound_pages", "; a leaf cgroup may end up to %" PRIu64 " pages over per node",
+		m->over_bound);
+	doc_u64(d, "largest_folio_pages", " (folios of up to %" PRIu64 " pages)", r->folio);
 	doc_long(d, "retries", NULL, WM_RECLAIM_RETRIES);
+	doc_text(d, "; %d calls that reclaim nothing, then EAGAIN\n", WM_RECLAIM_RETRIES + 1);
 	doc_obj(d, "plan");
-	doc_str(d, "batch", NULL, reclaim_batch_name(r->o->batch));
-	doc_u64(d, "writes", NULL, r->plan.writes);
-	doc_u64(d, "calls", NULL, r->plan.calls);
-	doc_u64(d, "first_write_pages", NULL, r->plan.first);
+	doc_str(d, "batch", "  wmark's plan (--batch %s): ", reclaim_batch_name(r->o->batch));
+	doc_u64(d, "writes", "%" PRIu64 " write", r->plan.writes);
+	doc_text(d, "%s, ", r->plan.writes == 1 ? "" : "s");
+	doc_u64(d, "calls", "%" PRIu64 " kernel calls", r->plan.calls);
+	doc_u64(d, "first_write_pages", ", first write %" PRIu64 " pages\n", r->plan.first);
 	doc_u64(d, "overshoot_pages", NULL, r->plan.overshoot);
 	doc_close(d);
 	doc_close(d);
 }
 
-int reclaim_print_json(const struct rc_run *r)
+int reclaim_print(const struct rc_run *r)
 {
 	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
 	struct doc *d = &doc;
+	int width[NWF];
 	size_t i;
 
-	doc_begin(d, FMT_JSON, stdout);
+	doc_begin(d, r->ctx->format, stdout);
 	doc_str(d, "source", NULL, r->o->dry_run ? "model" : "live");
-	if (r->kernel_known)
-		doc_str(d, "kernel", NULL, r->kernel);
-	else
+	doc_text(d, "reclaim %s: ", r->t.shown[0] ? r->t.shown : r->o->cgroup);
+	doc_str(d, r->kernel_known ? "kernel" : NULL, "kernel %s", r->kernel);
+	if (!r->kernel_known)
 		doc_null(d, "kernel");
-	doc_double(d, "page_size", NULL, r->ps);
+	doc_text(d, "%s", r->kernel_known ? "" : " (assumed)");
+	doc_double(d, "page_size", ", %.0f-byte pages", r->ps);
+	doc_text(d, "%s\n", r->ps_assumed ? " (assumed)" : "");
 	if (r->t.shown[0])
 		doc_str(d, r->o->node >= 0 ? "file" : "cgroup", NULL, r->t.shown);
 	else
@@ -183,98 +207,33 @@ int reclaim_print_json(const struct rc_run *r)
 	doc_u64(d, "request_pages", NULL, r->request);
 	model_doc(r, d);
 	if (!r->o->dry_run) {
-		if (r->steal_key)
-			doc_str(d, "counter", NULL, r->steal_key);
-		else
+		doc_str(d, r->steal_key ? "counter" : NULL, "reclaimed: %s",
+			r->steal_key ? r->steal_key : "no counter");
+		if (!r->steal_key)
 			doc_null(d, "counter");
+		doc_text(d, " of %s (pages)\n", r->o->node >= 0 ? "/proc/vmstat" : "memory.stat");
+		fmt_widths(write_fields, NWF, r->w, sizeof(*r->w), r->nw, 0, width);
+		doc_table(d, width, 0);
+		doc_header(d, write_fields, NWF, 0);
+		doc_text(d, " RESULT\n");
 		doc_arr(d, "writes");
 		for (i = 0; i < r->nw; i++) {
 			doc_obj(d, NULL);
 			doc_fields(d, write_fields, NWF, 0, &r->w[i]);
-			doc_str(d, "result", NULL, write_result(&r->w[i]));
+			doc_str(d, "result", " %s\n", write_result(&r->w[i]));
 			doc_close(d);
 		}
 		doc_close(d);
+		doc_table(d, NULL, 0);
+		doc_text(d, "total: %zu write%s, ", r->nw, r->nw == 1 ? "" : "s");
 		doc_obj(d, "total");
-		doc_fields(d, write_fields + 1, NWF - 1, 0, &r->total);
+		doc_record(d, write_fields + 1, NWF - 1, 0, &r->total);
 		doc_double(d, "writes", NULL, (double)r->nw);
 		doc_close(d);
-		doc_str(d, "result", NULL, r->result);
+		doc_str(d, "result", "; %s\n", r->result);
 	}
 	doc_end(d);	/* a write error shows at close_stdout() */
 	return EXIT_OK;
-}
-
-static void print_model_text(const struct rc_run *r)
-{
-	size_t i;
-	char mib[32];
-
-	printf("model: %s rule", wm_reclaim_rule_name(r->rp.rule));
-	switch (r->rp.rule) {
-	case WM_RECLAIM_FULL:
-		fputs(" (5.19-6.5: one call for the whole remainder)", stdout);
-		break;
-	case WM_RECLAIM_CAP32:
-		fputs(" (6.6-6.8: calls of min(remainder, 32))", stdout);
-		break;
-	case WM_RECLAIM_QUARTER:
-		fputs(" (6.9+: calls of remainder/4, at least 32)", stdout);
-		break;
-	case WM_RECLAIM_NONE:
-		break;
-	}
-	printf("\n  one write of %" PRIu64 " pages (%s MiB): %" PRIu64 " call%s, targets",
-	       r->model.request, fmt_mib(mib, sizeof(mib), (int64_t)r->model.request, r->ps),
-	       r->model.calls, r->model.calls == 1 ? "" : "s");
-	for (i = 0; i < r->model.nruns && i < 12; i++) {
-		if (r->model.runs[i].count > 1)
-			printf(" %" PRIu64 "x%" PRIu64, r->model.runs[i].target, r->model.runs[i].count);
-		else
-			printf(" %" PRIu64, r->model.runs[i].target);
-	}
-	if (r->model.nruns > 12) {
-		printf(" ... (%zu more)", r->model.nruns - 13);
-		i = r->model.nruns - 1;
-		if (r->model.runs[i].count > 1)
-			printf(" %" PRIu64 "x%" PRIu64, r->model.runs[i].target, r->model.runs[i].count);
-		else
-			printf(" %" PRIu64, r->model.runs[i].target);
-	}
-	if (!r->model.nruns)
-		fputs(" none", stdout);
-	printf("\n  idealised overshoot %" PRIu64 " pages; a leaf cgroup may end up to %" PRIu64
-	       " pages over per node (folios of up to %" PRIu64 " pages); 17 calls that reclaim "
-	       "nothing, then EAGAIN\n", r->model.overshoot, r->model.over_bound, r->folio);
-	printf("  wmark's plan (--batch %s): %" PRIu64 " write%s, %" PRIu64 " kernel calls, first write %" PRIu64
-	       " pages\n", reclaim_batch_name(r->o->batch), r->plan.writes, r->plan.writes == 1 ? "" : "s",
-	       r->plan.calls, r->plan.first);
-}
-
-void reclaim_print_text(const struct rc_run *r)
-{
-	int width[NWF];
-	size_t i;
-
-	printf("reclaim %s: kernel %s%s, %u-byte pages%s\n",
-	       r->t.shown[0] ? r->t.shown : r->o->cgroup,
-	       r->kernel, r->kernel_known ? "" : " (assumed)", r->ps,
-	       r->ps_assumed ? " (assumed)" : "");
-	print_model_text(r);
-	if (r->o->dry_run)
-		return;
-	printf("reclaimed: %s of %s (pages)\n", r->steal_key ? r->steal_key : "no counter",
-	       r->o->node >= 0 ? "/proc/vmstat" : "memory.stat");
-	fmt_widths(write_fields, NWF, r->w, sizeof(*r->w), r->nw, 0, width);
-	fmt_text_header(stdout, write_fields, NWF, width, 0, 0);
-	fputs(" RESULT\n", stdout);
-	for (i = 0; i < r->nw; i++) {
-		fmt_text_cells(stdout, write_fields, NWF, width, 0, 0, &r->w[i]);
-		printf(" %s\n", write_result(&r->w[i]));
-	}
-	printf("total: %zu write%s, ", r->nw, r->nw == 1 ? "" : "s");
-	fmt_text_record(stdout, write_fields + 1, NWF - 1, 0, &r->total);
-	printf("; %s\n", r->result);
 }
 
 /* ---- the run ------------------------------------------------------------ */

@@ -86,10 +86,7 @@ const char *reclaim_batch_name(enum wm_batch_mode b);
 /* r->total from r's writes: their sums, and the request asked. */
 void reclaim_total(struct rc_run *r);
 
-/* The run as one JSON document on standard output; an exit code. */
-int reclaim_print_json(const struct rc_run *r);
-
-/* The run as text on standard output. */
-void reclaim_print_text(const struct rc_run *r);
+/* The run on standard output, as text or one JSON document (r->ctx->format); an exit code. */
+int reclaim_print(const struct rc_run *r);
 
 #endif /* WMARK_RECLAIM_RUN_H */

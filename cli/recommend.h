@@ -169,10 +169,7 @@ size_t rec_build_rows(const struct rec *r, struct rzone *rows);
 /* The verdict word of the answer ("raise", "keep", ...). */
 const char *rec_verdict(const struct rec *r);
 
-/* The report as one JSON document on stdout.  EXIT_OK or EXIT_SYSTEM. */
-int rec_print_json(struct rec *r, const struct rzone *rows, size_t nrows);
-
-/* The report as text on stdout. */
-void rec_print_text(struct rec *r, const struct rzone *rows, size_t nrows);
+/* The report on stdout, as text or one JSON document (r->ctx->format).  EXIT_OK. */
+int rec_print(struct rec *r, const struct rzone *rows, size_t nrows);
 
 #endif /* WMARK_RECOMMEND_CLI_H */

@@ -364,7 +364,7 @@ int txn_begin(struct txn *t, const struct cli_ctx *ctx, const char *cmd,
 	      const enum wm_knob *use, int n, bool dry)
 {
 	struct journal old;
-	char err[160];
+	struct wm_diag jd = { 0 };
 	const char *failed = NULL;
 	int i, r, rc;
 
@@ -383,13 +383,13 @@ int txn_begin(struct txn *t, const struct cli_ctx *ctx, const char *cmd,
 				       t->state, failed, strerror(-r));
 		if ((rc = txn_lock(cmd, t->state, &t->lock_fd)))
 			return rc;
-		r = jr_load(t->state, &old, err, sizeof(err));
+		r = jr_load(t->state, &old, &jd);
 		if (r == -EINVAL)
 			return cli_err(EXIT_USAGE, cmd, "journal %s: %s: refusing to overwrite it "
-				       "(give another --state); nothing was written", t->state, err);
+				       "(give another --state); nothing was written", t->state, jd.msg);
 		if (r < 0 && r != -ENOENT)
 			return cli_err(EXIT_SYSTEM, cmd, "journal %s: %s; nothing was written",
-				       t->state, err);
+				       t->state, jd.msg);
 		if (r == 0 && (old.state == JR_PENDING || old.state == JR_APPLIED) &&
 		    (rc = restore_old(t, &old)))
 			return rc;

@@ -57,7 +57,8 @@ static int count_entries(const char *dir)
 
 static void test_a_saved_journal_loads_back_byte_for_byte(void **state)
 {
-	char path[PATH_MAX], err[128];
+	char path[PATH_MAX];
+	struct wm_diag err = { 0 };
 	struct journal in, out;
 	const char *failed = NULL;
 	int i;
@@ -65,7 +66,7 @@ static void test_a_saved_journal_loads_back_byte_for_byte(void **state)
 	snprintf(path, sizeof(path), "%s/state.json", (char *)*state);
 	sample(&in);
 	assert_int_equal(jr_save(path, &in, &failed), 0);
-	assert_int_equal(jr_load(path, &out, err, sizeof(err)), 0);
+	assert_int_equal(jr_load(path, &out, &err), 0);
 	assert_int_equal(out.state, JR_PENDING);
 	assert_string_equal(out.root, in.root);
 	assert_string_equal(out.kernel, in.kernel);
@@ -84,7 +85,8 @@ static void test_a_saved_journal_loads_back_byte_for_byte(void **state)
 
 static void test_a_commit_replaces_the_journal_and_leaves_no_temporary(void **state)
 {
-	char path[PATH_MAX], err[128];
+	char path[PATH_MAX];
+	struct wm_diag err = { 0 };
 	struct journal j, out;
 	struct stat st;
 
@@ -94,7 +96,7 @@ static void test_a_commit_replaces_the_journal_and_leaves_no_temporary(void **st
 	j.state = JR_APPLIED;
 	assert_int_equal(jr_save(path, &j, NULL), 0);
 	assert_int_equal(count_entries(*state), 1);
-	assert_int_equal(jr_load(path, &out, err, sizeof(err)), 0);
+	assert_int_equal(jr_load(path, &out, &err), 0);
 	assert_int_equal(out.state, JR_APPLIED);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0644);
@@ -102,7 +104,8 @@ static void test_a_commit_replaces_the_journal_and_leaves_no_temporary(void **st
 
 static void test_every_state_round_trips_by_name(void **state)
 {
-	char path[PATH_MAX], err[128];
+	char path[PATH_MAX];
+	struct wm_diag err = { 0 };
 	struct journal j, out;
 	int s;
 
@@ -111,7 +114,7 @@ static void test_every_state_round_trips_by_name(void **state)
 		sample(&j);
 		j.state = (enum jr_state)s;
 		assert_int_equal(jr_save(path, &j, NULL), 0);
-		assert_int_equal(jr_load(path, &out, err, sizeof(err)), 0);
+		assert_int_equal(jr_load(path, &out, &err), 0);
 		assert_int_equal(out.state, s);
 	}
 	assert_string_equal(jr_state_name(JR_ROLLED_BACK), "rolled-back");
@@ -128,26 +131,27 @@ static void put(const char *path, const char *text)
 
 static void test_files_that_are_not_our_journal_are_refused(void **state)
 {
-	char path[PATH_MAX], err[128];
+	char path[PATH_MAX];
+	struct wm_diag err = { 0 };
 	struct journal j;
 
 	snprintf(path, sizeof(path), "%s/state.json", (char *)*state);
-	assert_int_equal(jr_load(path, &j, err, sizeof(err)), -ENOENT);
+	assert_int_equal(jr_load(path, &j, &err), -ENOENT);
 	put(path, "not json at all");
-	assert_int_equal(jr_load(path, &j, err, sizeof(err)), -EINVAL);
+	assert_int_equal(jr_load(path, &j, &err), -EINVAL);
 	put(path, "{\"format\": \"something-else\"}");
-	assert_int_equal(jr_load(path, &j, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "not a wmark journal"));
+	assert_int_equal(jr_load(path, &j, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "not a wmark journal"));
 	put(path, "{\"format\": \"wmark-journal-1\", \"state\": \"applied\", \"root\": \"/\","
 		  " \"previous\": {\"swappiness\": \"60\\n\"}, \"written\": {}}");
-	assert_int_equal(jr_load(path, &j, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "swappiness"));
+	assert_int_equal(jr_load(path, &j, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "swappiness"));
 	put(path, "{\"format\": \"wmark-journal-1\", \"state\": \"applied\", \"root\": \"/\","
 		  " \"previous\": {\"min_free_kbytes\": \"1\\n\"}, \"written\": {}}");
-	assert_int_equal(jr_load(path, &j, err, sizeof(err)), -EINVAL);
+	assert_int_equal(jr_load(path, &j, &err), -EINVAL);
 	put(path, "{\"format\": \"wmark-journal-1\", \"state\": \"half-done\", \"root\": \"/\","
 		  " \"previous\": {}, \"written\": {}}");
-	assert_int_equal(jr_load(path, &j, err, sizeof(err)), -EINVAL);
+	assert_int_equal(jr_load(path, &j, &err), -EINVAL);
 }
 
 static void test_default_journal_lives_under_the_root(void **state)

@@ -98,7 +98,8 @@ static void one_write(const char *dir, char *knob, struct journal *j, struct txn
 
 static void test_a_commit_writes_and_saves_the_journal_applied(void **state)
 {
-	char knob[PATH_MAX], jpath[PATH_MAX], text[64], err[128], real[PATH_MAX];
+	char knob[PATH_MAX], jpath[PATH_MAX], text[64], real[PATH_MAX];
+	struct wm_diag err = { 0 };
 	struct txn_outcome out;
 	struct txn_step st;
 	struct journal j, back;
@@ -114,7 +115,7 @@ static void test_a_commit_writes_and_saves_the_journal_applied(void **state)
 	assert_int_equal(out.save_err, 0);
 	get(knob, text, sizeof(text));
 	assert_string_equal(text, "120\n");
-	assert_int_equal(jr_load(jpath, &back, err, sizeof(err)), 0);
+	assert_int_equal(jr_load(jpath, &back, &err), 0);
 	assert_int_equal(back.state, JR_APPLIED);
 	assert_int_equal(back.n, 1);
 	assert_string_equal(back.e[0].previous, "10\n");
@@ -126,7 +127,8 @@ static void test_a_commit_writes_and_saves_the_journal_applied(void **state)
 
 static void test_a_failed_write_is_undone_and_the_journal_put_back(void **state)
 {
-	char knob[PATH_MAX], dirknob[PATH_MAX], jpath[PATH_MAX], text[64], err[128];
+	char knob[PATH_MAX], dirknob[PATH_MAX], jpath[PATH_MAX], text[64];
+	struct wm_diag err = { 0 };
 	struct txn_outcome out;
 	struct txn_step st[2];
 	struct journal j, earlier, back;
@@ -152,14 +154,14 @@ static void test_a_failed_write_is_undone_and_the_journal_put_back(void **state)
 	assert_true(out.undone);
 	get(knob, text, sizeof(text));
 	assert_string_equal(text, "10\n");
-	assert_int_equal(jr_load(jpath, &back, err, sizeof(err)), 0);
+	assert_int_equal(jr_load(jpath, &back, &err), 0);
 	assert_int_equal(back.state, JR_APPLIED);
 	assert_string_equal(back.command, "wmark apply --wsf 40");
 
 	/* without one: this journal, marked restored */
 	assert_int_equal(txn_commit("test", jpath, &j, st, 2, NULL, &out), EXIT_SYSTEM);
 	assert_true(out.undone);
-	assert_int_equal(jr_load(jpath, &back, err, sizeof(err)), 0);
+	assert_int_equal(jr_load(jpath, &back, &err), 0);
 	assert_int_equal(back.state, JR_RESTORED);
 	assert_string_equal(back.command, "wmark apply --wsf 120");
 	get(knob, text, sizeof(text));
