@@ -389,8 +389,8 @@ int cmd_calc(struct cli_ctx *ctx, int argc, char **argv)
 	if (o.rule != WM_HIGH_STOCK) {
 		/* the sqrt columns are named; quarter's are the high and promo ones */
 		ex.high_formula = opts_formula_name(o.rule);
-		if (o.rule == WM_HIGH_QUARTER && ctx->format == FMT_TEXT)
-			puts("High watermark by --formula quarter (low + gap/4), not the stock kernel's.");
+		if (o.rule == WM_HIGH_QUARTER)
+			ex.text_note = "High watermark by --formula quarter (low + gap/4), not the stock kernel's.";
 	}
 	rc = explain_print(ctx, &ex);
 	free(w);

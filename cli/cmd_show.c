@@ -92,7 +92,7 @@ struct show_rows {
 	size_t n;
 };
 
-static void json_nodes(struct doc *d, const void *arg)
+static void show_nodes(struct doc *d, const void *arg)
 {
 	const struct show_rows *r = arg;
 
@@ -213,18 +213,10 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	ex.nrows = s.st.zi.nzones;
 	ex.cols = COL_DEFAULT | COL_LIVE | COL_BOOST | (promo ? COL_PROMO : 0) |
 		  (s.st.kernel.prof.boost && (s.st.sysctl.have & WM_HAVE_BOOST) ? COL_BOOST_MAX : 0);
-	if (ctx->format == FMT_JSON) {
-		sr = (struct show_rows){ rows, s.st.zi.nzones };
-		ex.json_more = json_nodes;
-		ex.json_more_arg = &sr;
-	}
+	sr = (struct show_rows){ rows, s.st.zi.nzones };
+	ex.more = show_nodes;
+	ex.more_arg = &sr;
 	rc = explain_print(ctx, &ex);
-	if (ctx->format == FMT_TEXT) {
-		static struct doc text;
-
-		doc_begin(&text, FMT_TEXT, stdout);
-		node_totals(rows, s.st.zi.nzones, &text);
-	}
 	free(w);
 	free(rows);
 	snapshot_free(&s);

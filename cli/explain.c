@@ -160,31 +160,37 @@ void explain_reserve(struct doc *d, const struct wm_reserve *rv, unsigned page_s
 	doc_close(d);
 }
 
-static void text_header(FILE *f, const struct explain *ex)
+/* The kernel, its page size and the sysctls the watermarks come from: text only. */
+static void text_header(struct doc *d, const struct explain *ex)
 {
 	const struct wm_sysctl *s = ex->sysctl;
 	const struct wm_profile *p = ex->profile;
 	char kb[64], buf[256];
 	int i;
 
-	fprintf(f, "Kernel %s rules, page size %u bytes%s\n", explain_kernel(ex, kb, sizeof(kb)),
-		ex->machine->page_size, explain_geometry(ex->geo));
+	if (doc_is_json(d))
+		return;
+	if (ex->text_note)
+		doc_text(d, "%s\n", ex->text_note);
+	doc_text(d, "Kernel %s rules, page size %u bytes%s\n", explain_kernel(ex, kb, sizeof(kb)),
+		 ex->machine->page_size, explain_geometry(ex->geo));
 	if (ex->mfk_known)
-		fprintf(f, "min_free_kbytes %s\n", explain_mfk(&ex->mfk, ex->machine, buf, sizeof(buf)));
+		doc_text(d, "min_free_kbytes %s\n", explain_mfk(&ex->mfk, ex->machine, buf, sizeof(buf)));
 	else
-		fprintf(f, "min_free_kbytes %" PRId64 " KiB\n", s->min_free_kbytes);
+		doc_text(d, "min_free_kbytes %" PRId64 " KiB\n", s->min_free_kbytes);
 	if (p->wsf)
-		fprintf(f, "watermark_scale_factor %" PRId64 " (the kernel accepts 1..%" PRId64 ")", s->wsf, p->wsf_max);
+		doc_text(d, "watermark_scale_factor %" PRId64 " (the kernel accepts 1..%" PRId64 ")",
+			 s->wsf, p->wsf_max);
 	else
-		fputs("no watermark_scale_factor before 4.6: low = min + share/4, high = min + share/2", f);
+		doc_text(d, "no watermark_scale_factor before 4.6: low = min + share/4, high = min + share/2");
 	if (s->have & WM_HAVE_BOOST)
-		fprintf(f, ", watermark_boost_factor %" PRId64 "", s->boost_factor);
+		doc_text(d, ", watermark_boost_factor %" PRId64 "", s->boost_factor);
 	if (s->have & WM_HAVE_EXTRA)
-		fprintf(f, ", extra_free_kbytes %" PRId64 "", s->extra_free_kbytes);
-	fputs("\nlowmem_reserve_ratio", f);
+		doc_text(d, ", extra_free_kbytes %" PRId64 "", s->extra_free_kbytes);
+	doc_text(d, "\nlowmem_reserve_ratio");
 	for (i = 0; i < s->nlrr; i++)
-		fprintf(f, " %" PRId64 "", s->lrr[i]);
-	fputs("\n\n", f);
+		doc_text(d, " %" PRId64 "", s->lrr[i]);
+	doc_text(d, "\n\n");
 }
 
 /*
@@ -209,14 +215,21 @@ static size_t zone_lead(char *line, const struct zrow *r)
 	return m;
 }
 
-static void text_footer(FILE *f, const struct explain *ex, const struct zrow *rows,
+/*
+ * Protection, then what wsf does zone by zone: text only, written
+ * straight to the stream (a large machine has thousands of zones).
+ */
+static void text_footer(struct doc *d, const struct explain *ex, const struct zrow *rows,
 			size_t n)
 {
 	const struct wm_machine *m = ex->machine;
 	const struct wm_profile *p = ex->profile;
+	FILE *f = d->f;
 	size_t i;
 	int j;
 
+	if (doc_is_json(d))
+		return;
 	fputs("\nProtection, pages each zone keeps back from allocations that may use\n"
 	      "the zone of each column (lowmem_reserve):\n", f);
 	for (i = 0; i < n; i++) {
@@ -288,6 +301,8 @@ static void text_footer(FILE *f, const struct explain *ex, const struct zrow *ro
 
 int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 {
+	static struct doc doc;	/* the JSON writer's buffer: not on the stack */
+	struct doc *d = &doc;
 	struct zrow *own = NULL;
 	const struct zrow *rows = ex->rows;
 	size_t n = ex->rows ? ex->nrows : ex->machine->nzones;
@@ -300,47 +315,41 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 			return cli_err(EXIT_SYSTEM, ex->source, "out of memory");
 		rows = own;
 	}
-	switch (ctx->format) {
-	case FMT_TEXT:
-		text_header(stdout, ex);
-		report_text_table(stdout, rows, n, ex->cols, ex->machine->page_size);
-		text_footer(stdout, ex, rows, n);
-		break;
-	case FMT_PROM:
+	if (ctx->format == FMT_PROM) {
 		report_prom(stdout, rows, n, ex->cols, ex->machine->page_size);
 		report_prom_sysctl(stdout, ex->sysctl);
-		break;
-	case FMT_JSON: {
-		/* streamed: thousands of zones on large machines (jsonw.h) */
-		static struct doc doc;	/* the writer's buffer: not on the stack */
-		struct doc *d = &doc;
-
-		doc_begin(d, FMT_JSON, stdout);
-		explain_doc_head(d, &(struct explain_head){
-			.source = ex->source, .kernel = explain_kernel(ex, kb, sizeof(kb)),
-			.m = ex->machine, .geo = ex->geo, .sysctl = ex->sysctl });
-		if (ex->mfk_known) {
-			doc_obj(d, "min_free_kbytes");
-			doc_double(d, "value", NULL, (double)ex->mfk.value);
-			doc_str(d, "rule", NULL, wm_mfk_rule_name(ex->mfk.rule));
-			if (ex->mfk.rule != WM_MFK_USER) {
-				doc_long_or_null(d, "sqrt", ex->mfk.sqrt_kb);
-				doc_long_or_null(d, "sqrt_rerun", ex->mfk.rerun_kb);
-				doc_long_or_null(d, "thp", ex->mfk.thp_kb);
-			}
-			doc_close(d);
+		free(own);
+		return rc;
+	}
+	/* JSON is streamed: thousands of zones on large machines (jsonw.h) */
+	doc_begin(d, ctx->format, stdout);
+	explain_doc_head(d, &(struct explain_head){
+		.source = ex->source, .kernel = explain_kernel(ex, kb, sizeof(kb)),
+		.m = ex->machine, .geo = ex->geo, .sysctl = ex->sysctl });
+	text_header(d, ex);
+	if (ex->mfk_known) {
+		doc_obj(d, "min_free_kbytes");
+		doc_double(d, "value", NULL, (double)ex->mfk.value);
+		doc_str(d, "rule", NULL, wm_mfk_rule_name(ex->mfk.rule));
+		if (ex->mfk.rule != WM_MFK_USER) {
+			doc_long_or_null(d, "sqrt", ex->mfk.sqrt_kb);
+			doc_long_or_null(d, "sqrt_rerun", ex->mfk.rerun_kb);
+			doc_long_or_null(d, "thp", ex->mfk.thp_kb);
 		}
-		if (ex->high_formula)
-			doc_str(d, "high_formula", NULL, ex->high_formula);
-		if (ex->json_more)
-			ex->json_more(d, ex->json_more_arg);
-		report_doc_zones(d, "zones", rows, n, ex->cols);
-		/* a failed write is close_stdout()'s to report, as for printf */
-		if (doc_end(d) && !ferror(stdout))
-			rc = cli_err(EXIT_SYSTEM, "json", "nesting too deep");
-		break;
+		doc_close(d);
 	}
-	}
+	if (ex->high_formula)
+		doc_str(d, "high_formula", NULL, ex->high_formula);
+	/* what the command adds: JSON has it before the zones, text after them */
+	if (ex->more && doc_is_json(d))
+		ex->more(d, ex->more_arg);
+	report_doc_zones(d, "zones", rows, n, ex->cols, ex->machine->page_size);
+	text_footer(d, ex, rows, n);
+	if (ex->more && !doc_is_json(d))
+		ex->more(d, ex->more_arg);
+	/* a failed write is close_stdout()'s to report, as for printf */
+	if (doc_end(d) && !ferror(stdout))
+		rc = cli_err(EXIT_SYSTEM, "json", "nesting too deep");
 	free(own);
 	return rc;
 }

@@ -31,9 +31,10 @@ struct explain {
 	bool mfk_known;
 	unsigned cols;			/* COL_* */
 	const char *high_formula;	/* JSON "high_formula" when not the stock rule, or NULL */
-	/* Written after high_formula, before "zones", into the open top object. */
-	void (*json_more)(struct doc *d, const void *arg);
-	const void *json_more_arg;
+	const char *text_note;		/* a line the text starts with, or NULL */
+	/* What the command adds: in JSON after high_formula, before "zones"; in text at the end. */
+	void (*more)(struct doc *d, const void *arg);
+	const void *more_arg;
 };
 
 void explain_init(struct explain *ex);

@@ -172,14 +172,6 @@ static void text_block(FILE *f, const struct zrow *rows, size_t n,
 	}
 }
 
-void report_text_table(FILE *f, const struct zrow *rows, size_t n,
-		       unsigned cols, unsigned page_size)
-{
-	fputs("Watermarks in pages:\n", f);
-	text_block(f, rows, n, cols, page_size, false);
-	fputs("\nThe same in MiB:\n", f);
-	text_block(f, rows, n, cols, page_size, true);
-}
 
 /* A zone's fields, protection and state: its members but node and zone. */
 static void jw_zone_fields(struct jw *w, const struct zrow *r, unsigned cols)
@@ -318,12 +310,17 @@ void report_doc_sysctl(struct doc *d, const char *key, const struct wm_sysctl *s
 }
 
 void report_doc_zones(struct doc *d, const char *key, const struct zrow *rows, size_t n,
-		      unsigned cols)
+		      unsigned cols, unsigned page_size)
 {
 	size_t i;
 
-	if (!doc_is_json(d))
+	if (!doc_is_json(d)) {
+		fputs("Watermarks in pages:\n", d->f);
+		text_block(d->f, rows, n, cols, page_size, false);
+		fputs("\nThe same in MiB:\n", d->f);
+		text_block(d->f, rows, n, cols, page_size, true);
 		return;
+	}
 	jw_arr_open(&d->w, key);
 	for (i = 0; i < n; i++) {
 		jw_obj_open(&d->w, NULL);

@@ -56,10 +56,6 @@ void zrow_from_model(struct zrow *r, int node, const char *zone,
 		     const struct wm_zone *z, const struct wm_zone_wm *w,
 		     const struct wm_profile *p);
 
-/* The text table: pages, then the same columns in MiB. */
-void report_text_table(FILE *f, const struct zrow *rows, size_t n,
-		       unsigned cols, unsigned page_size);
-
 struct doc;
 
 /*
@@ -84,8 +80,11 @@ void report_prom_sysctl(FILE *f, const struct wm_sysctl *s);
 /* The "sysctl" object of wmark.1's JSON OUTPUT (fields < 0 become null). */
 void report_doc_sysctl(struct doc *d, const char *key, const struct wm_sysctl *s);
 
-/* The zones as d's JSON array key, one object a zone (nothing in text). */
+/*
+ * The zones: in text the table in pages, then the same columns in MiB of
+ * page_size; in JSON the array key, one object a zone.
+ */
 void report_doc_zones(struct doc *d, const char *key, const struct zrow *rows, size_t n,
-		      unsigned cols);
+		      unsigned cols, unsigned page_size);
 
 #endif /* WMARK_REPORT_H */
