@@ -87,14 +87,14 @@ static struct wm4 wm4_printed(const struct wm_verify *a, size_t i)
 			     pr->has_promo ? (int64_t)pr->promo + b : RV_NONE };
 }
 
-static void print_list(const int64_t *v, int n)
+static void text_list(struct doc *d, const int64_t *v, int n)
 {
 	int j;
 
-	putchar('(');
+	doc_text(d, "(");
 	for (j = 0; j < n; j++)
-		printf("%s%" PRId64 "", j ? ", " : "", v[j]);
-	putchar(')');
+		doc_text(d, "%s%" PRId64 "", j ? ", " : "", v[j]);
+	doc_text(d, ")");
 }
 
 static const char *zname(const struct snapshot *s, size_t i)
@@ -102,115 +102,119 @@ static const char *zname(const struct snapshot *s, size_t i)
 	return wm_zone_type_name(s->st.m.zones[i].type);
 }
 
-static void report_text(const struct snapshot *s, const struct wm_verify *a, const char *kernel)
-{
-	size_t i, n = a->nzones;
-	int j;
-
-	printf("Kernel %s rules", kernel);
-	if (a->prof.high_rule != WM_HIGH_STOCK)
-		printf(" with high by --formula %s", opts_formula_name(a->prof.high_rule));
-	printf("; min_free_kbytes %" PRId64 "", a->sc.min_free_kbytes);
-	if (a->prof.wsf)
-		printf(", watermark_scale_factor %" PRId64 "", a->sc.wsf);
-	if (a->prot_known) {
-		fputs(", lowmem_reserve_ratio", stdout);
-		for (j = 0; j < a->sc.nlrr; j++)
-			printf(" %" PRId64 "", a->sc.lrr[j]);
-	}
-	putchar('\n');
-	for (j = 0; j < a->nnotes; j++)
-		printf("note: %s\n", a->notes[j].text);
-	for (i = 0; i < n; i++) {
-		const struct wm_printed *pr = &a->pr[i];
-		const struct wm_zone_wm *w = &a->w[i];
-
-		if (s->st.layout.printed[i] < 0)
-			continue;
-		printf("%-4d %-8s ", s->st.m.zones[i].node, s->st.zi.zones[s->st.layout.printed[i]].name);
-		if (!a->bad_wm[i] && !a->bad_prot[i]) {
-			puts("ok");
-			continue;
-		}
-		puts("differs:");
-		if (a->bad_wm[i]) {
-			struct wm4 e = wm4_model(a, i), g = wm4_printed(a, i);
-			size_t k;
-
-			for (k = 0; k < NWM4; k++) {
-				struct fmt_val ve = fmt_value(&wm4_fields[k], &e);
-				struct fmt_val vg = fmt_value(&wm4_fields[k], &g);
-
-				if (vg.ok && ve.n != vg.n)
-					printf("    %-10s kernel %" PRId64 ", model %" PRId64 " (%+" PRId64 ")\n",
-					       wm4_fields[k].header, vg.n, ve.n, vg.n - ve.n);
-			}
-		}
-		if (a->bad_prot[i]) {
-			printf("    %-10s kernel ", "protection");
-			print_list(pr->protection, pr->nprot);
-			fputs(", model ", stdout);
-			print_list(w->protection, pr->nprot);
-			putchar('\n');
-		}
-	}
-	switch (a->verdict) {
-	case WM_VERDICT_EXACT:
-		puts("verdict: exact: every printed number matches the model");
-		break;
-	case WM_VERDICT_STALE:
-		printf("verdict: stale: the kernel computed these from managed counts %" PRId64 " pages away\n"
-		       "from today's:", a->moved);
-		for (i = 0; i < n; i++) {
-			uint64_t then = a->then[i];
-
-			if (then != s->st.m.zones[i].managed)
-				printf(" %d/%s %" PRIu64 " then, %" PRIu64 " now;", s->st.m.zones[i].node, zname(s, i),
-				       then, s->st.m.zones[i].managed);
-		}
-		puts("\n  with those, every printed number matches exactly.  Writing any watermark\n"
-		     "  sysctl makes the kernel recompute: wmark apply --refresh.");
-		break;
-	default:
-		puts("verdict: mismatch: no managed counts near today's explain these numbers");
-	}
-}
-
 /*
- * Start a verify document on stdout: laid out as cJSON_Print() does for
- * one machine (root NULL), or as one line {"root": ROOT, ...} per machine
- * of a fleet.
+ * Start a verify document on stdout in format: JSON laid out as
+ * cJSON_Print() does for one machine (root NULL), or as one line
+ * {"root": ROOT, ...} per machine of a fleet.
  */
-static struct doc *verify_doc(const char *root)
+static struct doc *verify_doc(enum cli_format format, const char *root)
 {
 	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
 
 	if (root) {
-		doc_begin_line(&doc, stdout);
+		doc_begin_line(&doc, format, stdout);
 		doc_str(&doc, "root", NULL, root);
 	} else {
-		doc_begin(&doc, FMT_JSON, stdout);
+		doc_begin(&doc, format, stdout);
 	}
 	return &doc;
 }
 
 /*
- * The verify document, written as it comes: the zones, most of it, without
- * a tree of nodes per machine (a fleet of thousands).  Root, when set, is
- * the first member (the fleet's lines).
+ * What a zone's printed numbers are against the model's, in text: "ok",
+ * or "differs:" and a line per number that does.
  */
-static int report_doc(const struct snapshot *s, const struct wm_verify *a, const char *kernel,
-		      const char *root)
+static void text_zone(struct doc *d, const struct snapshot *s, const struct wm_verify *a, size_t i)
 {
-	struct doc *d = verify_doc(root);
+	const struct wm_printed *pr = &a->pr[i];
+	size_t k;
+
+	doc_text(d, "%-4d %-8s ", s->st.m.zones[i].node, s->st.zi.zones[s->st.layout.printed[i]].name);
+	if (!a->bad_wm[i] && !a->bad_prot[i]) {
+		doc_text(d, "ok\n");
+		return;
+	}
+	doc_text(d, "differs:\n");
+	if (a->bad_wm[i]) {
+		struct wm4 e = wm4_model(a, i), g = wm4_printed(a, i);
+
+		for (k = 0; k < NWM4; k++) {
+			struct fmt_val ve = fmt_value(&wm4_fields[k], &e);
+			struct fmt_val vg = fmt_value(&wm4_fields[k], &g);
+
+			if (vg.ok && ve.n != vg.n)
+				doc_text(d, "    %-10s kernel %" PRId64 ", model %" PRId64 " (%+" PRId64 ")\n",
+					 wm4_fields[k].header, vg.n, ve.n, vg.n - ve.n);
+		}
+	}
+	if (a->bad_prot[i]) {
+		doc_text(d, "    %-10s kernel ", "protection");
+		text_list(d, pr->protection, pr->nprot);
+		doc_text(d, ", model ");
+		text_list(d, a->w[i].protection, pr->nprot);
+		doc_text(d, "\n");
+	}
+}
+
+/* The verdict's words in text. */
+static void text_verdict(struct doc *d, const struct snapshot *s, const struct wm_verify *a)
+{
+	size_t i;
+
+	switch (a->verdict) {
+	case WM_VERDICT_EXACT:
+		doc_text(d, "verdict: exact: every printed number matches the model\n");
+		break;
+	case WM_VERDICT_STALE:
+		doc_text(d, "verdict: stale: the kernel computed these from managed counts %" PRId64
+			 " pages away\nfrom today's:", a->moved);
+		for (i = 0; i < a->nzones; i++) {
+			uint64_t then = a->then[i];
+
+			if (then != s->st.m.zones[i].managed)
+				doc_text(d, " %d/%s %" PRIu64 " then, %" PRIu64 " now;", s->st.m.zones[i].node,
+					 zname(s, i), then, s->st.m.zones[i].managed);
+		}
+		doc_text(d, "\n  with those, every printed number matches exactly.  Writing any watermark\n"
+			 "  sysctl makes the kernel recompute: wmark apply --refresh.\n");
+		break;
+	default:
+		doc_text(d, "verdict: mismatch: no managed counts near today's explain these numbers\n");
+	}
+}
+
+/*
+ * The verify report, text or JSON, written as it comes: the zones, most of
+ * it, without a tree of nodes per machine (a fleet of thousands).  Root,
+ * when set, names the machine of a fleet: the text's first line, the
+ * first member of its JSON line.
+ */
+static void report_doc(enum cli_format format, const struct snapshot *s, const struct wm_verify *a,
+		       const char *kernel, const char *root)
+{
+	struct doc *d = verify_doc(format, root);
 	size_t i;
 	int j;
 
+	if (root)
+		doc_text(d, "root %s:\n", root);
 	explain_doc_head(d, &(struct explain_head){
 		.source = s->live ? "live" : "capture", .kernel = kernel,
 		.m = &s->st.m, .geo = &s->st.geo, .sysctl = &a->sc });
+	doc_text(d, "Kernel %s rules", kernel);
 	if (a->prof.high_rule != WM_HIGH_STOCK)
-		doc_str(d, "high_formula", NULL, opts_formula_name(a->prof.high_rule));
+		doc_str(d, "high_formula", " with high by --formula %s", opts_formula_name(a->prof.high_rule));
+	doc_text(d, "; min_free_kbytes %" PRId64 "", a->sc.min_free_kbytes);
+	if (a->prof.wsf)
+		doc_text(d, ", watermark_scale_factor %" PRId64 "", a->sc.wsf);
+	if (a->prot_known) {
+		doc_text(d, ", lowmem_reserve_ratio");
+		for (j = 0; j < a->sc.nlrr; j++)
+			doc_text(d, " %" PRId64 "", a->sc.lrr[j]);
+	}
+	doc_text(d, "\n");
+	for (j = 0; j < a->nnotes; j++)
+		doc_text(d, "note: %s\n", a->notes[j].text);
 	doc_arr(d, "zones");
 	for (i = 0; i < a->nzones; i++) {
 		const struct wm_zone_wm *zw = &a->w[i];
@@ -220,11 +224,13 @@ static int report_doc(const struct snapshot *s, const struct wm_verify *a, const
 
 		if (k < 0)
 			continue;
+		text_zone(d, s, a, i);
 		zrow_from_zoneinfo(&r, &s->st.zi.zones[k]);
 		doc_obj(d, NULL);
 		report_doc_zone_members(d, &r, COL_DEFAULT | COL_PROMO);
 		doc_obj(d, "expected");
-		doc_fields(d, wm4_fields, NWM4, 0, &e);
+		/* text gives the model's numbers only where they differ (text_zone) */
+		doc_members(d, wm4_fields, NWM4, 0, &e);
 		if (a->prot_known) {
 			doc_arr(d, "protection");
 			for (j = 0; j < a->pr[i].nprot && j < WM_MAX_ZONES; j++)
@@ -238,6 +244,7 @@ static int report_doc(const struct snapshot *s, const struct wm_verify *a, const
 		doc_close(d);
 	}
 	doc_close(d);
+	text_verdict(d, s, a);
 	doc_bool(d, "match", NULL, a->verdict == WM_VERDICT_EXACT);
 	doc_str(d, "verdict", NULL, wm_verdict_name(a->verdict));
 	if (a->verdict == WM_VERDICT_STALE)
@@ -246,8 +253,9 @@ static int report_doc(const struct snapshot *s, const struct wm_verify *a, const
 	for (j = 0; j < a->nnotes; j++)
 		doc_item_str(d, NULL, a->notes[j].text);
 	doc_close(d);
+	if (root)
+		doc_text(d, "\n");
 	doc_end(d);	/* a failed write is close_stdout()'s to report */
-	return EXIT_OK;
 }
 
 /* The verdicts a Prometheus rule may ask for: one sample each, 1 for this one. */
@@ -314,20 +322,21 @@ static void verify_prom(const struct snapshot *s, const struct wm_verify *a)
 static int cannot_verify(const struct cli_ctx *ctx, const struct snapshot *s, int rc,
 			 const char *why, const char *fleet)
 {
+	struct doc *d;
+
 	if (rc == EXIT_CHECK)
 		cli_err(EXIT_CHECK, "verify", "cannot verify: %s", why);
-
-	if (ctx->format == FMT_JSON) {
-		struct doc *d = verify_doc(fleet);
-
-		explain_doc_head(d, &(struct explain_head){ .source = s->live ? "live" : "capture" });
-		doc_bool(d, "match", NULL, false);
-		doc_str(d, "verdict", NULL, "cannot-verify");
-		doc_str(d, "reason", NULL, why);
-		doc_end(d);
-	} else if (ctx->format == FMT_PROM) {
+	if (ctx->format == FMT_PROM) {
 		prom_verdict("cannot-verify");
+		return rc;
 	}
+	/* the text has said it on stderr */
+	d = verify_doc(ctx->format, fleet);
+	explain_doc_head(d, &(struct explain_head){ .source = s->live ? "live" : "capture" });
+	doc_bool(d, "match", NULL, false);
+	doc_str(d, "verdict", NULL, "cannot-verify");
+	doc_str(d, "reason", NULL, why);
+	doc_end(d);
 	return rc;
 }
 
@@ -346,8 +355,8 @@ static int verify_one(const struct cli_ctx *ctx, struct wm_verify_opts o, const 
 
 	if ((rc = snapshot_read(ctx, &s))) {
 		/* the error is on stderr; the fleet's line says which machine */
-		if (fleet && ctx->format == FMT_JSON) {
-			struct doc *doc = verify_doc(fleet);
+		if (fleet && ctx->format != FMT_PROM) {
+			struct doc *doc = verify_doc(ctx->format, fleet);
 
 			doc_bool(doc, "match", NULL, false);
 			doc_str(doc, "verdict", NULL, "error");
@@ -385,19 +394,10 @@ static int verify_one(const struct cli_ctx *ctx, struct wm_verify_opts o, const 
 	}
 	snprintf(kernel, sizeof(kernel), "%s", v.assumed ? v.assumed :
 		 ctx->kernel ? ctx->kernel : s.st.kernel.osrelease);
-	if (ctx->format == FMT_JSON) {
-		rc = report_doc(&s, &v, kernel, fleet);
-		if (rc)
-			goto out;
-	} else if (ctx->format == FMT_PROM) {
+	if (ctx->format == FMT_PROM)
 		verify_prom(&s, &v);
-	} else {
-		if (fleet)
-			printf("root %s:\n", fleet);
-		report_text(&s, &v, kernel);
-		if (fleet)
-			putchar('\n');
-	}
+	else
+		report_doc(ctx->format, &s, &v, kernel, fleet);
 	rc = v.verdict == WM_VERDICT_EXACT ? EXIT_OK : EXIT_CHECK;
 out:
 	wm_verify_free(&v);

@@ -19,14 +19,16 @@ void doc_begin(struct doc *d, enum cli_format format, FILE *f)
 	}
 }
 
-void doc_begin_line(struct doc *d, FILE *f)
+void doc_begin_line(struct doc *d, enum cli_format format, FILE *f)
 {
-	d->format = FMT_JSON;
+	d->format = format;
 	d->f = f;
 	d->width = NULL;
 	d->page_size = 0;
-	jw_init_compact(&d->w, f);
-	jw_obj_open(&d->w, NULL);
+	if (doc_is_json(d)) {
+		jw_init_compact(&d->w, f);
+		jw_obj_open(&d->w, NULL);
+	}
 }
 
 int doc_end(struct doc *d)
@@ -164,6 +166,13 @@ void doc_cells(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned co
 {
 	if (!doc_is_json(d))
 		fmt_text_cells(d->f, fs, nf, d->width, cols, d->page_size, row);
+}
+
+void doc_members(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols,
+		 const void *row)
+{
+	if (doc_is_json(d))
+		jw_fmt_fields(&d->w, fs, nf, cols, row);
 }
 
 void doc_record(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols,

@@ -38,10 +38,10 @@ struct doc {
 void doc_begin(struct doc *d, enum cli_format format, FILE *f);
 
 /*
- * Start a JSON document on f as one line, cJSON_PrintUnformatted()'s
- * layout: a machine of a fleet, one line each.
+ * Start a document on f in format whose JSON is one line,
+ * cJSON_PrintUnformatted()'s layout: a machine of a fleet, one line each.
  */
-void doc_begin_line(struct doc *d, FILE *f);
+void doc_begin_line(struct doc *d, enum cli_format format, FILE *f);
 
 /* End it (JSON: the top object closed and flushed); EXIT_OK, or EXIT_SYSTEM on a write error. */
 int doc_end(struct doc *d);
@@ -86,6 +86,10 @@ void doc_fields(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned c
 /* The cells of a row of the table fs[nf] in text only (a table JSON gives in another shape). */
 void doc_cells(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols,
 	       const void *row);
+
+/* The fields of a row of fs[nf] as members in JSON only (text says them in its own words). */
+void doc_members(struct doc *d, const struct fmt_field *fs, size_t nf, unsigned cols,
+		 const void *row);
 
 /*
  * A record of fs[nf] as prose: in text "header cell" pairs joined by ", "

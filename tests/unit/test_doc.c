@@ -51,7 +51,7 @@ static char *render(enum cli_format fmt, bool line)
 
 	assert_non_null(f);
 	if (line)
-		doc_begin_line(&d, f);
+		doc_begin_line(&d, FMT_JSON, f);
 	else
 		doc_begin(&d, fmt, f);
 	describe(&d);
