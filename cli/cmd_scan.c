@@ -735,12 +735,7 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	if (s.st.kernel.known && kv.major >= 7)
 		run.folio = wm_reclaim_largest_folio(snapshot_pmd_bytes(ctx->root), run.page_size);
 	run.source = given ? "options" : root_is_live(ctx->root) ? "live" : "capture";
-	if (ctx->format == FMT_JSON) {
-		rc = scan_json(&run, &o, t, nt);
-	} else {
-		scan_text(&run, &o, t, nt);
-		rc = EXIT_OK;
-	}
+	rc = scan_print(ctx->format, &run, &o, t, nt);
 out:
 	free(t);
 	snapshot_free(&s);

@@ -63,12 +63,8 @@ struct scan_run {
 	uint64_t folio;			/* pages of the largest page-cache folio, 1 none */
 };
 
-/* The run as one JSON document on standard output; an exit code. */
-int scan_json(const struct scan_run *r, const struct scan_opts *o, const struct target *t,
-	      size_t nt);
-
-/* The run as text on standard output. */
-void scan_text(const struct scan_run *r, const struct scan_opts *o, const struct target *t,
-	       size_t nt);
+/* The run on standard output, as text or one JSON document; an exit code. */
+int scan_print(enum cli_format format, const struct scan_run *r, const struct scan_opts *o,
+	       const struct target *t, size_t nt);
 
 #endif /* WMARK_SCAN_H */

@@ -85,21 +85,23 @@ static void pages_or_max(uint64_t v, char *b, size_t n)
 		snprintf(b, n, "%" PRIu64, v);
 }
 
-static void print_head(const struct target *t, const char *kernel, enum wm_scan_rule def)
+/* A target's lists, its anon-only line, swappiness and protection, in text. */
+static void text_head(struct doc *d, const struct target *t, const char *kernel,
+		      enum wm_scan_rule def)
 {
 	const struct wm_scan_in *in = &t->in;
 
-	printf("%s: inactive_anon %" PRIu64 ", active_anon %" PRIu64 ", inactive_file %" PRIu64 ", active_file %" PRIu64 " pages\n",
+	doc_text(d, "%s: inactive_anon %" PRIu64 ", active_anon %" PRIu64 ", inactive_file %" PRIu64 ", active_file %" PRIu64 " pages\n",
 	       t->name, in->lru[0], in->lru[1], in->lru[2], in->lru[3]);
 	if (!in->memcg && t->have_line) {
 		int64_t m = wm_anon_only_margin(in->node_file, in->free, in->high_sum);
 
-		printf("  free %" PRIu64 ", Σ high %" PRIu64 ": file + free is %.1f MiB %s the anon-only line%s\n",
+		doc_text(d, "  free %" PRIu64 ", Σ high %" PRIu64 ": file + free is %.1f MiB %s the anon-only line%s\n",
 		       in->free, in->high_sum, mib(m < 0 ? -m : m, in->page_size),
 		       m > 0 ? "above" : "at or below",
 		       m > 0 ? "" : " (global reclaim scans anon only)");
 	}
-	printf("  swappiness %d, swap %s, %s reclaim; kernel %s (its rule: %s)\n", in->swappiness,
+	doc_text(d, "  swappiness %d, swap %s, %s reclaim; kernel %s (its rule: %s)\n", in->swappiness,
 	       in->swap ? "available" : "none", in->memcg ? "cgroup" : "global",
 	       kernel[0] ? kernel : "unknown", wm_scan_rule_name(def));
 	if (t->have_prot) {
@@ -107,7 +109,7 @@ static void print_head(const struct target *t, const char *kernel, enum wm_scan_
 
 		pages_or_max(t->min, mn, sizeof(mn));
 		pages_or_max(t->low, lw, sizeof(lw));
-		printf("  memory.min %s, memory.low %s, usage %" PRIu64 " pages: %s\n", mn, lw, t->usage,
+		doc_text(d, "  memory.min %s, memory.low %s, usage %" PRIu64 " pages: %s\n", mn, lw, t->usage,
 		       t->from == FROM_SELF ? "not applied: the cgroup is the reclaim target, "
 					      "whose own protection the kernel ignores "
 					      "(mem_cgroup_protection()); --from-parent for "
@@ -133,94 +135,107 @@ static uint64_t folio_bound(uint64_t n, uint64_t folio)
 	return n ? n + (n + 31) / 32 * (folio - 1) : 0;
 }
 
-static void print_folio_note(uint64_t folio, bool rows)
+static void text_folio_note(struct doc *d, uint64_t folio, bool rows)
 {
-	printf("  counts are of order-0 pages: this kernel's LRU holds large folios, taken\n"
+	doc_text(d, "  counts are of order-0 pages: this kernel's LRU holds large folios, taken\n"
 	       "  whole, so a list asked N pages scans up to N + ceil(N / 32) x %" PRIu64 "\n"
 	       "  (folios of up to %" PRIu64 " pages%s)\n",
 	       folio - 1, folio, rows ? "; each row's 'up to'" : "");
 }
 
-static void print_assumed(FILE *f, const struct target *t, const struct scan_opts *o,
+static void text_assumed(struct doc *d, const struct target *t, const struct scan_opts *o,
 			  enum wm_scan_rule lo, enum wm_scan_rule hi)
 {
 	if (lo < WM_RULE_58 && !o->scanned && !o->rotated)
-		fprintf(f, "  assumed: recent_scanned = recent_rotated = 0 before 5.8 (not exported; "
+		doc_text(d, "  assumed: recent_scanned = recent_rotated = 0 before 5.8 (not exported; "
 			   "give --recent-scanned, --recent-rotated)\n");
 	if (hi >= WM_RULE_58 && !o->cost)
-		fprintf(f, "  assumed: anon_cost = file_cost = 0 from 5.8 (not exported; give --cost)\n");
+		doc_text(d, "  assumed: anon_cost = file_cost = 0 from 5.8 (not exported; give --cost)\n");
 	if (hi >= WM_RULE_413)
-		fprintf(f, "  assumed: no workingset refaults since the last reclaim\n");
+		doc_text(d, "  assumed: no workingset refaults since the last reclaim\n");
 	if (!t->in.memcg && !t->have_line)
-		fprintf(f, "  assumed: file + free above Σ high (give --free and --high)\n");
+		doc_text(d, "  assumed: file + free above Σ high (give --free and --high)\n");
 	if (t->target_assumed)
-		fprintf(f, "  assumed: the node's lists decide the balance as the cgroup's own "
+		doc_text(d, "  assumed: the node's lists decide the balance as the cgroup's own "
 			   "would (no zoneinfo)\n");
 	if (t->from != FROM_SELF && t->have_prot && lo < WM_RULE_58)
-		fprintf(f, "  not modelled: memory.min and memory.low under the rules before 5.8 "
+		doc_text(d, "  not modelled: memory.min and memory.low under the rules before 5.8 "
 			   "(their counts are unprotected)\n");
 }
 
-static void text_one(const struct target *t, enum wm_scan_rule rule, uint64_t folio)
+/* The header of one rule's table, in text. */
+static void text_rule_head(struct doc *d, enum wm_scan_rule rule, uint64_t folio)
 {
-	char b[512], up[4 * 21 + 4] = "";
-	int p;
-
-	printf("\nrule %s\n%4s %13s %13s %13s %13s  %-10s %s%s\n", wm_scan_rule_name(rule), "prio",
-	       "inactive_anon", "active_anon", "inactive_file", "active_file", "balance", "why",
-	       folio > 1 ? " (up to: the large-folio bound of each list)" : "");
-	for (p = 12; p >= 0; p--) {
-		struct wm_scan_out o;
-		struct wm_diag d = { 0 };
-
-		wm_scan_count(rule, &t->in, p, &o, &d);
-		if (folio > 1)
-			snprintf(up, sizeof(up), " (up to %" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")",
-				 (uint64_t)folio_bound(o.nr[0], folio), (uint64_t)folio_bound(o.nr[1], folio),
-				 (uint64_t)folio_bound(o.nr[2], folio), (uint64_t)folio_bound(o.nr[3], folio));
-		printf("%4d %13" PRIu64 " %13" PRIu64 " %13" PRIu64 " %13" PRIu64 "  %-10s %s%s\n", p,
-		       o.nr[0], o.nr[1], o.nr[2], o.nr[3], wm_scan_balance_name(o.balance),
-		       why_text(rule, &o, b, sizeof(b)), up);
-	}
+	doc_text(d, "\nrule %s\n%4s %13s %13s %13s %13s  %-10s %s%s\n", wm_scan_rule_name(rule), "prio",
+		 "inactive_anon", "active_anon", "inactive_file", "active_file", "balance", "why",
+		 folio > 1 ? " (up to: the large-folio bound of each list)" : "");
 }
 
-static void text_all(const struct target *t)
+/* One priority's row of that table. */
+static void text_rule_row(struct doc *d, enum wm_scan_rule rule, int p, const struct wm_scan_out *o,
+			  uint64_t folio)
+{
+	char b[512], up[4 * 21 + 4] = "";
+
+	if (folio > 1)
+		snprintf(up, sizeof(up), " (up to %" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")",
+			 (uint64_t)folio_bound(o->nr[0], folio), (uint64_t)folio_bound(o->nr[1], folio),
+			 (uint64_t)folio_bound(o->nr[2], folio), (uint64_t)folio_bound(o->nr[3], folio));
+	doc_text(d, "%4d %13" PRIu64 " %13" PRIu64 " %13" PRIu64 " %13" PRIu64 "  %-10s %s%s\n", p,
+		 o->nr[0], o->nr[1], o->nr[2], o->nr[3], wm_scan_balance_name(o->balance),
+		 why_text(rule, o, b, sizeof(b)), up);
+}
+
+/* Every rule side by side (--all), in text: a cell a rule and priority. */
+static void text_all(struct doc *d, const struct target *t)
 {
 	char cell[13][WM_NR_RULES][64];
 	int p, r, w = 0;
 
+	if (doc_is_json(d))
+		return;
 	for (p = 12; p >= 0; p--)
 		for (r = 0; r < WM_NR_RULES; r++) {
 			struct wm_scan_out o;
-			struct wm_diag d = { 0 };
+			struct wm_diag diag = { 0 };
 			int len;
 
-			wm_scan_count((enum wm_scan_rule)r, &t->in, p, &o, &d);
+			wm_scan_count((enum wm_scan_rule)r, &t->in, p, &o, &diag);
 			len = snprintf(cell[p][r], sizeof(cell[p][r]), "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 " %s", o.nr[0],
 				       o.nr[1], o.nr[2], o.nr[3], bal_short(o.balance));
 			if (len > w)
 				w = len;
 		}
-	printf("\nEach cell: inactive_anon,active_anon,inactive_file,active_file balance\n%4s",
-	       "prio");
+	doc_text(d, "\nEach cell: inactive_anon,active_anon,inactive_file,active_file balance\n%4s",
+		 "prio");
 	for (r = 0; r < WM_NR_RULES; r++)
-		printf("  %-*s", r < WM_NR_RULES - 1 ? w : 0, wm_scan_rule_name((enum wm_scan_rule)r));
-	putchar('\n');
+		doc_text(d, "  %-*s", r < WM_NR_RULES - 1 ? w : 0, wm_scan_rule_name((enum wm_scan_rule)r));
+	doc_text(d, "\n");
 	for (p = 12; p >= 0; p--) {
-		printf("%4d", p);
+		doc_text(d, "%4d", p);
 		for (r = 0; r < WM_NR_RULES; r++)
-			printf("  %-*s", r < WM_NR_RULES - 1 ? w : 0, cell[p][r]);
-		putchar('\n');
+			doc_text(d, "  %-*s", r < WM_NR_RULES - 1 ? w : 0, cell[p][r]);
+		doc_text(d, "\n");
 	}
 }
 
-static void target_doc(struct doc *d, const struct target *t, const struct scan_opts *o, int lo,
-		       int hi, uint64_t folio)
+/*
+ * One target: in text its head, what was assumed and a table a rule (or
+ * the rules side by side); in JSON an object with its inputs and, a rule
+ * each, the counts at every priority.
+ */
+static void target_doc(struct doc *d, const struct scan_run *run, const struct target *t,
+		       const struct scan_opts *o)
 {
 	const struct wm_scan_in *in = &t->in;
+	int r, p, lo = run->lo, hi = run->hi;
+	uint64_t folio = run->folio;
 	char b[512];
-	int r, p;
 
+	text_head(d, t, run->kernel, run->def);
+	if (folio > 1)
+		text_folio_note(d, folio, !o->all);
+	text_assumed(d, t, o, (enum wm_scan_rule)lo, (enum wm_scan_rule)hi);
 	doc_obj(d, NULL);
 
 	if (t->node >= 0)
@@ -270,6 +285,8 @@ static void target_doc(struct doc *d, const struct target *t, const struct scan_
 		doc_obj(d, NULL);
 
 		doc_str(d, "rule", NULL, wm_scan_rule_name((enum wm_scan_rule)r));
+		if (!o->all)
+			text_rule_head(d, (enum wm_scan_rule)r, folio);
 		doc_arr(d, "priorities");
 		for (p = 12; p >= 0; p--) {
 			struct wm_scan_out so;
@@ -296,61 +313,44 @@ static void target_doc(struct doc *d, const struct target *t, const struct scan_
 			doc_str(d, "why", NULL, why_text((enum wm_scan_rule)r, &so, b,
 								    sizeof(b)));
 			doc_close(d);
+			if (!o->all)
+				text_rule_row(d, (enum wm_scan_rule)r, p, &so, folio);
 		}
 		doc_close(d);
 		doc_close(d);
 	}
 	doc_close(d);
+	if (o->all)
+		text_all(d, t);
 	doc_close(d);
 }
 
-/* The node targets of zoneinfo (all, or only o->node). */
-
-int scan_json(const struct scan_run *r, const struct scan_opts *o,
-	      const struct target *t, size_t nt)
+int scan_print(enum cli_format format, const struct scan_run *r, const struct scan_opts *o,
+	       const struct target *t, size_t nt)
 {
 	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
 	struct doc *d = &doc;
 	size_t i;
 
-	doc_begin(d, FMT_JSON, stdout);
+	doc_begin(d, format, stdout);
 	doc_str(d, "source", NULL, r->source);
 	doc_str(d, "kernel", NULL, r->kernel);
 	doc_str(d, "default_rule", NULL, wm_scan_rule_name(r->def));
 	doc_double(d, "page_size", NULL, r->page_size);
 	doc_bool(d, "mglru", NULL, r->mglru);
+	if (r->mglru)
+		doc_text(d, "MGLRU is on (%s): this kernel's reclaim does not use get_scan_count();\n"
+			 "what follows is what it would scan with MGLRU off (echo 0 > "
+			 "/sys/kernel/mm/lru_gen/enabled).\n\n", P_LRU_GEN);
 	doc_arr(d, "targets");
-	for (i = 0; i < nt; i++)
-		target_doc(d, &t[i], o, r->lo, r->hi, r->folio);
+	for (i = 0; i < nt; i++) {
+		if (i)
+			doc_text(d, "\n");
+		target_doc(d, r, &t[i], o);
+	}
 	doc_close(d);
 	if (r->folio > 1)
 		doc_double(d, "largest_folio_pages", NULL, (double)r->folio);
 	doc_end(d);	/* a write error shows at close_stdout() */
 	return EXIT_OK;
 }
-
-void scan_text(const struct scan_run *r, const struct scan_opts *o,
-		      const struct target *t, size_t nt)
-{
-	size_t i;
-	int k;
-
-	if (r->mglru)
-		printf("MGLRU is on (%s): this kernel's reclaim does not use get_scan_count();\n"
-		       "what follows is what it would scan with MGLRU off (echo 0 > "
-		       "/sys/kernel/mm/lru_gen/enabled).\n\n", P_LRU_GEN);
-	for (i = 0; i < nt; i++) {
-		if (i)
-			putchar('\n');
-		print_head(&t[i], r->kernel, r->def);
-		if (r->folio > 1)
-			print_folio_note(r->folio, !o->all);
-		print_assumed(stdout, &t[i], o, (enum wm_scan_rule)r->lo, (enum wm_scan_rule)r->hi);
-		if (o->all)
-			text_all(&t[i]);
-		else
-			for (k = r->lo; k <= r->hi; k++)
-				text_one(&t[i], (enum wm_scan_rule)k, r->folio);
-	}
-}
-
