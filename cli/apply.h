@@ -84,17 +84,17 @@ const struct zi_zone *apply_zi_of(const struct snapshot *s, size_t i);
 
 /* ---- apply_report.c: what apply is about to do and what the model predicts */
 
-/* The text table: each zone printed now -> predicted after the write. */
-void apply_print_prediction(const struct apply *a);
-
 /* --refresh: the zones whose watermarks move, into d (a line of text, or a "moved" array). */
 void apply_report_moved(const struct apply *a, struct doc *d);
 
-/* The prediction as d's JSON array "predicted", one object a zone (nothing in text). */
+/*
+ * The prediction: a table of each zone printed now -> predicted after the
+ * write in text, the array "predicted" (one object a zone) in JSON.
+ */
 void apply_doc_prediction(const struct apply *a, struct doc *d);
 
-/* The knobs to write, one "vm.x old -> new" line each. */
-void apply_print_changes(const struct apply *a);
+/* The knobs to write: a "vm.x old -> new" line each, or the objects "written" and "previous". */
+void apply_doc_changes(const struct apply *a, struct doc *d);
 
 /* ---- apply_persist.c: --persist and --initrc */
 

@@ -11,17 +11,24 @@
 #include "apply.h"
 #include "txn.h"
 
-/* The text table: printed now -> predicted after the write. */
-void apply_print_prediction(const struct apply *a)
+/*
+ * The prediction, each zone as zoneinfo will print it after the write:
+ * in text a table of "now -> after" and the protection that changes, in
+ * JSON the array "predicted" (the same numbers as whatif -j).
+ */
+void apply_doc_prediction(const struct apply *a, struct doc *d)
 {
 	bool promo = a->s.st.kernel.prof.promo;
 	size_t i;
 	int j;
 
-	printf("predicted watermarks (pages; now -> after):\n");
-	printf("  %-14s %-19s %-19s %-19s%s\n", "zone", "min", "low", "high",
-	       promo ? " promo" : "");
-	for (i = 0; i < a->s.st.m.nzones; i++) {
+	if (a->plan.modelled) {
+		doc_text(d, "predicted watermarks (pages; now -> after):\n");
+		doc_text(d, "  %-14s %-19s %-19s %-19s%s\n", "zone", "min", "low", "high",
+			 promo ? " promo" : "");
+	}
+	doc_arr(d, "predicted");
+	for (i = 0; a->plan.modelled && i < a->s.st.m.nzones; i++) {
 		const struct zi_zone *z = apply_zi_of(&a->s, i);
 		const struct wm_zone_wm *p = &a->plan.pred[i].wm;
 		uint64_t b = a->plan.pred[i].boost;
@@ -36,10 +43,29 @@ void apply_print_prediction(const struct apply *a)
 		snprintf(f[2], sizeof(f[2]), "%" PRIu64 " -> %" PRIu64 "", z->high, p->high + b);
 		snprintf(f[3], sizeof(f[3]), "%" PRIu64 " -> %" PRIu64 "",
 			 z->flags & ZI_HAS_PROMO ? z->promo : a->plan.now[i].wm.promo, p->promo + b);
-		printf("  %-14s %-19s %-19s %-19s%s%s\n", name, f[0], f[1], f[2],
-		       promo ? " " : "", promo ? f[3] : "");
+		doc_text(d, "  %-14s %-19s %-19s %-19s%s%s\n", name, f[0], f[1], f[2],
+			 promo ? " " : "", promo ? f[3] : "");
+		doc_obj(d, NULL);
+		doc_long(d, "node", NULL, z->node);
+		doc_str(d, "zone", NULL, z->name);
+		doc_long(d, "managed", NULL, (int64_t)a->s.st.layout.zones[i].managed);
+		doc_long(d, "min", NULL, (int64_t)(p->min + b));
+		doc_long(d, "low", NULL, (int64_t)(p->low + b));
+		doc_long(d, "high", NULL, (int64_t)(p->high + b));
+		if (a->plan.pred[i].promo_printed)
+			doc_long(d, "promo", NULL, (int64_t)(p->promo + b));
+		else
+			doc_null(d, "promo");
+		doc_long(d, "boost", NULL, (int64_t)b);
+		doc_arr(d, "protection");
+		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
+			doc_item_long(d, p->protection[j]);
+		doc_close(d);
+		doc_close(d);
 	}
-	for (i = 0; i < a->s.st.m.nzones; i++) {
+	doc_close(d);
+	/* text: the protection that changes, after the table */
+	for (i = 0; a->plan.modelled && i < a->s.st.m.nzones; i++) {
 		const struct zi_zone *z = apply_zi_of(&a->s, i);
 		bool same = true;
 
@@ -49,13 +75,13 @@ void apply_print_prediction(const struct apply *a)
 			same &= z->protection[j] == a->plan.pred[i].wm.protection[j];
 		if (same)
 			continue;
-		printf("  %d/%s protection (", z->node, z->name);
+		doc_text(d, "  %d/%s protection (", z->node, z->name);
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			printf("%s%" PRId64 "", j ? ", " : "", z->protection[j]);
-		printf(") -> (");
+			doc_text(d, "%s%" PRId64 "", j ? ", " : "", z->protection[j]);
+		doc_text(d, ") -> (");
 		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			printf("%s%" PRId64 "", j ? ", " : "", a->plan.pred[i].wm.protection[j]);
-		printf(")\n");
+			doc_text(d, "%s%" PRId64 "", j ? ", " : "", a->plan.pred[i].wm.protection[j]);
+		doc_text(d, ")\n");
 	}
 }
 
@@ -95,46 +121,29 @@ void apply_report_moved(const struct apply *a, struct doc *d)
 			 "refresh moves nothing: the watermarks and protection are current\n");
 }
 
-void apply_doc_prediction(const struct apply *a, struct doc *d)
+
+/* The knobs of a change as d's JSON object name: each one's new value (prev: its value now). */
+static void doc_knobs(const struct apply *a, struct doc *d, const char *name, bool prev)
 {
-	size_t i;
-	int j;
+	int k;
 
-	doc_arr(d, "predicted");
-	for (i = 0; a->plan.modelled && i < a->s.st.m.nzones; i++) {
-		const struct zi_zone *z = apply_zi_of(&a->s, i);
-		const struct wm_zone_wm *p = &a->plan.pred[i].wm;
-		uint64_t b = a->plan.pred[i].boost;
+	doc_obj(d, name);
+	for (k = 0; k < WM_NKNOBS; k++) {
+		const struct change *c = &a->ch[k];
 
-		if (!z)
-			continue;
-		/* as zoneinfo will print them, the same numbers as whatif -j */
-		doc_obj(d, NULL);
-		doc_long(d, "node", NULL, z->node);
-		doc_str(d, "zone", NULL, z->name);
-		doc_long(d, "managed", NULL, (int64_t)a->s.st.layout.zones[i].managed);
-		doc_long(d, "min", NULL, (int64_t)(p->min + b));
-		doc_long(d, "low", NULL, (int64_t)(p->low + b));
-		doc_long(d, "high", NULL, (int64_t)(p->high + b));
-		if (a->plan.pred[i].promo_printed)
-			doc_long(d, "promo", NULL, (int64_t)(p->promo + b));
-		else
-			doc_null(d, "promo");
-		doc_long(d, "boost", NULL, (int64_t)b);
-		doc_arr(d, "protection");
-		for (j = 0; j < z->nprotection && j < WM_MAX_ZONES; j++)
-			doc_item_long(d, p->protection[j]);
-		doc_close(d);
-		doc_close(d);
+		if (c->set && !c->dropped)
+			txn_doc_value(d, wm_knob_name(k), prev ? &c->prev : &c->val, (enum wm_knob)k);
 	}
 	doc_close(d);
 }
 
-void apply_print_changes(const struct apply *a)
+void apply_doc_changes(const struct apply *a, struct doc *d)
 {
 	char v[128], pv[128];
 	int k;
 
+	doc_knobs(a, d, "written", false);
+	doc_knobs(a, d, "previous", true);
 	for (k = 0; k < WM_NKNOBS; k++) {
 		const struct change *c = &a->ch[k];
 
@@ -142,6 +151,6 @@ void apply_print_changes(const struct apply *a)
 			continue;
 		txn_value_str(&c->val, v, sizeof(v));
 		txn_value_str(&c->prev, pv, sizeof(pv));
-		printf("  vm.%-24s %s -> %s\n", wm_knob_name(k), pv, v);
+		doc_text(d, "  vm.%-24s %s -> %s\n", wm_knob_name(k), pv, v);
 	}
 }

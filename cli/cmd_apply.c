@@ -53,10 +53,13 @@ void apply_warn(struct apply *a, const char *fmt, ...)
 		a->warn[a->nwarn++] = s;
 }
 
-/* Text mode: warnings go to stderr as soon as they are known. */
+/*
+ * Warnings go to stderr as soon as they are known where the report is
+ * out as it is written (text); a document gathers them as "warnings".
+ */
 static void flush_warnings(struct apply *a, const char *cmd)
 {
-	if (a->ctx->format == FMT_JSON)
+	if (!doc_is_streamed(a->doc))
 		return;
 	for (; a->nwarn_shown < a->nwarn; a->nwarn_shown++)
 		cli_err(0, cmd, "warning: %s", a->warn[a->nwarn_shown]);
@@ -402,51 +405,30 @@ static int apply_ready(struct apply *a, const char *cmd)
 	return rc;
 }
 
-/* The knobs to write as a JSON object name: each one's new value (prev: its value now). */
-static void doc_knobs(const struct apply *a, struct doc *d, const char *name, bool prev)
-{
-	int k;
-
-	doc_obj(d, name);
-	for (k = 0; k < WM_NKNOBS; k++) {
-		const struct change *c = &a->ch[k];
-
-		if (c->set && !c->dropped)
-			txn_doc_value(d, wm_knob_name(k), prev ? &c->prev : &c->val, (enum wm_knob)k);
-	}
-	doc_close(d);
-}
-
 /* What is about to happen: as text, or the head of the JSON document. */
 static int apply_announce(struct apply *a, const char *cmd)
 {
 	static struct doc doc;		/* the JSON writer's buffer: not on the stack */
+	struct doc *d = &doc;
 	int rc;
 
-	a->doc = &doc;
-	doc_begin(a->doc, a->ctx->format, stdout);
-	if (doc_is_json(a->doc)) {
-		doc_str(a->doc, "source", NULL, a->s.live ? "live" : "capture");
-		doc_str(a->doc, "kernel", NULL, a->s.st.kernel.osrelease);
-		doc_bool(a->doc, "dry_run", NULL, a->dry_run);
-		doc_bool(a->doc, "refresh", NULL, a->refresh);
-		doc_knobs(a, a->doc, "written", false);
-		doc_knobs(a, a->doc, "previous", true);
-		apply_doc_prediction(a, a->doc);
-		if (a->refresh)
-			apply_report_moved(a, a->doc);
-		return EXIT_OK;
-	}
-	printf("kernel %s, root %s\n", a->s.st.kernel.osrelease[0] ? a->s.st.kernel.osrelease : "unknown",
-	       a->ctx->root);
-	apply_print_changes(a);
-	if (a->plan.modelled)
-		apply_print_prediction(a);
-	if (a->plan.modelled && a->refresh)
-		apply_report_moved(a, a->doc);
+	a->doc = d;
+	doc_begin(d, a->ctx->format, stdout);
+	doc_str(d, "source", NULL, a->s.live ? "live" : "capture");
+	doc_str(d, "kernel", NULL, a->s.st.kernel.osrelease);
+	doc_text(d, "kernel %s, root %s\n",
+		 a->s.st.kernel.osrelease[0] ? a->s.st.kernel.osrelease : "unknown", a->ctx->root);
+	doc_bool(d, "dry_run", NULL, a->dry_run);
+	doc_bool(d, "refresh", NULL, a->refresh);
+	apply_doc_changes(a, d);
+	apply_doc_prediction(a, d);
+	if (a->refresh)
+		apply_report_moved(a, d);
 	if (!a->plan.modelled)
-		printf("no prediction: min_free_kbytes or zoneinfo is missing under %s\n",
-		       a->ctx->root);
+		doc_text(d, "no prediction: min_free_kbytes or zoneinfo is missing under %s\n",
+			 a->ctx->root);
+	if (!doc_is_streamed(d))
+		return EXIT_OK;		/* one document, ended after the writes */
 	if (!a->dry_run) {
 		/* Nobody would see what is about to be written. */
 		rc = txn_stdout_check(cmd, EXIT_OK, "nothing was written");
@@ -537,14 +519,12 @@ static int run_apply(struct apply *a, const char *cmd)
 	} else {
 		rc = apply_commit(a, cmd);
 	}
-	if (doc_is_json(a->doc)) {
-		doc_arr(a->doc, "warnings");
-		for (i = 0; i < a->nwarn; i++)
-			doc_item_str(a->doc, NULL, a->warn[i]);
-		doc_close(a->doc);
-		doc_bool(a->doc, "ok", NULL, rc == EXIT_OK);
-		doc_end(a->doc);	/* a write error: txn_stdout_check() */
-	}
+	doc_arr(a->doc, "warnings");
+	for (i = 0; i < a->nwarn; i++)
+		doc_item_str(a->doc, NULL, a->warn[i]);	/* text said them on stderr */
+	doc_close(a->doc);
+	doc_bool(a->doc, "ok", NULL, rc == EXIT_OK);
+	doc_end(a->doc);	/* a write error: txn_stdout_check() */
 	flush_warnings(a, cmd);
 	if (a->wrote)
 		rc = txn_stdout_check(cmd, rc, "the sysctls were written and journaled ('wmark rollback' restores them)");

@@ -51,6 +51,17 @@ static inline bool doc_is_json(const struct doc *d)
 	return d->format == FMT_JSON;
 }
 
+/*
+ * Is what d writes out as it is written (text), or whole only at doc_end
+ * (JSON)?  A command that reports as it works says its warnings and checks
+ * its output before acting on the first, and gathers them into the
+ * document on the second.
+ */
+static inline bool doc_is_streamed(const struct doc *d)
+{
+	return !doc_is_json(d);
+}
+
 /* JSON's structure: an object or array under key (NULL inside an array), and its end. */
 void doc_obj(struct doc *d, const char *key);
 void doc_arr(struct doc *d, const char *key);
