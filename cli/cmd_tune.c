@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +27,8 @@
 #include "../calc/recommend.h"
 #include "../calc/tune.h"
 #include "commands.h"
+#include "doc.h"
 #include "journal.h"
-#include "jsonw.h"
 #include "readings.h"
 #include "sig.h"
 #include "snapshot.h"
@@ -356,89 +357,89 @@ static void clock_str(char *buf, size_t n)
 		snprintf(buf, n, "-");
 }
 
-static void print_text(const struct tune *t, const struct wm_tune_decision *d, bool wrote)
+/*
+ * One period: in text a line when it changed something (a hold says
+ * nothing), in JSON an object on one line for every period, through the
+ * writer's number rule.
+ */
+static void print_period(const struct tune *t, const struct wm_tune_decision *dc, bool wrote)
 {
+	static struct doc doc;
+	struct doc *d = &doc;
 	char clk[24];
 
-	if (d->action == WM_TUNE_HOLD)
-		return;
-	if (t->replay)
-		snprintf(clk, sizeof(clk), "t+%.1fs", d->t);
-	else
-		clock_str(clk, sizeof(clk));
-	printf("%s  stalls %llu (%.1f/s) direct %.1f MiB kswapd %.1f MiB", clk,
-	       (unsigned long long)d->stalls, d->dt > 0 ? (double)d->stalls / d->dt : 0.0,
-	       mib(t, d->steal_direct), mib(t, d->steal_kswapd));
-	if (d->psi)
-		printf(" psi some %.1f%%", d->dt > 0 ? (double)d->psi_some_us / (d->dt * 1e4) : 0.0);
-	printf("  free %.1f MiB (min %.1f low %.1f high %.1f)", mib(t, d->free), mib(t, d->min_sum),
-	       mib(t, d->low_old), mib(t, d->high_old));
-	if (d->wsf_new != d->wsf_old)
-		printf("  wsf %ld -> %ld", d->wsf_old, d->wsf_new);
-	if (d->boost_new != d->boost_old)
-		printf("  boost %ld -> %ld", d->boost_old, d->boost_new);
-	printf("  gap %.1f -> %.1f MiB  reserve %.1f -> %.1f MiB  lmkd line %.1f -> %.1f MiB  %s%s\n",
-	       mib(t, d->gap_old), mib(t, d->gap_new), mib(t, d->reserve_old), mib(t, d->reserve_new),
-	       mib(t, d->lmk_old), mib(t, d->lmk_new), wm_tune_why_text(d->why),
-	       wrote ? "" : t->replay ? " (replay)" : t->dry_run ? " (dry run: not written)" :
-	       " (not written)");
+	doc_begin_line(d, t->ctx->format, stdout);
+	doc_double(d, "t", NULL, dc->t);
+	doc_str(d, "action", NULL, wm_tune_action_name(dc->action));
+	doc_str(d, "why", NULL, wm_tune_why_name(dc->why));
+	doc_bool(d, "written", NULL, wrote);
+	if (dc->action != WM_TUNE_HOLD) {
+		if (t->replay)
+			snprintf(clk, sizeof(clk), "t+%.1fs", dc->t);
+		else
+			clock_str(clk, sizeof(clk));
+		doc_text(d, "%s  stalls %llu (%.1f/s) direct %.1f MiB kswapd %.1f MiB", clk,
+			 (unsigned long long)dc->stalls, dc->dt > 0 ? (double)dc->stalls / dc->dt : 0.0,
+			 mib(t, dc->steal_direct), mib(t, dc->steal_kswapd));
+		if (dc->psi)
+			doc_text(d, " psi some %.1f%%",
+				 dc->dt > 0 ? (double)dc->psi_some_us / (dc->dt * 1e4) : 0.0);
+		doc_text(d, "  free %.1f MiB (min %.1f low %.1f high %.1f)", mib(t, dc->free),
+			 mib(t, dc->min_sum), mib(t, dc->low_old), mib(t, dc->high_old));
+		if (dc->wsf_new != dc->wsf_old)
+			doc_text(d, "  wsf %ld -> %ld", dc->wsf_old, dc->wsf_new);
+		if (dc->boost_new != dc->boost_old)
+			doc_text(d, "  boost %ld -> %ld", dc->boost_old, dc->boost_new);
+		doc_text(d, "  gap %.1f -> %.1f MiB  reserve %.1f -> %.1f MiB  lmkd line %.1f -> %.1f MiB  %s%s\n",
+			 mib(t, dc->gap_old), mib(t, dc->gap_new), mib(t, dc->reserve_old),
+			 mib(t, dc->reserve_new), mib(t, dc->lmk_old), mib(t, dc->lmk_new),
+			 wm_tune_why_text(dc->why),
+			 wrote ? "" : t->replay ? " (replay)" : t->dry_run ? " (dry run: not written)" :
+			 " (not written)");
+	}
+	doc_obj(d, "evidence");
+	doc_double(d, "seconds", NULL, dc->dt);
+	doc_u64(d, "allocstall", NULL, dc->stalls);
+	doc_u64(d, "pgscan_direct", NULL, dc->scan_direct);
+	doc_u64(d, "pgsteal_direct", NULL, dc->steal_direct);
+	doc_u64(d, "pgsteal_kswapd", NULL, dc->steal_kswapd);
+	doc_u64(d, "refaults", NULL, dc->refaults);
+	doc_u64(d, "compact_stall", NULL, dc->compact_stalls);
+	doc_bool(d, "boosted", NULL, dc->boosted);
+	doc_u64(d, "free_pages", NULL, dc->free);
+	if (dc->psi) {
+		doc_u64(d, "psi_some_us", NULL, dc->psi_some_us);
+		doc_u64(d, "psi_full_us", NULL, dc->psi_full_us);
+	}
+	doc_close(d);
+	doc_obj(d, "wsf");
+	doc_long(d, "old", NULL, dc->wsf_old);
+	doc_long(d, "new", NULL, dc->wsf_new);
+	doc_close(d);
+	if (dc->boost_old >= 0) {
+		doc_obj(d, "boost_factor");
+		doc_long(d, "old", NULL, dc->boost_old);
+		doc_long(d, "new", NULL, dc->boost_new);
+		doc_close(d);
+	}
+	doc_obj(d, "pages");
+	doc_u64(d, "gap_old", NULL, dc->gap_old);
+	doc_u64(d, "gap_new", NULL, dc->gap_new);
+	doc_u64(d, "gap_target", NULL, dc->gap_target);
+	doc_u64(d, "min", NULL, dc->min_sum);
+	doc_u64(d, "low_old", NULL, dc->low_old);
+	doc_u64(d, "low_new", NULL, dc->low_new);
+	doc_u64(d, "high_old", NULL, dc->high_old);
+	doc_u64(d, "high_new", NULL, dc->high_new);
+	doc_u64(d, "reserve_old", NULL, dc->reserve_old);
+	doc_u64(d, "reserve_new", NULL, dc->reserve_new);
+	doc_u64(d, "peak_old", NULL, dc->peak_old);
+	doc_u64(d, "peak_new", NULL, dc->peak_new);
+	doc_u64(d, "lmk_old", NULL, dc->lmk_old);
+	doc_u64(d, "lmk_new", NULL, dc->lmk_new);
+	doc_close(d);
+	doc_end(d);
 	fflush(stdout);
-}
-
-/* One period as one JSON object on one line, through the writer's number rule. */
-static int print_json(const struct tune *t, const struct wm_tune_decision *d, bool wrote)
-{
-	struct jw w;
-
-	jw_init_compact(&w, stdout);
-	jw_obj_open(&w, NULL);
-	jw_double(&w, "t", d->t);
-	jw_str(&w, "action", wm_tune_action_name(d->action));
-	jw_str(&w, "why", wm_tune_why_name(d->why));
-	jw_bool(&w, "written", wrote);
-	jw_obj_open(&w, "evidence");
-	jw_double(&w, "seconds", d->dt);
-	jw_u64(&w, "allocstall", d->stalls);
-	jw_u64(&w, "pgscan_direct", d->scan_direct);
-	jw_u64(&w, "pgsteal_direct", d->steal_direct);
-	jw_u64(&w, "pgsteal_kswapd", d->steal_kswapd);
-	jw_u64(&w, "refaults", d->refaults);
-	jw_u64(&w, "compact_stall", d->compact_stalls);
-	jw_bool(&w, "boosted", d->boosted);
-	jw_u64(&w, "free_pages", d->free);
-	if (d->psi) {
-		jw_u64(&w, "psi_some_us", d->psi_some_us);
-		jw_u64(&w, "psi_full_us", d->psi_full_us);
-	}
-	jw_close(&w);
-	jw_obj_open(&w, "wsf");
-	jw_long(&w, "old", d->wsf_old);
-	jw_long(&w, "new", d->wsf_new);
-	jw_close(&w);
-	if (d->boost_old >= 0) {
-		jw_obj_open(&w, "boost_factor");
-		jw_long(&w, "old", d->boost_old);
-		jw_long(&w, "new", d->boost_new);
-		jw_close(&w);
-	}
-	jw_obj_open(&w, "pages");
-	jw_u64(&w, "gap_old", d->gap_old);
-	jw_u64(&w, "gap_new", d->gap_new);
-	jw_u64(&w, "gap_target", d->gap_target);
-	jw_u64(&w, "min", d->min_sum);
-	jw_u64(&w, "low_old", d->low_old);
-	jw_u64(&w, "low_new", d->low_new);
-	jw_u64(&w, "high_old", d->high_old);
-	jw_u64(&w, "high_new", d->high_new);
-	jw_u64(&w, "reserve_old", d->reserve_old);
-	jw_u64(&w, "reserve_new", d->reserve_new);
-	jw_u64(&w, "peak_old", d->peak_old);
-	jw_u64(&w, "peak_new", d->peak_new);
-	jw_u64(&w, "lmk_old", d->lmk_old);
-	jw_u64(&w, "lmk_new", d->lmk_new);
-	jw_close(&w);
-	jw_close(&w);
-	return jw_finish(&w);
 }
 
 /* node_exporter's textfile: written whole to FILE.tmp, renamed over FILE. */
@@ -555,68 +556,59 @@ static bool settled(const struct tune *t)
 	return t->periods >= 3 && (t->periods - t->last_change) * 3 >= t->periods;
 }
 
+/* The run's end: a few lines of text, or the object "summary" on one line. */
 static void summary(const struct tune *t, int rc, bool restored)
 {
+	static struct doc doc;
+	struct doc *d = &doc;
 	char line[256];
 	int off;
 
 	off = snprintf(line, sizeof(line), "wmark apply --wsf %ld", t->st.wsf);
 	if (t->st.boost >= 0 && !t->no_boost)
 		snprintf(line + off, sizeof(line) - (size_t)off, " --boost-factor %ld", t->st.boost);
-	if (t->ctx->format == FMT_JSON) {
-		struct jw w;
-		char apply[300];
-
-		snprintf(apply, sizeof(apply), "%s --persist /etc/sysctl.d/90-wmark.conf", line);
-		jw_init_compact(&w, stdout);
-		jw_obj_open(&w, NULL);
-		jw_obj_open(&w, "summary");
-		jw_u64(&w, "periods", t->periods);
-		jw_double(&w, "seconds", t->replay ? t->rd.prev.t - t->rt0 : sig_now() - t->t0);
-		jw_u64(&w, "stalls", t->stalls);
-		jw_u64(&w, "writes", t->st.writes);
-		jw_long(&w, "wsf", t->st.wsf);
-		if (t->st.boost >= 0)
-			jw_long(&w, "boost_factor", t->st.boost);
-		jw_u64(&w, "max_reserve_pages", t->p.max_reserve);
-		jw_u64(&w, "last_change_period", t->last_change);
-		jw_bool(&w, "settled", settled(t));
-		jw_str(&w, "last_why", wm_tune_why_name(t->last_why));
-		jw_bool(&w, "dry_run", t->dry_run);
-		jw_bool(&w, "restored", restored);
-		jw_str(&w, "apply", apply);
-		jw_bool(&w, "ok", rc == EXIT_OK);
-		jw_close(&w);
-		jw_close(&w);
-		jw_finish(&w);
-		return;
-	}
-	printf("tune: %zu periods, %llu stalls, %u change%s; ended at wsf %ld", t->periods,
-	       (unsigned long long)t->stalls, t->st.writes, t->st.writes == 1 ? "" : "s", t->st.wsf);
+	doc_begin_line(d, t->ctx->format, stdout);
+	doc_obj(d, "summary");
+	doc_u64(d, "periods", "tune: %" PRIu64 " periods", t->periods);
+	doc_double(d, "seconds", NULL, t->replay ? t->rd.prev.t - t->rt0 : sig_now() - t->t0);
+	doc_u64(d, "stalls", ", %" PRIu64 " stalls", t->stalls);
+	doc_u64(d, "writes", ", %" PRIu64 " change", t->st.writes);
+	doc_text(d, "%s", t->st.writes == 1 ? "" : "s");
+	doc_long(d, "wsf", "; ended at wsf %" PRId64, t->st.wsf);
 	if (t->st.boost >= 0)
-		printf(", boost %ld", t->st.boost);
+		doc_long(d, "boost_factor", ", boost %" PRId64, t->st.boost);
+	doc_u64(d, "max_reserve_pages", NULL, t->p.max_reserve);
+	doc_u64(d, "last_change_period", NULL, t->last_change);
+	doc_bool(d, "settled", NULL, settled(t));
 	if (settled(t))
-		printf(", settled (no change in the last %zu periods)", t->periods - t->last_change);
+		doc_text(d, ", settled (no change in the last %zu periods)", t->periods - t->last_change);
 	else
-		printf(", still moving (last change %zu of %zu periods)", t->last_change, t->periods);
+		doc_text(d, ", still moving (last change %zu of %zu periods)", t->last_change, t->periods);
+	doc_str(d, "last_why", NULL, wm_tune_why_name(t->last_why));
 	if (t->last_why == WM_TUNE_AT_BOUND)
-		printf(", held by --max-reserve (%.1f MiB)", mib(t, t->p.max_reserve));
+		doc_text(d, ", held by --max-reserve (%.1f MiB)", mib(t, t->p.max_reserve));
 	else if (t->last_why == WM_TUNE_AT_TOP)
-		printf(", held by the kernel's largest wsf");
+		doc_text(d, ", held by the kernel's largest wsf");
 	else if (t->last_why == WM_TUNE_NO_CACHE)
-		printf(", held by the file cache");
-	printf("\n%s\nto keep it: %s --persist /etc/sysctl.d/90-wmark.conf\n",
-	       t->replay ? "replay: nothing was written" :
-	       t->dry_run ? "dry run: nothing was written" :
-	       restored ? "the values from before are back" :
-	       t->st.writes ? "the last values stay (--keep)" : "nothing was written",
-	       line);
+		doc_text(d, ", held by the file cache");
+	doc_bool(d, "dry_run", NULL, t->dry_run);
+	doc_bool(d, "restored", NULL, restored);
+	doc_text(d, "\n%s\n", t->replay ? "replay: nothing was written" :
+		 t->dry_run ? "dry run: nothing was written" :
+		 restored ? "the values from before are back" :
+		 t->st.writes ? "the last values stay (--keep)" : "nothing was written");
+	strncat(line, " --persist /etc/sysctl.d/90-wmark.conf", sizeof(line) - strlen(line) - 1);
+	doc_str(d, "apply", "to keep it: %s\n", line);
+	doc_bool(d, "ok", NULL, rc == EXIT_OK);
+	doc_close(d);
+	doc_end(d);
 }
 
 static int run(struct tune *t)
 {
 	struct wm_diag d = { 0 };
 	enum wm_knob use[2] = { WM_KNOB_WSF, WM_KNOB_BOOST };
+	char boost[32] = "";
 	double next;
 	bool restored = false;
 	int rc, nuse;
@@ -659,15 +651,12 @@ static int run(struct tune *t)
 	if ((rc = sig_catch_stop(true)) < 0)
 		return cli_err(EXIT_SYSTEM, CMD, "signals: %s", strerror(-rc));
 
-	if (t->ctx->format != FMT_JSON) {
-		printf("tune: kernel %s, root %s, every %g s%s; wsf %ld", t->s.st.kernel.osrelease[0] ?
-		       t->s.st.kernel.osrelease : "unknown", t->ctx->root, t->interval,
-		       t->replay ? " of the recording" : t->dry_run ? ", dry run" : "", t->st.wsf);
-		if (t->st.boost >= 0)
-			printf(", boost %ld", t->st.boost);
-		printf("; reserve bound %.1f MiB\n", mib(t, t->p.max_reserve));
-		fflush(stdout);
-	}
+	if (t->st.boost >= 0)
+		snprintf(boost, sizeof(boost), ", boost %ld", t->st.boost);
+	doc_log(t->ctx->format, stdout, "tune: kernel %s, root %s, every %g s%s; wsf %ld%s; reserve bound %.1f MiB\n",
+		t->s.st.kernel.osrelease[0] ? t->s.st.kernel.osrelease : "unknown", t->ctx->root,
+		t->interval, t->replay ? " of the recording" : t->dry_run ? ", dry run" : "",
+		t->st.wsf, boost, mib(t, t->p.max_reserve));
 	t->t0 = sig_now();
 	next = t->t0;
 	while (!sig_stopped()) {
@@ -699,10 +688,7 @@ static int run(struct tune *t)
 		if (dec.action != WM_TUNE_HOLD)
 			t->last_change = t->periods;
 		t->last_why = dec.why;
-		if (t->ctx->format == FMT_JSON)
-			print_json(t, &dec, wrote);
-		else
-			print_text(t, &dec, wrote);
+		print_period(t, &dec, wrote);
 		if (t->prom_file && (rc = write_prom(t, &dec)))
 			break;
 		if (t->replay)
@@ -714,8 +700,8 @@ static int run(struct tune *t)
 			next = t->t0 + t->duration;
 		sig_sleep_until(next);
 	}
-	if (sig_stopped() && t->ctx->format != FMT_JSON)
-		printf("tune: %s: stopping\n", strsignal(sig_stopped()));
+	if (sig_stopped())
+		doc_log(t->ctx->format, stdout, "tune: %s: stopping\n", strsignal(sig_stopped()));
 	if (!t->dry_run && !t->keep && t->txn.journaled) {
 		int r = txn_restore(&t->txn);
 

@@ -68,6 +68,18 @@ void doc_text(struct doc *d, const char *fmt, ...)
 	va_end(ap);
 }
 
+void doc_log(enum cli_format format, FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (format == FMT_JSON)
+		return;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fflush(f);
+}
+
 /* The text of one value: fmt with v, when text is the sink and there is a fmt. */
 #define TEXT(d, fmt, v) do { \
 		if (!doc_is_json(d) && (fmt)) \

@@ -62,6 +62,14 @@ static inline bool doc_is_streamed(const struct doc *d)
 	return !doc_is_json(d);
 }
 
+/*
+ * A line of prose outside any document, on f: a command whose output is a
+ * stream of one-line documents (tune) says what it starts and stops with
+ * in text; JSON's stream holds objects only, so there it says nothing.
+ */
+void doc_log(enum cli_format format, FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* JSON's structure: an object or array under key (NULL inside an array), and its end. */
 void doc_obj(struct doc *d, const char *key);
 void doc_arr(struct doc *d, const char *key);
