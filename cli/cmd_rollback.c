@@ -393,16 +393,16 @@ static void rollback_report(struct rollback *rb)
 	}
 	/* JSON: what is restored, what the knobs held, and what stays */
 	doc_obj(d, "restored");
-	for (i = 0; doc_is_json(d) && i < rb->n; i++)
+	for (i = 0; i < rb->n; i++)
 		txn_doc_value(d, wm_knob_name(rb->st[i].key), &rb->st[i].want, rb->st[i].key);
 	doc_close(d);
 	doc_obj(d, "previous");
-	for (i = 0; doc_is_json(d) && i < j->n; i++)
+	for (i = 0; i < j->n; i++)
 		if (restores(rb, i))
 			doc_held(rb, d, i);
 	doc_close(d);
 	doc_obj(d, "unchanged");
-	for (i = 0; doc_is_json(d) && i < j->n; i++)
+	for (i = 0; i < j->n; i++)
 		if (!restores(rb, i))
 			doc_held(rb, d, i);
 	doc_close(d);
@@ -487,7 +487,7 @@ static int rollback_write(struct rollback *rb, bool *restored)
 	bool undone;
 	int r, rc;
 
-	if (!doc_is_json(rb->doc)) {
+	if (doc_is_streamed(rb->doc)) {
 		/* Nobody would see what is about to be written. */
 		rc = txn_stdout_check(rb->cmd, EXIT_OK, "nothing was restored");
 		if (rc != EXIT_OK)
@@ -547,7 +547,7 @@ int cmd_rollback(struct cli_ctx *ctx, int argc, char **argv)
 		rc = rollback_write(&rb, &restored);
 	}
 out:
-	if (rb.doc && doc_is_json(rb.doc)) {
+	if (rb.doc) {
 		doc_bool(rb.doc, "ok", NULL, rc == EXIT_OK);
 		doc_end(rb.doc);	/* a write error: txn_stdout_check() */
 	}

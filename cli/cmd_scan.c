@@ -584,12 +584,13 @@ static int scan_targets(const struct cli_ctx *ctx, const struct snapshot *s,
 /*
  * Swappiness and swap into every target: the options, else the root's
  * (a cgroup v1's own memory.swappiness, vm.swappiness, SwapFree and a
- * cgroup's memory.swap.max), else 60 and some, said so in text.
+ * cgroup's memory.swap.max), else 60 and some, marked in run as assumed.
  */
 static int scan_swap(const struct cli_ctx *ctx, const struct scan_opts *o, bool have_snap,
-		     unsigned page_size, struct target *t, size_t nt)
+		     struct scan_run *run, struct target *t, size_t nt)
 {
 	bool sw_known = true, swap_known = true, swap = true;
+	unsigned page_size = run->page_size;
 	int64_t swappiness = 60, v;
 	char cgsw[4096] = "", path[4096];
 	size_t i;
@@ -661,10 +662,8 @@ static int scan_swap(const struct cli_ctx *ctx, const struct scan_opts *o, bool 
 		in->anon_cost = o->cost_v[0];
 		in->file_cost = o->cost_v[1];
 	}
-	if (!sw_known && ctx->format == FMT_TEXT)
-		printf("vm.swappiness not readable: 60 assumed (give --swappiness)\n");
-	if (!swap_known && ctx->format == FMT_TEXT)
-		printf("SwapFree not readable: swap assumed available (give --swap)\n");
+	run->swappiness_assumed = !sw_known;
+	run->swap_assumed = !swap_known;
 	return EXIT_OK;
 }
 
@@ -717,7 +716,7 @@ int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if ((rc = scan_targets(ctx, &s, &o, have_snap, &t, &nt)) ||
-	    (rc = scan_swap(ctx, &o, have_snap, run.page_size, t, nt)))
+	    (rc = scan_swap(ctx, &o, have_snap, &run, t, nt)))
 		goto out;
 
 	if (o.all) {

@@ -23,13 +23,13 @@ struct diffs {
 	int n;
 };
 
-static void diff_add(struct diffs *d, FILE *f, const struct zi_zone *z,
+static void diff_add(struct diffs *d, struct doc *doc, const struct zi_zone *z,
 		     const char *field, int64_t want, int64_t got)
 {
 	d->n++;
-	if (f)
-		fprintf(f, "  Node %d, zone %-8s %-12s predicted %" PRId64 ", kernel %" PRId64 "\n",
-			z->node, z->name, field, want, got);
+	if (doc)
+		doc_text(doc, "  Node %d, zone %-8s %-12s predicted %" PRId64 ", kernel %" PRId64 "\n",
+			 z->node, z->name, field, want, got);
 	if (d->ne < 64) {
 		d->e[d->ne].node = z->node;
 		d->e[d->ne].zone = z->name;
@@ -42,10 +42,11 @@ static void diff_add(struct diffs *d, FILE *f, const struct zi_zone *z,
 /*
  * Compare the zoneinfo of s2 (re-read after the writes) with the
  * prediction (wm_compare): printed watermarks minus the printed boost
- * when wmarks says the writes recomputed them; protection always.
+ * when wmarks says the writes recomputed them; protection always.  Each
+ * difference is a line of doc's text (doc NULL: none).
  */
 static void compare_zones(const struct snapshot *s2, const struct wm_predicted *pred,
-			  size_t npred, bool wmarks, FILE *f, struct diffs *d)
+			  size_t npred, bool wmarks, struct doc *doc, struct diffs *d)
 {
 	struct wm_diff diff[64];
 	size_t n = wm_compare(&s2->st, pred, npred, wmarks, diff, 64), i;
@@ -55,12 +56,12 @@ static void compare_zones(const struct snapshot *s2, const struct wm_predicted *
 
 		if (strcmp(diff[i].field, "zones") == 0) {
 			d->n++;
-			if (f)
-				fprintf(f, "  the kernel now has %" PRId64 " zones, the prediction %" PRId64 "\n",
+			if (doc)
+				doc_text(doc, "  the kernel now has %" PRId64 " zones, the prediction %" PRId64 "\n",
 					diff[i].kernel, diff[i].predicted);
 			continue;
 		}
-		diff_add(d, f, z, diff[i].field, diff[i].predicted, diff[i].kernel);
+		diff_add(d, doc, z, diff[i].field, diff[i].predicted, diff[i].kernel);
 	}
 	if (n > 64)
 		d->n += (int)(n - 64);
@@ -73,7 +74,6 @@ int live_check(const struct cli_ctx *ctx, const char *cmd,
 	static const char not_live[] = "watermarks not re-checked: not a live kernel";
 	static struct snapshot s2;
 	static struct diffs d;
-	FILE *f = doc_is_json(doc) ? NULL : stdout;
 	bool keep = true;		/* the diffs stand: memory did not move under them */
 	int i, rc;
 
@@ -92,7 +92,7 @@ int live_check(const struct cli_ctx *ctx, const char *cmd,
 		return rc;
 	}
 	doc_text(doc, "kernel's watermarks after the write:\n");
-	compare_zones(&s2, pred, before->st.m.nzones, wmarks, f, &d);
+	compare_zones(&s2, pred, before->st.m.nzones, wmarks, doc, &d);
 	/* Memory came or went meanwhile: judge by the machine as it is now. */
 	if (d.n && s2.st.m.nzones == before->st.m.nzones) {
 		struct wm_predicted *p2 = calloc(s2.st.m.nzones, sizeof(*p2));

@@ -60,6 +60,8 @@ struct scan_run {
 	int lo, hi;			/* the rules shown */
 	unsigned page_size;
 	bool mglru;
+	bool swappiness_assumed;	/* vm.swappiness not readable: 60 */
+	bool swap_assumed;		/* SwapFree not readable: swap there */
 	uint64_t folio;			/* pages of the largest page-cache folio, 1 none */
 };
 

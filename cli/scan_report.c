@@ -338,6 +338,10 @@ int scan_print(enum cli_format format, const struct scan_run *r, const struct sc
 	doc_str(d, "default_rule", NULL, wm_scan_rule_name(r->def));
 	doc_double(d, "page_size", NULL, r->page_size);
 	doc_bool(d, "mglru", NULL, r->mglru);
+	if (r->swappiness_assumed)
+		doc_text(d, "vm.swappiness not readable: 60 assumed (give --swappiness)\n");
+	if (r->swap_assumed)
+		doc_text(d, "SwapFree not readable: swap assumed available (give --swap)\n");
 	if (r->mglru)
 		doc_text(d, "MGLRU is on (%s): this kernel's reclaim does not use get_scan_count();\n"
 			 "what follows is what it would scan with MGLRU off (echo 0 > "

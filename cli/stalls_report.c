@@ -158,11 +158,12 @@ static void task_doc(struct doc *d, const struct task *e)
 			continue;
 		}
 		doc_obj(d, stalls_kinds[k].key);
-		/* the task's own columns on its first row only */
-		if (doc_is_json(d) || w.d[k].count) {
+		doc_members(d, fields, NFIELDS, 0, &(struct kview){ &w, k });
+		/* text: a row a kind that delayed the task, its own columns on the first only */
+		if (w.d[k].count) {
 			doc_text(d, "%-8s %-8s %-16s %-6s %-10s", any ? "" : id, any ? "" : tgid,
 				 any ? "" : e->last.comm, any ? "" : state_of(e), stalls_kinds[k].label);
-			doc_fields(d, fields, NFIELDS, 0, &(struct kview){ &w, k });
+			doc_cells(d, fields, NFIELDS, 0, &(struct kview){ &w, k });
 			doc_text(d, "\n");
 			any = true;
 		}

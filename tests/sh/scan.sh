@@ -253,6 +253,22 @@ for m in qemu-arm64-k612-16k-4g:16384:8K qemu-ppc64le-k612-64k-4g:65536:32K; do
 		"given sizes on $name: file only at priority 12, as the kernel without swap"
 done
 
+# a root without vm.swappiness and SwapFree: 60 and swap assumed, said in
+# text before the report, and not in JSON (its swappiness and swap say them)
+N=$tmp/noswap
+cp -r data/machines/qemu-k612-2g-apps "$N"
+rm -f "$N/proc/sys/vm/swappiness"
+sed -i '/^SwapFree:/d' "$N/proc/meminfo"
+"$W" --root "$N" scan >"$tmp/ns.txt" 2>&1
+is "$(sed -n 1p "$tmp/ns.txt")" "vm.swappiness not readable: 60 assumed (give --swappiness)" \
+	"no vm.swappiness: the text's first line says 60 is assumed"
+is "$(sed -n 2p "$tmp/ns.txt")" "SwapFree not readable: swap assumed available (give --swap)" \
+	"no SwapFree: the text's second line says swap is assumed"
+"$W" --root "$N" -j scan >"$tmp/ns.json" 2>&1
+is "$(head -c 1 "$tmp/ns.json")" "{" "no vm.swappiness, -j: the document alone on stdout"
+is "$(get targets.0.swappiness <"$tmp/ns.json") $(get targets.0.swap <"$tmp/ns.json")" "60 true" \
+	"no vm.swappiness, -j: swappiness 60 and swap true in the document"
+
 "$W" --root "$R" scan --cgroup /$CG >/dev/full 2>/dev/null
 rc=$?
 [ $rc -ne 0 ] && ok "scan > /dev/full fails (exit $rc)" || not_ok "scan > /dev/full fails"
