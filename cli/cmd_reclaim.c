@@ -682,8 +682,6 @@ int cmd_reclaim(struct cli_ctx *ctx, int argc, char **argv)
 		return EXIT_OK;
 	if (rc)
 		return rc;
-	if (ctx->format == FMT_PROM)
-		return cli_usage(CMD, "-o prom: reclaim has no Prometheus form (text or json)");
 	memset(&r, 0, sizeof(r));
 	r.ctx = ctx;
 	r.o = &o;

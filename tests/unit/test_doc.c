@@ -100,12 +100,98 @@ static void test_a_fleet_line_is_one_line(void **state)
 	free(t);
 }
 
+/* A table: text cells lined up by doc_table's widths, JSON members of the same fields. */
+struct trow {
+	int64_t a, bb;
+};
+
+static const struct fmt_field tfields[] = {
+	{ .header = "a", .json = "a", .unit = FMT_PAGES, .off = offsetof(struct trow, a) },
+	{ .header = "bb", .json = "bb", .unit = FMT_PAGES, .off = offsetof(struct trow, bb) },
+};
+
+static char *render_table(enum cli_format fmt, bool line)
+{
+	static const struct trow rows[] = { { 5, 123 }, { 40, 7 } };
+	static struct doc d;
+	char *text = NULL;
+	size_t len = 0, i;
+	int width[2];
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	if (line)
+		doc_begin_line(&d, fmt, f);
+	else
+		doc_begin(&d, fmt, f);
+	fmt_widths(tfields, 2, rows, sizeof(rows[0]), 2, 0, width);
+	doc_table(&d, width, 0);
+	doc_header(&d, tfields, 2, 0);
+	doc_text(&d, "\n");
+	doc_arr(&d, "rows");
+	for (i = 0; i < 2; i++) {
+		doc_obj(&d, NULL);
+		doc_cells(&d, tfields, 2, 0, &rows[i]);		/* text only */
+		doc_members(&d, tfields, 2, 0, &rows[i]);	/* JSON only */
+		doc_text(&d, "\n");
+		doc_close(&d);
+	}
+	doc_close(&d);
+	/* pages in MiB of 4 KiB pages, each cell its own width */
+	doc_table(&d, NULL, 4096);
+	doc_fields(&d, tfields, 2, 0, &(struct trow){ 256, 512 });
+	doc_table(&d, NULL, 0);
+	doc_text(&d, "\n");
+	assert_int_equal(doc_end(&d), EXIT_OK);
+	fclose(f);
+	return text;
+}
+
+static void test_a_table_lines_up_in_text_and_is_members_in_json(void **state)
+{
+	char *t = render_table(FMT_TEXT, false), *j = render_table(FMT_JSON, true);
+
+	(void)state;
+	/* widths: a column is as wide as its widest cell or header (2 and 3) */
+	assert_string_equal(t, "  a  bb\n  5 123\n 40   7\n 1.0 2.0\n");
+	/* JSON: the same fields by key, in pages whatever the text's page size */
+	assert_string_equal(j, "{\"rows\":[{\"a\":5,\"bb\":123},{\"a\":40,\"bb\":7}],"
+			       "\"a\":256,\"bb\":512}\n");
+	free(t);
+	free(j);
+}
+
+/* A one-line document is plain text in text; prose outside documents only in text. */
+static void test_lines_and_logs_follow_the_format(void **state)
+{
+	char *t = render_table(FMT_TEXT, true), *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct doc d;
+
+	(void)state;
+	assert_string_equal(t, "  a  bb\n  5 123\n 40   7\n 1.0 2.0\n");
+	assert_non_null(f);
+	doc_log(FMT_TEXT, f, "tune: %s\n", "stopping");
+	doc_log(FMT_JSON, f, "tune: %s\n", "never");
+	fclose(f);
+	assert_string_equal(text, "tune: stopping\n");
+	doc_begin(&d, FMT_TEXT, stdout);
+	assert_true(doc_is_streamed(&d));
+	doc_begin_line(&d, FMT_JSON, stdout);
+	assert_false(doc_is_streamed(&d));
+	free(t);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_is_the_formats_alone),
 		cmocka_unit_test(test_json_is_cjsons_layout_of_the_keys),
 		cmocka_unit_test(test_a_fleet_line_is_one_line),
+		cmocka_unit_test(test_a_table_lines_up_in_text_and_is_members_in_json),
+		cmocka_unit_test(test_lines_and_logs_follow_the_format),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
