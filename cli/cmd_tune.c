@@ -357,6 +357,15 @@ static void clock_str(char *buf, size_t n)
 		snprintf(buf, n, "-");
 }
 
+/* A knob's value before and after a period: JSON's object key {old, new}. */
+static void old_new(struct doc *d, const char *key, long old, long new)
+{
+	doc_obj(d, key);
+	doc_long(d, "old", NULL, old);
+	doc_long(d, "new", NULL, new);
+	doc_close(d);
+}
+
 /*
  * One period: in text a line when it changed something (a hold says
  * nothing), in JSON an object on one line for every period, through the
@@ -412,16 +421,9 @@ static void print_period(const struct tune *t, const struct wm_tune_decision *dc
 		doc_u64(d, "psi_full_us", NULL, dc->psi_full_us);
 	}
 	doc_close(d);
-	doc_obj(d, "wsf");
-	doc_long(d, "old", NULL, dc->wsf_old);
-	doc_long(d, "new", NULL, dc->wsf_new);
-	doc_close(d);
-	if (dc->boost_old >= 0) {
-		doc_obj(d, "boost_factor");
-		doc_long(d, "old", NULL, dc->boost_old);
-		doc_long(d, "new", NULL, dc->boost_new);
-		doc_close(d);
-	}
+	old_new(d, "wsf", dc->wsf_old, dc->wsf_new);
+	if (dc->boost_old >= 0)
+		old_new(d, "boost_factor", dc->boost_old, dc->boost_new);
 	doc_obj(d, "pages");
 	doc_u64(d, "gap_old", NULL, dc->gap_old);
 	doc_u64(d, "gap_new", NULL, dc->gap_new);
