@@ -51,6 +51,12 @@ static inline bool doc_is_json(const struct doc *d)
 	return d->format == FMT_JSON;
 }
 
+/* Is the sink text?  The helpers that write only text (prose, aligned tables) ask this. */
+static inline bool doc_is_text(const struct doc *d)
+{
+	return d->format == FMT_TEXT;
+}
+
 /*
  * Is what d writes out as it is written (text), or whole only at doc_end
  * (JSON)?  A command that reports as it works says its warnings and checks
@@ -59,7 +65,7 @@ static inline bool doc_is_json(const struct doc *d)
  */
 static inline bool doc_is_streamed(const struct doc *d)
 {
-	return !doc_is_json(d);
+	return doc_is_text(d);
 }
 
 /*

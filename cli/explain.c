@@ -168,7 +168,7 @@ static void text_header(struct doc *d, const struct explain *ex)
 	char kb[64], buf[256];
 	int i;
 
-	if (doc_is_json(d))
+	if (!doc_is_text(d))
 		return;
 	if (ex->text_note)
 		doc_text(d, "%s\n", ex->text_note);
@@ -228,7 +228,7 @@ static void text_footer(struct doc *d, const struct explain *ex, const struct zr
 	size_t i;
 	int j;
 
-	if (doc_is_json(d))
+	if (!doc_is_text(d))
 		return;
 	fputs("\nProtection, pages each zone keeps back from allocations that may use\n"
 	      "the zone of each column (lowmem_reserve):\n", f);
@@ -341,11 +341,11 @@ int explain_print(const struct cli_ctx *ctx, const struct explain *ex)
 	if (ex->high_formula)
 		doc_str(d, "high_formula", NULL, ex->high_formula);
 	/* what the command adds: JSON has it before the zones, text after them */
-	if (ex->more && doc_is_json(d))
+	if (ex->more && !doc_is_text(d))
 		ex->more(d, ex->more_arg);
 	report_doc_zones(d, "zones", rows, n, ex->cols, ex->machine->page_size);
 	text_footer(d, ex, rows, n);
-	if (ex->more && !doc_is_json(d))
+	if (ex->more && doc_is_text(d))
 		ex->more(d, ex->more_arg);
 	/* a failed write is close_stdout()'s to report, as for printf */
 	if (doc_end(d) && !ferror(stdout))

@@ -314,7 +314,7 @@ void report_doc_zones(struct doc *d, const char *key, const struct zrow *rows, s
 {
 	size_t i;
 
-	if (!doc_is_json(d)) {
+	if (doc_is_text(d)) {
 		fputs("Watermarks in pages:\n", d->f);
 		text_block(d->f, rows, n, cols, page_size, false);
 		fputs("\nThe same in MiB:\n", d->f);

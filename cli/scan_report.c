@@ -192,7 +192,7 @@ static void text_all(struct doc *d, const struct target *t)
 	char cell[13][WM_NR_RULES][64];
 	int p, r, w = 0;
 
-	if (doc_is_json(d))
+	if (!doc_is_text(d))
 		return;
 	for (p = 12; p >= 0; p--)
 		for (r = 0; r < WM_NR_RULES; r++) {
