@@ -34,6 +34,7 @@ FIXED_SPECIAL = {"default": "default", "recommended": "static recommend",
                  "from-tune": "static answer from tune"}
 LOOKBACK = 8  # adaptivemmd's least-squares window, in periods
 PERIOD = {"adaptivemmd-2": 30, "adaptivemmd-3": 15}
+MIN_ROUNDS = 5  # rounds in which every setting ran, before a cell's goals are judged
 
 
 def med(vals):
@@ -285,6 +286,9 @@ class Cell:
         self.order = sorted(self.sets.values(), key=lambda s: (
             s.reserve if s.reserve is not None else 0, s.name, s.wsf))
         self.by = {s.name: s for s in self.sets.values()}
+        names = set(self.by)
+        self.full = len([n for n in set(r.round for r in rounds)
+                         if set(r.name for r in rounds if r.round == n) >= names])
         self.judge()
 
     def removes90(self, s):
@@ -304,6 +308,10 @@ class Cell:
         self.best = min(passing, key=lambda s: s.reserve) if passing else None
         t = self.by.get("tune")
         self.t = t
+        if self.full < MIN_ROUNDS:
+            self.v = {g: "not judged: %d of %d rounds complete" % (self.full, MIN_ROUNDS)
+                      for g in ("g1", "g2", "g3", "g4")}
+            return
         if not self.a0:
             self.v = {g: "not judged: no stalls at the default" for g in ("g1", "g2", "g3", "g4")}
             return
@@ -541,7 +549,7 @@ def summary_row(c):
 
 def findings(cells, missing, out):
     out("## What these runs say\n")
-    judged = [c for c in cells if c.a0]
+    judged = [c for c in cells if c.a0 and c.full >= MIN_ROUNDS]
     for g, what in (("g1", "tune removes at least 90% of the default's stalls at most 1.25x the"
                      " smallest sufficient fixed reserve"),
                     ("g2", "tune beats adaptivemmd at both levels"),
