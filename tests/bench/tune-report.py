@@ -600,14 +600,24 @@ def findings(cells, missing, out):
                                      sec / n))
         if amm:
             out("* %s, adaptivemmd: %s." % (short(c), "; ".join(amm)))
+    # the runs of a whole cell: the calibration, then each round's settings and the repeat
+    whole = max([1 + c.nrounds * (len(c.sets) + 1) for c in cells if c.full >= c.nrounds > 0]
+                or [0])
     for c in cells:
         wall = int(c.meta.get("wall", 0))
         rs = [r for r in c.runs if r.wall is not None]
+        more = ""
+        if c.incomplete and rs and whole:
+            a = med([r.wall for r in rs])
+            more = ("  **Incomplete: the guest was stopped; its runs took %.0f s of wall time each"
+                    " (median of %d), so the %d runs of a whole cell would take about %.1f"
+                    " hours.**" % (a, len(rs), whole, whole * a / 3600.0))
         out("* %s: %d runs in %.0f minutes of wall time (%.0f s from boot to the end of the"
             " first run: boot, fill, recommend's sample); %.0f guest seconds in all, %.0f s of it"
-            " load." % (short(c), len(c.runs), wall / 60.0,
-                        c.walls[0][1] if c.walls else 0,
-                        sum(r.f("seconds") for r in c.runs), sum(r.f("busy_s") for r in c.runs)))
+            " load.%s" % (short(c), len(c.runs), wall / 60.0,
+                          c.walls[0][1] if c.walls else 0,
+                          sum(r.f("seconds") for r in c.runs), sum(r.f("busy_s") for r in c.runs),
+                          more))
     if cells:
         tot = sum(int(c.meta.get("wall", 0)) for c in cells)
         out("* **Wall time of the cells kept: %.0f minutes in all.**" % (tot / 60.0))
