@@ -501,6 +501,9 @@ def section(c, plots, out):
         out("* " + l)
     out("")
     base = "tune-eval-%s-%s" % (c.workload, c.flavour)
+    if not any(c.by.get(name) for name in TUNERS):
+        out("No plots: no tuner ran in this cell.\n")
+        return
     write_plots(c, plots, base)
     out("![%s: reserve and stalls over a run, tune against adaptivemmd](%s-time.svg)\n" % (
         c.title, base))
