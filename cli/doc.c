@@ -72,7 +72,7 @@ void doc_log(enum cli_format format, FILE *f, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (format == FMT_JSON)
+	if (format != FMT_TEXT)
 		return;
 	va_start(ap, fmt);
 	vfprintf(f, fmt, ap);
