@@ -66,7 +66,7 @@ static const struct {
 	[WM_TUNE_BOOST_STALL] = { "boost-stall", "allocations stalled while a zone was boosted: boost off" },
 	[WM_TUNE_AT_TOP] = { "at-top", "stalls, but wsf is at the kernel's maximum" },
 	[WM_TUNE_AT_BOUND] = { "at-bound", "stalls, but a larger gap would pass the reserve bound" },
-	[WM_TUNE_NO_CACHE] = { "no-cache", "stalls, but free pages and file cache cannot pay for a higher high watermark" },
+	[WM_TUNE_NO_CACHE] = { "no-cache", "stalls, but free pages, file cache and swappable anon cannot pay for a higher high watermark" },
 	[WM_TUNE_WAIT] = { "wait", "no stall: waiting for enough quiet periods" },
 	[WM_TUNE_HOLD_OFF] = { "hold-off", "no stall: too soon after a raise to probe" },
 	[WM_TUNE_PROBED] = { "probed", "quiet long enough: gap lowered one step" },
@@ -164,14 +164,19 @@ static int model_at(struct ctx *c, long wsf, struct at *a, struct wm_diag *diag)
 	}
 	if (!c->s || !c->s->have_file)
 		return WM_OK;
-	/* Node by node: the high watermarks against free pages and file cache. */
+	/*
+	 * Node by node: the high watermarks against what kswapd can free
+	 * there: free pages, file cache and anon up to the free swap space.
+	 */
 	for (i = 0; i < m->nzones; i = j) {
-		uint64_t high = 0, pay = 0;
+		uint64_t high = 0, pay = 0, anon = 0;
 
 		for (j = i; j < m->nzones && m->zones[j].node == m->zones[i].node; j++) {
 			high += c->w[j].high;
 			pay += c->s->zones[j].free + c->s->zones[j].file;
+			anon += c->s->zones[j].anon;
 		}
+		pay += anon < c->s->swap_free ? anon : c->s->swap_free;
 		if (high > pay)
 			a->cache_ok = false;
 	}

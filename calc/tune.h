@@ -43,9 +43,13 @@
  *  - Bounds.  The kernel's wsf range (1..wsf_max of the kernel); the
  *    reserve, the sum of every zone's high watermark (what kswapd keeps
  *    free), at most max_reserve pages in any write (a boost lifts it for a
- *    while, by at most boost's ceiling: reported as the peak, not bounded); and no raise that plans more high watermark on a node
- *    than its free pages and file cache can pay for (kswapd reclaims up
- *    to high: beyond the cache it would swap or fail).
+ *    while, by at most boost's ceiling: reported as the peak, not
+ *    bounded); and no raise that plans more high watermark on a node
+ *    than what kswapd can free there pays for: its free pages, its file
+ *    cache and, while swap space is free, its anonymous pages up to that
+ *    space (the kernel's zone_reclaimable_pages() counts anon whenever any
+ *    swap is free; anon beyond the free space cannot leave).  kswapd
+ *    reclaims up to high: past what it can reclaim it would fail.
  *  - Boost.  A stall in a period during which a zone was boosted (a boost
  *    line above 0, or 5.0-5.15's hidden boost the CLI reads from uniform
  *    rises) sets watermark_boost_factor to 0, as recommend does: a boost
@@ -102,6 +106,8 @@ struct wm_tune_zone {
 	uint64_t file;			/* pages: nr_inactive_file + nr_active_file
 					 * as printed under the zone (the node's,
 					 * under its first populated zone) */
+	uint64_t anon;			/* pages: nr_inactive_anon + nr_active_anon,
+					 * printed as file is */
 	bool boosted;			/* a boost was above 0 */
 };
 
@@ -110,6 +116,8 @@ struct wm_tune_sample {
 	struct wm_rec_sample vm;	/* t, counters, PSI */
 	const struct wm_tune_zone *zones;	/* m->nzones entries */
 	bool have_file;			/* the LRU lines were there */
+	uint64_t swap_free;		/* pages: free swap space (meminfo's
+					 * SwapFree); 0 none or not known */
 };
 
 /* What the machine is, besides the samples; constant over a run. */

@@ -4,10 +4,10 @@
  * (and watermark_boost_factor) that measures direct reclaim instead of
  * predicting it.
  *
- * Each period it reads zoneinfo (free and file pages per zone, boost),
- * vmstat and PSI, asks calc/tune.c's law for a decision, and writes what
- * the law says through the journal of cli/txn.c, as apply does: the
- * journal first, each write read back.  On SIGINT, SIGTERM or SIGHUP it
+ * Each period it reads zoneinfo (free, file and anon pages per zone,
+ * boost), vmstat, PSI and meminfo's SwapFree, asks calc/tune.c's law for
+ * a decision, and writes what the law says through the journal of
+ * cli/txn.c, as apply does: the journal first, each write read back.  On SIGINT, SIGTERM or SIGHUP it
  * puts the knobs back as they were before its first write (unless
  * --keep).  After a SIGKILL the journal still names them: the next tune,
  * or `wmark rollback`, puts them back.  A knob someone else writes
@@ -255,7 +255,7 @@ static int read_vmstat_psi(struct tune *t, struct wm_rec_sample *smp)
 	return readings_live(CMD, t->s.root, smp);
 }
 
-/* Free and file pages and boost of every model zone, from zoneinfo now. */
+/* Free, file and anon pages and boost of every model zone, from zoneinfo now. */
 static int read_zones(struct tune *t, bool *have_file)
 {
 	struct zi_info zi;
@@ -276,11 +276,33 @@ static int read_zones(struct tune *t, bool *have_file)
 		t->zones[i].boosted = (z->flags & ZI_HAS_BOOST) && z->boost > 0;
 		if (z->has_lru) {
 			t->zones[i].file = (uint64_t)z->lru[ZI_INACTIVE_FILE] + z->lru[ZI_ACTIVE_FILE];
+			t->zones[i].anon = (uint64_t)z->lru[ZI_INACTIVE_ANON] + z->lru[ZI_ACTIVE_ANON];
 			*have_file = true;
 		}
 	}
 	zi_free(&zi);
 	return EXIT_OK;
+}
+
+/*
+ * Free swap space in pages, from meminfo's SwapFree: how much anon kswapd
+ * could still swap out.  0 when meminfo or the line is missing or does not
+ * parse: anon then pays for nothing, as on a machine without swap.
+ */
+static uint64_t read_swap_free(const struct tune *t)
+{
+	struct pf_kv kv = { 0 };
+	uint64_t kb = 0;
+	char *buf;
+	size_t len;
+
+	if (!t->s.st.m.page_size || read_rooted(t->s.root, P_MEMINFO, &buf, &len))
+		return 0;
+	if (pf_parse_meminfo(buf, len, &kv, NULL) != WM_OK || !pf_kv_get(&kv, "SwapFree", &kb))
+		kb = 0;
+	pf_kv_free(&kv);
+	free(buf);
+	return kb / (t->s.st.m.page_size / 1024);
 }
 
 /* ---- --replay: the readings of recommend --record ---------------------- */
@@ -334,8 +356,10 @@ static int replay_next(struct tune *t, struct wm_tune_sample *smp, bool *done)
 	for (z = 0; z < nz; z++) {
 		t->zones[z].free = t->robs[z].free;
 		t->zones[z].file = 0;
+		t->zones[z].anon = 0;
 	}
 	smp->have_file = false;
+	smp->swap_free = 0;
 	return EXIT_OK;
 }
 
@@ -674,6 +698,7 @@ static int run(struct tune *t)
 		} else {
 			if ((rc = read_vmstat_psi(t, &smp.vm)) || (rc = read_zones(t, &smp.have_file)))
 				break;
+			smp.swap_free = read_swap_free(t);
 			smp.vm.t = sig_now() - t->t0;
 		}
 		smp.zones = t->zones;

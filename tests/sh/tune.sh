@@ -236,6 +236,37 @@ EOF
 	check $? "--max-reserve $bound under a stall storm: wsf $wsf, summed high $hs <= $lim pages (recomputed here), every JSON write within it"
 done
 
+# ---- what kswapd can free bounds a raise: free, file, swappable anon ---------
+# The capture (2 GiB with zram) stalls with little file cache: free pages
+# plus the node's file LRU are far below the high watermarks a stall storm
+# asks for; its anon LRU is not, while swap space is free.  Worked here from
+# the capture's lines: without swap the final summed high must fit free +
+# file, with the capture's SwapFree it must pass that and fit free + file +
+# anon (all below the free swap).
+pay=$(awk '$1 == "pages" && $2 == "free" { f += $3 }
+	$1 == "nr_inactive_file" || $1 == "nr_active_file" { c += $2 }
+	$1 == "nr_inactive_anon" || $1 == "nr_active_anon" { a += $2 }
+	END { print f + c, f + c + a }' "$M/proc/zoneinfo")
+set -- $pay
+for swap in 0 capture; do
+	r=$(fresh swap$swap)
+	[ $swap = 0 ] && sed -i 's/^SwapFree:.*/SwapFree:              0 kB/' "$r/proc/meminfo"
+	loads+=("$(load "$r" 500 200000)")
+	"$W" --root "$r" -j tune --interval 0.1 --duration 2 --max-reserve 100% --keep \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	kill "${loads[-1]}"
+	wsf=$(cat "$r/$VM/watermark_scale_factor")
+	hs=$(high_sum "$r" "$wsf")
+	if [ $swap = 0 ]; then
+		grep -q '"why":"no-cache"' "$T/out" && [ "$hs" -le "$1" ] && [ "$wsf" -gt 10 ]
+		check $? "no swap: a stall storm raises wsf to $wsf, summed high $hs <= free + file $1 pages, then holds (no-cache) (exit $rc)"
+	else
+		[ "$hs" -gt "$1" ] && [ "$hs" -le "$2" ] && [ "$rc" -eq 0 ]
+		check $? "with swap free: wsf $wsf, summed high $hs past free + file $1, within free + file + anon $2 (exit $rc)"
+	fi
+done
+
 # ---- --replay: the law over real recordings, checked from the files ---------
 # Periods, stalls and the first raise are worked out here from the readings
 # (the first reading at or after each period's end, counters being totals);

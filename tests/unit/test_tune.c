@@ -435,6 +435,55 @@ static void test_no_raise_the_file_cache_cannot_pay_for(void **state)
 	assert_int_equal(d.wsf_new, wsf_at_most((20000 + 5018 - MIN_PAGES) / 2));
 }
 
+/*
+ * zone_reclaimable_pages() (mm/vmscan.c, 6.12) counts anon while any swap
+ * space is free: kswapd can swap it out to reach high.  tune counts it up
+ * to the free swap space, and not at all without swap.
+ */
+static void test_swappable_anon_pays_for_a_raise_up_to_the_free_swap(void **state)
+{
+	struct rig r;
+	struct wm_tune_decision d;
+
+	(void)state;
+	rig_init(&r, 100, 0);
+	/* high today 23018 pages: free + file exactly that, anon 200000 */
+	r.tz.free = 20000;
+	r.tz.file = 3018;
+	r.tz.anon = 200000;
+	period(&r, 0, 0);
+	/* no swap: anon cannot leave, so it pays for nothing */
+	d = period(&r, 10, 4000);
+	assert_int_equal(d.action, WM_TUNE_HOLD);
+	assert_int_equal(d.why, WM_TUNE_NO_CACHE);
+	/* 3000 pages of free swap: the raise stops where that space ends */
+	r.s.swap_free = 3000;
+	d = period(&r, 10, 4000);
+	assert_int_equal(d.action, WM_TUNE_RAISE);
+	assert_true(MIN_PAGES + 2 * d.gap_new <= 20000 + 3018 + 3000);
+	assert_int_equal(d.wsf_new, wsf_at_most((20000 + 3018 + 3000 - MIN_PAGES) / 2));
+	/* swap space larger than anon: the anon pages are the limit */
+	rig_init(&r, 100, 0);
+	r.tz.free = 20000;
+	r.tz.file = 3018;
+	r.tz.anon = 1000;
+	r.s.swap_free = 262144;
+	period(&r, 0, 0);
+	d = period(&r, 10, 4000);
+	assert_int_equal(d.action, WM_TUNE_RAISE);
+	assert_int_equal(d.wsf_new, wsf_at_most((20000 + 3018 + 1000 - MIN_PAGES) / 2));
+	/* and with enough of both, the measured shortfall is raised whole */
+	rig_init(&r, 100, 0);
+	r.tz.free = 20000;
+	r.tz.file = 3018;
+	r.tz.anon = 200000;
+	r.s.swap_free = 262144;
+	period(&r, 0, 0);
+	d = period(&r, 10, 4000);
+	assert_int_equal(d.action, WM_TUNE_RAISE);
+	assert_int_equal(d.wsf_new, wsf_reaching(gap_of(100) + 4000));
+}
+
 static void test_a_stall_while_boosted_turns_boost_off_first(void **state)
 {
 	struct rig r;
@@ -743,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_a_reserve_above_the_bound_comes_down_to_it),
 		cmocka_unit_test(test_boost_ceiling_is_the_peak_not_the_reserve),
 		cmocka_unit_test(test_no_raise_the_file_cache_cannot_pay_for),
+		cmocka_unit_test(test_swappable_anon_pays_for_a_raise_up_to_the_free_swap),
 		cmocka_unit_test(test_a_stall_while_boosted_turns_boost_off_first),
 		cmocka_unit_test(test_counters_that_go_backwards_skip_the_period),
 		cmocka_unit_test(test_samples_out_of_time_order_are_an_error),
