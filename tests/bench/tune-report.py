@@ -30,6 +30,14 @@ _spec.loader.exec_module(rr)
 kv, mib, pct, FOLKLORE, WORKLOADS = rr.kv, rr.mib, rr.pct, rr.FOLKLORE, rr.WORKLOADS
 
 TUNERS = ["tune", "adaptivemmd-2", "adaptivemmd-3"]
+# tune's reasons for a period in which allocations stalled: its answer
+ANSWERS = {
+    "stalled": "raised",
+    "boost-stall": "boost off",
+    "no-cache": "held: what kswapd can free would not pay",
+    "at-bound": "held: at the reserve bound",
+    "at-top": "held: at the kernel's largest wsf",
+}
 FIXED_SPECIAL = {"default": "default", "recommended": "static recommend",
                  "from-tune": "static answer from tune"}
 LOOKBACK = 8  # adaptivemmd's least-squares window, in periods
@@ -479,6 +487,19 @@ def section(c, plots, out):
                              sum(1 for x in sm if x.get("settled")), len(sm),
                              mib(sm[0].get("max_reserve_pages", 0)),
                              sum(1 for x in bound if x), sum(bound)))
+    if t:
+        # the periods with direct reclaim, and what the law did about each
+        asked = {}
+        for r in t.runs:
+            for o in r.tune:
+                w = o.get("why")
+                if w in ANSWERS:
+                    asked[w] = asked.get(w, 0) + 1
+        n = sum(asked.values())
+        if n:
+            lines.append("tune's periods with direct reclaim, over its %d runs: %d; %s." % (
+                len(t.runs), n, ", ".join("%s %d (%s)" % (w, asked.get(w, 0), what)
+                                          for w, what in ANSWERS.items())))
     if c.calib:
         r = c.calib[0]
         lines.append("The calibration run of tune (before the rounds) ended at wsf %s, boost %s"
