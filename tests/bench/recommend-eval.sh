@@ -44,6 +44,10 @@
 #   REC_REPORT_ONLY="DIR ..."  no boot: write the report again from the runs
 #                         in DIR... (docs/recommend-eval-runs/run-*)
 #   REC_SMP               vCPUs (default 2; Debian's 5.10 under -icount: 1)
+#   REC_SPLIT             guests a cell's rounds are split across (default 1;
+#                         the tune evaluation only: its later parts boot once
+#                         the first has measured the static answers, and are
+#                         given them); the cell is still one run
 # For another evaluation on the same guests (tests/bench/tune-eval.sh sets
 # them): REC_NAME (the name in messages, default bench-recommend),
 # REC_WORK (the work folder), REC_GUEST (the guest script in tests/bench/;
@@ -177,29 +181,107 @@ cell() {
 	else
 		acc=(-accel "$accel")
 	fi
-	cmd=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -monitor none
-		"${acc[@]}" -cpu max -smp "$smp" -m 2048M
-		-object memory-backend-ram,id=ram0,size=2048M,reserve=off -machine memory-backend=ram0
-		-kernel "$kernel" -initrd "$run/initrd.gz" -append "$args"
-		-drive "file=$work/disk.img,if=none,id=data,format=raw,snapshot=on"
-		-device nvme,serial=wmdata,drive=data
-		-serial "file:$run/console.log" -serial "file:$run/data.log")
-	printf '%q ' "${cmd[@]}" >"$run/cmdline.txt"
-	say "$workload on $release: booting ($accel); log in ${run#"$top"/}"
+	# boot DIR ARGS: one guest writing DIR's logs, its pid in $qpid
+	boot() {
+		cmd=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -monitor none
+			"${acc[@]}" -cpu max -smp "$smp" -m 2048M
+			-object memory-backend-ram,id=ram0,size=2048M,reserve=off -machine memory-backend=ram0
+			-kernel "$kernel" -initrd "$run/initrd.gz" -append "$2"
+			-drive "file=$work/disk.img,if=none,id=data,format=raw,snapshot=on"
+			-device nvme,serial=wmdata,drive=data
+			-serial "file:$1/console.log" -serial "file:$1/data.log")
+		printf '%q ' "${cmd[@]}" >"$1/cmdline.txt"
+		: >"$1/data.log"
+		timeout -k 10 "$limit" "${cmd[@]}" </dev/null >"$1/qemu.log" 2>&1 &
+		qpid=$!
+	}
+	# REC_SPLIT=N: the rounds in N guests at once, in N parts of consecutive
+	# rounds (the first the largest).  The first part measures the static
+	# answers (recommend's sample, tune's calibration run); the others boot
+	# once it has them and are given them (wmark.given_*), so every part
+	# measures the same settings.  Their lines are appended to the first's
+	# in part order; wall.txt marks each line with its part.
+	parts=${REC_SPLIT:-1}
+	[ "$parts" -ge 1 ] 2>/dev/null && [ "$parts" -le "$rounds" ] ||
+		{ say "REC_SPLIT=$parts: from 1 to the rounds ($rounds)"; return 1; }
+	[ "$parts" -eq 1 ] || [ "$guest" = tune-guest.sh ] ||
+		{ say "REC_SPLIT: only the tune evaluation's guest takes given answers"; return 1; }
+	local first_r=1 k per pids=() dirs=() counts=() given=
+	v=
+	[ "$parts" -gt 1 ] && v=", rounds in $parts guests"
+	say "$workload on $release: booting ($accel$v); log in ${run#"$top"/}"
 	t0=$(date +%s)
-	timeout -k 10 "$limit" "${cmd[@]}" </dev/null >"$run/qemu.log" 2>&1 &
-	qpid=$!
-	# the wall time of each run in the guest: when its RESULT line came out
-	n=0
-	: >"$run/wall.txt"
-	while kill -0 "$qpid" 2>/dev/null; do
-		sleep 5
-		v=$(grep -c '^RESULT ' "$run/data.log" 2>/dev/null)
-		[ "${v:-0}" -gt "$n" ] && n=$v && echo "$(($(date +%s) - t0)) $n" >>"$run/wall.txt"
+	for k in $(seq 1 "$parts"); do
+		per=$(( (rounds - first_r + 1 + parts - k) / (parts - k + 1) ))
+		dirs[k]=$run
+		[ "$k" -gt 1 ] && dirs[k]=$run/part-$k && mkdir -p "${dirs[k]}"
+		pids[k]=
+		counts[k]=0
+		: >"${dirs[k]}/wall.txt"
+		eval "range_$k='$first_r $((first_r + per - 1))'"
+		first_r=$((first_r + per))
 	done
-	wait "$qpid"
-	qrc=$?
+	set -- ${range_1}
+	boot "$run" "$args wmark.round_first=$1 wmark.round_last=$2"
+	pids[1]=$qpid
+	# the wall time of each run in the guest: when its RESULT line came out
+	while :; do
+		sleep 5
+		if [ "$parts" -gt 1 ] && [ -z "$given" ] &&
+			v=$(tr -d '\r' <"$run/data.log" | sed -n 's/^INFO from_tune=\([^ ]*\) from_tune_boost=\([^ ]*\)$/\1 \2/p') &&
+			[ -n "$v" ]; then
+			# the first part has both answers: boot the others with them
+			given="wmark.given_from_tune=${v% *} wmark.given_from_tune_boost=${v#* }"
+			v=$(tr -d '\r' <"$run/data.log" |
+				sed -n 's/^INFO recommend_rc=[^ ]* recommended=\([^ ]*\) recommended_boost=\([^ ]*\) .*/\1 \2/p')
+			given="$given wmark.given_recommended=${v%% *} wmark.given_recommended_boost=${v##* }"
+			for k in $(seq 2 "$parts"); do
+				eval "set -- \$range_$k"
+				boot "${dirs[k]}" "$args wmark.round_first=$1 wmark.round_last=$2 wmark.part=$k $given"
+				pids[k]=$qpid
+			done
+		fi
+		n=0
+		for k in $(seq 1 "$parts"); do
+			[ -n "${pids[k]}" ] || continue
+			v=$(grep -c '^RESULT ' "${dirs[k]}/data.log" 2>/dev/null)
+			if [ "${v:-0}" -gt "${counts[k]}" ]; then
+				counts[k]=$v
+				echo "$(($(date +%s) - t0)) $v${dirs[2]:+ $k}" >>"${dirs[k]}/wall.txt"
+			fi
+			kill -0 "${pids[k]}" 2>/dev/null && n=$((n + 1))
+		done
+		[ "$n" -eq 0 ] && break
+	done
+	for k in $(seq 1 "$parts"); do
+		[ -n "${pids[k]}" ] && { wait "${pids[k]}"; v=$?; [ "$k" -eq 1 ] && qrc=$v; }
+	done
 	wall=$(($(date +%s) - t0))
+	if [ "$parts" -gt 1 ]; then
+		# one cell: the first part's lines, then each other part's, runs
+		# numbered on in wall.txt; a part that never booted leaves it incomplete
+		n=${counts[1]}
+		for k in $(seq 2 "$parts"); do
+			[ -n "${pids[k]}" ] && grep -q '^WMARK-END' "${dirs[k]}/data.log" ||
+				{ say "$workload on $release: part $k did not finish; see ${dirs[k]}/console.log"
+				  sed -i '/^WMARK-END/d' "$run/data.log"; }
+			[ -n "${pids[k]}" ] || continue
+			grep -v '^WMARK-END' "${dirs[k]}/data.log" | sed 's/^WMARK-BEGIN/WMARK-PART-BEGIN/' >>"$run/data.log.parts"
+			awk -v n="$n" '{ print $1, $2 + n, $3 }' "${dirs[k]}/wall.txt" >>"$run/wall.parts"
+			n=$((n + counts[k]))
+		done
+		if [ -s "$run/data.log.parts" ]; then
+			# the first part's end line last, so a cell whose parts all ended is whole
+			if grep -q '^WMARK-END' "$run/data.log"; then
+				grep -v '^WMARK-END' "$run/data.log" >"$run/data.log.1"
+				cat "$run/data.log.1" "$run/data.log.parts" && grep '^WMARK-END' "$run/data.log"
+			else
+				cat "$run/data.log" "$run/data.log.parts"
+			fi >"$run/data.log.all" && mv "$run/data.log.all" "$run/data.log"
+			cat "$run/wall.parts" >>"$run/wall.txt"
+		fi
+		rm -f "$run/data.log.parts" "$run/data.log.1" "$run/wall.parts"
+	fi
 	tr -d '\r' <"$run/data.log" >"$run/data.txt"
 	printf 'release=%q\nlabel=%q\nwall=%q\nworkload=%q\nflavour=%q\nsmp=%q\n' "$release" \
 		"$accel${icount:+ -icount $icount}, $smp vCPUs" "$wall" "$workload" "$flavour" "$smp" \

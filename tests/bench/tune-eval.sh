@@ -32,6 +32,11 @@
 #   TUNE_SWEEP           wsf values measured besides, with the default boost
 #                        (comma list, default none)
 #   ADAPTIVEMM           adaptivemmd's source tree (its folder with src/)
+#   REC_SPLIT            guests one cell's rounds run in at once (default 1):
+#                        a cell of long runs (server: about 4 hours of one
+#                        core) then takes about 1/N of the time on N cores;
+#                        the first guest measures the static answers and the
+#                        others are given them
 #   REC_REPORT_ONLY="DIR ..."  no boot, no build: the page again from the runs
 #                        (docs/tune-eval-runs/run-*)
 set -u

@@ -36,13 +36,19 @@
 #
 # Parameters (besides guest-setup.sh's): WMARK_RUN_CYCLES (3),
 # WMARK_CYCLE_S (360), WMARK_REFILL_S (60), WMARK_TS_S (5),
-# WMARK_TUNE_INTERVAL (5: a burst is over in a few 10 s periods).
+# WMARK_TUNE_INTERVAL (5: a burst is over in a few 10 s periods); for one
+# part of a cell split across guests, WMARK_ROUND_FIRST and
+# WMARK_ROUND_LAST (1 and ROUNDS: the rounds this guest runs) and, for a
+# part after the first, WMARK_PART and WMARK_GIVEN_RECOMMENDED,
+# _RECOMMENDED_BOOST, _FROM_TUNE, _FROM_TUNE_BOOST (the first part's
+# answers, none/unchanged for none: steps 1 and 2 are then skipped).
 . /tests/guest-setup.sh
 RUN_CYCLES=${WMARK_RUN_CYCLES:-3}
 CYCLE_S=${WMARK_CYCLE_S:-360}
 REFILL_S=${WMARK_REFILL_S:-60}
 TS_S=${WMARK_TS_S:-5}
 TUNE_INTERVAL=${WMARK_TUNE_INTERVAL:-5}
+ROUND_FIRST=${WMARK_ROUND_FIRST:-1} ROUND_LAST=${WMARK_ROUND_LAST:-$ROUNDS}
 VFS0=$(cat $VM/vfs_cache_pressure)
 echo "INFO run_cycles=$RUN_CYCLES cycle_s=$CYCLE_S refill_s=$REFILL_S ts_s=$TS_S tune_interval=$TUNE_INTERVAL vfs_cache_pressure=$VFS0 psi=$([ -r /proc/pressure/memory ] && echo yes || echo no) adaptivemmd=$([ -x /bin/adaptivemmd ] && echo yes || echo no)"
 
@@ -154,22 +160,33 @@ run_one() {
 }
 
 reader_stop
-# 1. the static answer, from a sample during one load at the default
-reader_go
-recommend_sample
-reader_stop
+# given: a later part of a cell split across guests (the host's REC_SPLIT),
+# handed the answers of 1. and 2. that the first part measured
+given() { [ "$1" = none ] || [ "$1" = unchanged ] || echo "$1"; }
+if [ -n "${WMARK_GIVEN_FROM_TUNE:-}" ]; then
+	rec=$(given "${WMARK_GIVEN_RECOMMENDED:-none}")
+	recb=$(given "${WMARK_GIVEN_RECOMMENDED_BOOST:-unchanged}")
+	ft=$(given "$WMARK_GIVEN_FROM_TUNE")
+	ftb=$(given "${WMARK_GIVEN_FROM_TUNE_BOOST:-unchanged}")
+	echo "INFO part=${WMARK_PART:-2} round_first=$ROUND_FIRST round_last=$ROUND_LAST given_recommended=${rec:-none} given_from_tune=${ft:-none}"
+else
+	# 1. the static answer, from a sample during one load at the default
+	reader_go
+	recommend_sample
+	reader_stop
 
-# 2. tune from the default through the workload, and its static answer
-run_one 0 tune 10 15000 - calibration
-cp /tmp/tuner.log /tmp/tune0.log
-wmark -j recommend --from-tune /tmp/tune0.log >/tmp/fromtune.json 2>/tmp/fromtune.err
-echo "TUNE-FROM-JSON-BEGIN"
-cat /tmp/fromtune.json
-echo "TUNE-FROM-JSON-END"
-sed 's/^/TUNE-FROM-ERR /' /tmp/fromtune.err
-ft=$(json_answer /tmp/fromtune.json watermark_scale_factor)
-ftb=$(json_answer /tmp/fromtune.json watermark_boost_factor)
-echo "INFO from_tune=${ft:-none} from_tune_boost=${ftb:-unchanged}"
+	# 2. tune from the default through the workload, and its static answer
+	run_one 0 tune 10 15000 - calibration
+	cp /tmp/tuner.log /tmp/tune0.log
+	wmark -j recommend --from-tune /tmp/tune0.log >/tmp/fromtune.json 2>/tmp/fromtune.err
+	echo "TUNE-FROM-JSON-BEGIN"
+	cat /tmp/fromtune.json
+	echo "TUNE-FROM-JSON-END"
+	sed 's/^/TUNE-FROM-ERR /' /tmp/fromtune.err
+	ft=$(json_answer /tmp/fromtune.json watermark_scale_factor)
+	ftb=$(json_answer /tmp/fromtune.json watermark_boost_factor)
+	echo "INFO from_tune=${ft:-none} from_tune_boost=${ftb:-unchanged}"
+fi
 
 # 3. the rounds
 list=
@@ -193,8 +210,8 @@ $1
 EOF
 	run_one "$r" "$name" "$w" "$b" "$m" "$2"
 }
-r=1
-while [ $r -le "$ROUNDS" ]; do
+r=$ROUND_FIRST
+while [ $r -le "$ROUND_LAST" ]; do
 	if [ $((r % 2)) -eq 1 ]; then order=$middle; else order=$rev; fi
 	run_spec "$first" first
 	for s in $order; do

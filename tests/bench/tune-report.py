@@ -265,20 +265,24 @@ class Cell:
             self.rec = json.load(open(os.path.join(run, "recommend.json")))
         except (OSError, ValueError):
             self.rec = None
-        # wall time: the host's elapsed seconds when the n-th RESULT came out
+        # wall time: the host's elapsed seconds when the n-th RESULT came out,
+        # and in a cell split across guests the part (guest) it came from;
+        # a run's wall time is the step from the run before it in its guest
         self.walls = []
         try:
             for l in open(os.path.join(run, "wall.txt")):
                 p = l.split()
-                if len(p) == 2:
-                    self.walls.append((int(p[1]), int(p[0])))
+                if len(p) in (2, 3):
+                    self.walls.append((int(p[1]), int(p[0]), p[2] if len(p) == 3 else "1"))
         except OSError:
             pass
-        prev = (0, 0)
-        for n, t in self.walls:
-            if n - prev[0] == 1 and prev[0] > 0:
-                self.runs[n - 1].wall = t - prev[1]
-            prev = (n, t)
+        self.parts = len(set(w[2] for w in self.walls)) or 1
+        prev = {}
+        for n, t, part in self.walls:
+            pn, pt = prev.get(part, (0, 0))
+            if n - pn == 1 and pn > 0 and n <= len(self.runs):
+                self.runs[n - 1].wall = t - pt
+            prev[part] = (n, t)
         self.workload = self.meta.get("workload", "anon")
         self.flavour = self.meta.get("flavour", "?")
         self.release = self.meta.get("release", "?")
@@ -391,14 +395,17 @@ def short(c):
 def section(c, plots, out):
     info = c.info
     out("## %s\n" % c.title)
-    out("*%s.* Kernel `%s`, %s, %d rounds planned, %d begun%s; the guest ran %d minutes of"
+    out("*%s.* Kernel `%s`, %s, %d rounds planned, %d begun%s; %s %d minutes of"
         " wall time.\n" % (
         WORKLOADS.get(c.workload, c.workload), c.release, c.meta.get("label", "?"), c.nrounds,
         c.done,
         "; **incomplete: the guest did not finish, the tables hold the runs that did**"
-        if c.incomplete else "", round(int(c.meta.get("wall", 0)) / 60)))
-    out("Command: `REC_MATRIX=%s:%s make bench-tune` (run `%s`).\n" % (
-        c.flavour, c.workload, os.path.basename(c.run)))
+        if c.incomplete else "",
+        "the guest ran" if c.parts == 1 else "the rounds split across %d guests at once, which"
+        " ran" % c.parts, round(int(c.meta.get("wall", 0)) / 60)))
+    out("Command: `%sREC_MATRIX=%s:%s make bench-tune` (run `%s`).\n" % (
+        "REC_SPLIT=%d " % c.parts if c.parts > 1 else "", c.flavour, c.workload,
+        os.path.basename(c.run)))
     params = " ".join("%s=%s" % (k, v) for k, v in sorted(info.items())
                       if k not in ("zones", "kernel", "recommended", "recommend_rc",
                                    "recommended_boost", "sample_bursts", "reader_pid",
@@ -636,9 +643,10 @@ def findings(cells, missing, out):
             more = ("  **Incomplete: the guest was stopped; its runs took %.0f s of wall time each"
                     " (median of %d), so the %d runs of a whole cell would take about %.1f"
                     " hours.**" % (a, len(rs), whole, whole * a / 3600.0))
-        out("* %s: %d runs in %.0f minutes of wall time (%.0f s from boot to the end of the"
+        out("* %s: %d runs in %.0f minutes of wall time%s (%.0f s from boot to the end of the"
             " first run: boot, fill, recommend's sample); %.0f guest seconds in all, %.0f s of it"
             " load.%s" % (short(c), len(c.runs), wall / 60.0,
+                          "" if c.parts == 1 else ", in %d guests at once" % c.parts,
                           c.walls[0][1] if c.walls else 0,
                           sum(r.f("seconds") for r in c.runs), sum(r.f("busy_s") for r in c.runs),
                           more))
