@@ -413,17 +413,28 @@ static void test_boost_ceiling_is_the_peak_not_the_reserve(void **state)
 	assert_int_equal(d.peak_old, d.high_old + d.high_old * 15000 / 10000);
 }
 
+/*
+ * wsf 100 with free + file exactly the high watermarks of today (2048 +
+ * 2 * 10485 = 23018 pages), anon ANON pages and SWAP_FREE pages of free
+ * swap space: any raise has to be paid for by something beyond free + file.
+ */
+static void rig_at_the_cache_edge(struct rig *r, long anon, long swap_free)
+{
+	rig_init(r, 100, 0);
+	r->tz.free = 20000;
+	r->tz.file = 3018;
+	r->tz.anon = anon;
+	r->s.swap_free = swap_free;
+	period(r, 0, 0);
+}
+
 static void test_no_raise_the_file_cache_cannot_pay_for(void **state)
 {
 	struct rig r;
 	struct wm_tune_decision d;
 
 	(void)state;
-	rig_init(&r, 100, 0);
-	/* high today 2048 + 2 * 10485 = 23018: free + file just that */
-	r.tz.free = 20000;
-	r.tz.file = 3018;
-	period(&r, 0, 0);
+	rig_at_the_cache_edge(&r, 0, 0);
 	d = period(&r, 10, 4000);
 	assert_int_equal(d.action, WM_TUNE_HOLD);
 	assert_int_equal(d.why, WM_TUNE_NO_CACHE);
@@ -446,12 +457,7 @@ static void test_swappable_anon_pays_for_a_raise_up_to_the_free_swap(void **stat
 	struct wm_tune_decision d;
 
 	(void)state;
-	rig_init(&r, 100, 0);
-	/* high today 23018 pages: free + file exactly that, anon 200000 */
-	r.tz.free = 20000;
-	r.tz.file = 3018;
-	r.tz.anon = 200000;
-	period(&r, 0, 0);
+	rig_at_the_cache_edge(&r, 200000, 0);
 	/* no swap: anon cannot leave, so it pays for nothing */
 	d = period(&r, 10, 4000);
 	assert_int_equal(d.action, WM_TUNE_HOLD);
@@ -463,22 +469,12 @@ static void test_swappable_anon_pays_for_a_raise_up_to_the_free_swap(void **stat
 	assert_true(MIN_PAGES + 2 * d.gap_new <= 20000 + 3018 + 3000);
 	assert_int_equal(d.wsf_new, wsf_at_most((20000 + 3018 + 3000 - MIN_PAGES) / 2));
 	/* swap space larger than anon: the anon pages are the limit */
-	rig_init(&r, 100, 0);
-	r.tz.free = 20000;
-	r.tz.file = 3018;
-	r.tz.anon = 1000;
-	r.s.swap_free = 262144;
-	period(&r, 0, 0);
+	rig_at_the_cache_edge(&r, 1000, 262144);
 	d = period(&r, 10, 4000);
 	assert_int_equal(d.action, WM_TUNE_RAISE);
 	assert_int_equal(d.wsf_new, wsf_at_most((20000 + 3018 + 1000 - MIN_PAGES) / 2));
 	/* and with enough of both, the measured shortfall is raised whole */
-	rig_init(&r, 100, 0);
-	r.tz.free = 20000;
-	r.tz.file = 3018;
-	r.tz.anon = 200000;
-	r.s.swap_free = 262144;
-	period(&r, 0, 0);
+	rig_at_the_cache_edge(&r, 200000, 262144);
 	d = period(&r, 10, 4000);
 	assert_int_equal(d.action, WM_TUNE_RAISE);
 	assert_int_equal(d.wsf_new, wsf_reaching(gap_of(100) + 4000));
