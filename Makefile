@@ -166,7 +166,7 @@ static-cross:
 BUILD_PKGS := gcc make pkg-config libcjson-dev libnl-3-dev libnl-genl-3-dev
 TEST_PKGS  := libcmocka-dev mandoc clang python3 qemu-system-x86 qemu-system-arm qemu-system-ppc \
 	busybox-static cpio xz-utils zstd curl debian-archive-keyring prometheus \
-	prometheus-node-exporter systemd bash-completion zsh debhelper dpkg-dev fakeroot lintian \
+	prometheus-node-exporter systemd bash-completion zsh debhelper dpkg-dev fakeroot lintian gnuplot-nox \
 	gcc-arm-linux-gnueabihf libc6-dev-i386 lib32gcc-12-dev qemu-user \
 	qemu-system-misc opensbi gcc-s390x-linux-gnu libc6-dev-s390x-cross \
 	gcc-riscv64-linux-gnu libc6-dev-riscv64-cross gcc-i686-linux-gnu libc6-dev-i386-cross \

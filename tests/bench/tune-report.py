@@ -212,8 +212,12 @@ class Cell:
         self.run = run
         self.meta = read_meta(run)
         lines = read_lines(run)
+        # the guest's INFO lines; in a cell split across guests, the first
+        # guest's (a later one's boot, fill and given answers are its own)
         self.info = {}
         for l in lines:
+            if l.startswith("WMARK-PART-BEGIN"):
+                break
             if l.startswith("INFO zones "):
                 self.info["zones"] = l[len("INFO zones "):].strip()
             elif l.startswith("INFO "):
