@@ -43,6 +43,7 @@ FIXED_SPECIAL = {"default": "default", "recommended": "static recommend",
 LOOKBACK = 8  # adaptivemmd's least-squares window, in periods
 PERIOD = {"adaptivemmd-2": 30, "adaptivemmd-3": 15}
 MIN_ROUNDS = 5  # rounds in which every setting ran, before a cell's goals are judged
+MIN_STALLS = 10  # the default's median stalls a run, before a cell's goals are judged
 
 
 def med(vals):
@@ -328,8 +329,10 @@ class Cell:
             self.v = {g: "not judged: %d of %d rounds complete" % (self.full, MIN_ROUNDS)
                       for g in ("g1", "g2", "g3", "g4")}
             return
-        if not self.a0:
-            self.v = {g: "not judged: no stalls at the default" for g in ("g1", "g2", "g3", "g4")}
+        if self.a0 < MIN_STALLS:
+            # the 90% line under one stall: any stall at all would miss it
+            self.v = {g: "not judged: the default stalls %.0f times a run (median), under %d"
+                      % (self.a0, MIN_STALLS) for g in ("g1", "g2", "g3", "g4")}
             return
         # goal 1: tune removes 90% at <= 1.25x the smallest sufficient fixed reserve
         if not t:
@@ -584,7 +587,8 @@ def summary_row(c):
 
 def findings(cells, missing, out):
     out("## What these runs say\n")
-    judged = [c for c in cells if c.a0 and c.full >= MIN_ROUNDS]
+    judged = [c for c in cells if c.a0 is not None and c.a0 >= MIN_STALLS
+              and c.full >= MIN_ROUNDS]
     for g, what in (("g1", "tune removes at least 90% of the default's stalls at most 1.25x the"
                      " smallest sufficient fixed reserve"),
                     ("g2", "tune beats adaptivemmd at both levels"),

@@ -225,4 +225,14 @@ grep -q '^Each run: .* s of wall time a run (median, min-max, 18 runs timed)' "$
 	ok "tune page: a cell split across two guests, its runs timed per guest, its Guest line the first guest's" ||
 	{ not_ok "tune page: a cell split across two guests, its runs timed per guest, its Guest line the first guest's"; grep -E '^(Each run|Command|Guest|\*[A-Z])' "$T/ts.md" | sed 's/^/# /'; }
 
+# a default that hardly stalls (3 a run): a 90% line under one stall is not
+# a goal anything can be judged by, so the cell is listed and not judged
+V4=$T/tq/run-anon-6.12-cloud-20000101-000000
+made_up "$V4" 5 6.12.0-test-amd64 6.12-cloud
+sed -i -E '/^RESULT .* name=default /s/allocstall=[0-9]+/allocstall=3/' "$V4/data.txt"
+python3 tests/bench/tune-report.py --cells "6.12-cloud:anon" "$T/tq" "$V4" >"$T/tq.md" 2>"$T/tq.err"
+got=$(grep '^| anon on 6.12.0-test-amd64 ' "$T/tq.md" | awk -F' [|] ' '{ print $7 }')
+is "$got" "not judged: the default stalls 3 times a run (median), under 10" \
+	"tune page: a cell whose default hardly stalls is not judged"
+
 echo "1..$n"
