@@ -315,6 +315,7 @@ class Cell:
         d = self.by.get("default")
         self.d = d
         self.v = {}
+        self.judged = False  # True once the goals below are judged
         if not d or d.stalls is None:
             self.a0 = None
             return
@@ -334,6 +335,7 @@ class Cell:
             self.v = {g: "not judged: the default stalls %.0f times a run (median), under %d"
                       % (self.a0, MIN_STALLS) for g in ("g1", "g2", "g3", "g4")}
             return
+        self.judged = True
         # goal 1: tune removes 90% at <= 1.25x the smallest sufficient fixed reserve
         if not t:
             self.v["g1"] = "not measured"
@@ -587,8 +589,7 @@ def summary_row(c):
 
 def findings(cells, missing, out):
     out("## What these runs say\n")
-    judged = [c for c in cells if c.a0 is not None and c.a0 >= MIN_STALLS
-              and c.full >= MIN_ROUNDS]
+    judged = [c for c in cells if c.judged]
     for g, what in (("g1", "tune removes at least 90% of the default's stalls at most 1.25x the"
                      " smallest sufficient fixed reserve"),
                     ("g2", "tune beats adaptivemmd at both levels"),
