@@ -18,6 +18,7 @@ logdir=${WMARK_TEST_LOGS:-build/test-logs}	# where each suite's log goes
 mkdir -p "$logdir"
 passed=0 failed=0 skipped=0
 times=()	# "SECONDS name" per suite, for the summary
+failures=()	# "suite: not ok N - what", repeated above the last line
 start=$(date +%s%N)
 
 # Suites run WMARK_TEST_JOBS at a time (default 2, the cores of the
@@ -71,7 +72,13 @@ report_suite() {	# name: count and print one finished suite
 	printf '%-36s ' "$name"
 	if [ "$f" -gt 0 ]; then
 		echo "FAIL ($p passed, $f failed, $s skipped) ${secs}s"
-		grep -E '^not ok|^# ' "$log" | grep -vE '# (SKIP|skip)' | head -40 | sed 's/^/    /'
+		# The failures first, then the suite's comments: a long suite's
+		# comments would push its "not ok" lines out of a short view.
+		local nok a
+		nok=$(grep -E '^not ok' "$log" | grep -vE '# (SKIP|skip)' | head -20)
+		[ -n "$nok" ] && while IFS= read -r a; do failures+=("$name: $a"); done <<<"$nok"
+		{ printf '%s\n' "$nok"; grep -E '^# ' "$log" | grep -vE '# (SKIP|skip)' | head -30; } |
+			sed '/^$/d; s/^/    /'
 		echo "    (full log: $log)"
 	else
 		echo "ok ($p passed, $s skipped) ${secs}s"
@@ -227,6 +234,10 @@ total=$(( ($(date +%s%N) - start) / 10000000 ))
 echo "slowest suites (seconds):"
 printf '%s\n' "${times[@]}" | sort -rn | head -5 | sed 's/^/    /'
 echo "total: $((total / 100)).$(printf '%02d' $((total % 100))) s"
+if [ ${#failures[@]} -gt 0 ]; then
+	echo "failed tests:"
+	printf '%s\n' "${failures[@]}" | head -20 | sed 's/^/    /'
+fi
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

@@ -36,4 +36,25 @@ runs skipall 0 "0 passed, 0 failed" "a plan of 1..0 with a skip reason: nothing 
 suite skipped 'ok 1 - a\nok 2 - b # SKIP why\n1..2\n'
 runs skipped 0 "1 passed, 0 failed, 1 skipped" "a skipped test counts against the plan"
 
+# A failing suite with many comments: its "not ok" line comes before them
+# in its report, and again in the list just above the summary, where a
+# view of the last lines of a long run still shows it.
+body='1..2\n'
+for i in $(seq 1 60); do body="$body# comment $i\n"; done
+suite noisy "${body}ok 1 - a\nnot ok 2 - the one that broke\n"
+out=$(WMARK_TEST_JOBS=1 WMARK_TEST_LOGS=$T/logs tests/run.sh "script:$T/noisy.sh" 2>&1)
+if [ "$(echo "$out" | tail -3 | head -2)" = "failed tests:
+    script:$T/noisy.sh: not ok 2 - the one that broke" ]; then
+	ok "a failed test is named again just above the summary"
+else
+	not_ok "a failed test is named again just above the summary"
+	diag "$out"
+fi
+if echo "$out" | grep -A1 '^script:.*FAIL' | tail -1 | grep -q '^    not ok 2 - the one that broke$'; then
+	ok "a failing suite's report starts with its not ok lines, before its comments"
+else
+	not_ok "a failing suite's report starts with its not ok lines, before its comments"
+	diag "$out"
+fi
+
 echo "1..$n"
