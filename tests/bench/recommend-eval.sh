@@ -206,7 +206,7 @@ cell() {
 		{ say "REC_SPLIT=$parts: from 1 to the rounds ($rounds)"; return 1; }
 	[ "$parts" -eq 1 ] || [ "$guest" = tune-guest.sh ] ||
 		{ say "REC_SPLIT: only the tune evaluation's guest takes given answers"; return 1; }
-	local first_r=1 k per pids=() dirs=() counts=() given=
+	local first_r=1 k per pids=() dirs=() counts=() firsts=() lasts=() given=
 	v=
 	[ "$parts" -gt 1 ] && v=", rounds in $parts guests"
 	say "$workload on $release: booting ($accel$v); log in ${run#"$top"/}"
@@ -218,11 +218,10 @@ cell() {
 		pids[k]=
 		counts[k]=0
 		: >"${dirs[k]}/wall.txt"
-		eval "range_$k='$first_r $((first_r + per - 1))'"
+		firsts[k]=$first_r lasts[k]=$((first_r + per - 1))
 		first_r=$((first_r + per))
 	done
-	set -- ${range_1}
-	boot "$run" "$args wmark.round_first=$1 wmark.round_last=$2"
+	boot "$run" "$args wmark.round_first=${firsts[1]} wmark.round_last=${lasts[1]}"
 	pids[1]=$qpid
 	# the wall time of each run in the guest: when its RESULT line came out
 	while :; do
@@ -236,8 +235,7 @@ cell() {
 				sed -n 's/^INFO recommend_rc=[^ ]* recommended=\([^ ]*\) recommended_boost=\([^ ]*\) .*/\1 \2/p')
 			given="$given wmark.given_recommended=${v%% *} wmark.given_recommended_boost=${v##* }"
 			for k in $(seq 2 "$parts"); do
-				eval "set -- \$range_$k"
-				boot "${dirs[k]}" "$args wmark.round_first=$1 wmark.round_last=$2 wmark.part=$k $given"
+				boot "${dirs[k]}" "$args wmark.round_first=${firsts[k]} wmark.round_last=${lasts[k]} wmark.part=$k $given"
 				pids[k]=$qpid
 			done
 		fi
