@@ -366,7 +366,7 @@ class Cell:
         # goal 3: tune's setting steady over the last third of each run
         if t:
             st = [r.steady() for r in t.runs]
-            self.v["g3"] = "%s: %d of %d runs, moved up to %s%%" % (
+            self.v["g3"] = "%s: steady in %d of %d runs, moved by up to %s%%" % (
                 "met" if all(st) else "missed", sum(st), len(st),
                 pct(100.0 * max(r.moved() for r in t.runs)))
         else:
