@@ -33,6 +33,7 @@ export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cd "$top" || exit 2
+. "$here/retry.sh"
 
 wmark=${WMARK:-build/wmark}
 case $wmark in /*) ;; *) wmark=$top/$wmark ;; esac
@@ -365,27 +366,12 @@ while read -r name flavour mem nodes args; do
 		bargs="${guest_script}${WMARK_KERNEL_APPEND:+$WMARK_KERNEL_APPEND }wmark.entry=$name wmark.nodes=$nodes $args"
 		if boot "$dir" "${k#* }" "$accel" "$mem" "$nodes" "$bargs" "$(arch_of "$flavour")"; then
 			say "$name: done in $(cat "$dir/wall")s"
-		elif ! grep -q '^WMARK-BEGIN' "$dir/data.log" 2>/dev/null; then
-			# The kernel died before /init started the tests (a TCG
-			# timer panic under load): once more, the first kept.
+		elif why=$(retry_why "$dir"); then
+			# died for the emulator's sake (retry.sh): once more, the first kept
 			mkdir -p "$dir/first-boot"
 			cp -L "$dir"/console.log "$dir"/qemu.log "$dir"/rc "$dir"/wall "$dir/first-boot/" 2>/dev/null
-			say "$name: died before /init (qemu exit $(cat "$dir/rc")): booting again"
-			if boot "$dir" "${k#* }" "$accel" "$mem" "$nodes" "$bargs" "$(arch_of "$flavour")"; then
-				say "$name: done in $(cat "$dir/wall")s on the second boot"
-			else
-				say "$name: no results on the second boot either"
-			fi
-		elif grep -q 'Oops: int3' "$dir/console.log" 2>/dev/null; then
-			# The kernel trapped on an int3 it no longer finds in its
-			# code: a vCPU ran code that another one had just patched
-			# (static keys, alternatives), which multi-threaded TCG
-			# does not always see in time.  The emulator's fault, not
-			# the tests': once more, the first kept.
-			mkdir -p "$dir/first-boot"
-			cp -L "$dir"/console.log "$dir"/qemu.log "$dir"/rc "$dir"/wall "$dir/first-boot/" 2>/dev/null
-			echo "of a kernel oops on an int3 the kernel had already patched out (code patching under TCG)" >"$dir/first-boot/why"
-			say "$name: the kernel oopsed on an int3 (code patching under TCG): booting again"
+			echo "$why" >"$dir/first-boot/why"
+			say "$name: died $why (qemu exit $(cat "$dir/rc")): booting again"
 			if boot "$dir" "${k#* }" "$accel" "$mem" "$nodes" "$bargs" "$(arch_of "$flavour")"; then
 				say "$name: done in $(cat "$dir/wall")s on the second boot"
 			else
@@ -608,7 +594,7 @@ while read -r name flavour mem nodes args; do
 		continue
 	fi
 	if [ -d "$dir/first-boot" ]; then
-		diag "[$name] the first boot died $(cat "$dir/first-boot/why" 2>/dev/null || echo "before /init started the tests") (qemu exit $(cat "$dir/first-boot/rc"), $(cat "$dir/first-boot/wall")s); the second one counts. Its console's last lines:"
+		diag "[$name] the first boot died $(cat "$dir/first-boot/why") (qemu exit $(cat "$dir/first-boot/rc"), $(cat "$dir/first-boot/wall")s); the second one counts. Its console's last lines:"
 		diag "$(tail -5 "$dir/first-boot/console.log" 2>/dev/null | tr -cd '[:print:]\t\n')"
 	fi
 	grc=${end#*rc=}
