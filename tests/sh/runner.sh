@@ -9,9 +9,12 @@ suite() {	# NAME BODY: write $T/NAME.sh printing BODY (printf format)
 	printf '#!/bin/bash\nprintf "%s"\n' "$2" >"$T/$1.sh"
 	chmod +x "$T/$1.sh"
 }
+run_script() {	# NAME: tests/run.sh's output for $T/NAME.sh run as a suite
+	WMARK_TEST_JOBS=1 WMARK_TEST_LOGS=$T/logs tests/run.sh "script:$T/$1.sh" 2>&1
+}
 runs() {	# NAME WANT_RC WANT_SUMMARY WHAT
 	local out rc
-	out=$(WMARK_TEST_JOBS=1 WMARK_TEST_LOGS=$T/logs tests/run.sh "script:$T/$1.sh" 2>&1)
+	out=$(run_script "$1")
 	rc=$?
 	if [ "$rc" = "$2" ] && [ "$(echo "$out" | tail -1)" = "$3" ]; then
 		ok "$4"
@@ -42,7 +45,7 @@ runs skipped 0 "1 passed, 0 failed, 1 skipped" "a skipped test counts against th
 body='1..2\n'
 for i in $(seq 1 60); do body="$body# comment $i\n"; done
 suite noisy "${body}ok 1 - a\nnot ok 2 - the one that broke\n"
-out=$(WMARK_TEST_JOBS=1 WMARK_TEST_LOGS=$T/logs tests/run.sh "script:$T/noisy.sh" 2>&1)
+out=$(run_script noisy)
 if [ "$(echo "$out" | tail -3 | head -2)" = "failed tests:
     script:$T/noisy.sh: not ok 2 - the one that broke" ]; then
 	ok "a failed test is named again just above the summary"
