@@ -48,6 +48,19 @@
 #                         the tune evaluation only: its later parts boot once
 #                         the first has measured the static answers, and are
 #                         given them); the cell is still one run
+#   REC_UPTO              this call measures the rounds up to this one only
+#                         (default all; the tune evaluation only): a cell
+#                         longer than one sitting is measured in several
+#                         calls of whole rounds, kept as incomplete between
+#   REC_RESUME            a run of one cell (docs/tune-eval-runs/run-*, or its
+#                         folder in build/): measure the rounds after its last
+#                         one, up to REC_UPTO, in REC_SPLIT guests given its
+#                         static answers, and keep its runs and these as one
+#                         run of the cell (REC_MATRIX is ignored); it must be
+#                         of the same kernel and settings, and every round it
+#                         began must have ended
+#   REC_DRY               check REC_UPTO and REC_RESUME, say what the call
+#                         would measure, and boot nothing
 # For another evaluation on the same guests (tests/bench/tune-eval.sh sets
 # them): REC_NAME (the name in messages, default bench-recommend),
 # REC_WORK (the work folder), REC_GUEST (the guest script in tests/bench/;
@@ -105,6 +118,94 @@ if [ -z "$report_only" ]; then
 fi
 mkdir -p "$work" || die "cannot create $work"
 
+# answers FILE: the static answers a first part measured (tune-guest.sh's
+# INFO lines), as the boot arguments that give them to a later part;
+# nothing while it has not measured them yet
+answers() {
+	local ft rec
+	ft=$(tr -d '\r' <"$1" | sed -n 's/^INFO from_tune=\([^ ]*\) from_tune_boost=\([^ ]*\)$/\1 \2/p' | head -1)
+	[ -n "$ft" ] || return 0
+	rec=$(tr -d '\r' <"$1" |
+		sed -n 's/^INFO recommend_rc=[^ ]* recommended=\([^ ]*\) recommended_boost=\([^ ]*\) .*/\1 \2/p' | head -1)
+	echo "wmark.given_from_tune=${ft% *} wmark.given_from_tune_boost=${ft#* }" \
+		"wmark.given_recommended=${rec%% *} wmark.given_recommended_boost=${rec##* }"
+}
+
+# meta_get DIR KEY: one value of a run's meta (written with printf %q)
+meta_get() {
+	local v
+	v=$(sed -n "s/^$2=//p" "$1/meta" | tail -1)
+	eval "printf '%s' $v" 2>/dev/null
+}
+
+# resume_read DIR: check that REC_RESUME's run can go on, and set r_* (its
+# data without the end line, rounds done, parts, runs, calls so far) and the
+# cell it measures
+resume_read() {
+	local d=$1 v planned have bad
+	[ -f "$d/meta" ] || die "REC_RESUME=$d: no meta there (a run of make bench-tune, docs/tune-eval-runs/run-*)"
+	d=$(cd "$d" && pwd) || die "REC_RESUME=$d: cannot enter it"
+	r_dir=$d r_data=$work/.resume.$$
+	trap 'rm -f "$r_data"' EXIT
+	if [ -f "$d/data.txt.gz" ]; then
+		gzip -dc "$d/data.txt.gz" >"$r_data.all" || die "$d/data.txt.gz: cannot read it"
+	elif [ -f "$d/data.txt" ]; then
+		tr -d '\r' <"$d/data.txt" >"$r_data.all" || die "$d/data.txt: cannot read it"
+	else
+		die "$d: no data.txt or data.txt.gz"
+	fi
+	grep -v '^WMARK-END' "$r_data.all" >"$r_data"
+	rm -f "$r_data.all"
+	[ -f "$d/wall.txt" ] || die "$d: no wall.txt"
+	# rounds planned, parts so far, RESULT lines, rounds whole from the first,
+	# and the first round begun that did not end (or lies past a gap)
+	set -- $(awk '
+		/^INFO workload=/ { for (i = 2; i <= NF; i++) if ($i ~ /^rounds=/) planned = substr($i, 8) + 0 }
+		/^INFO part=/ { p = substr($2, 6) + 0; if (p > parts) parts = p }
+		/^RESULT / {
+			n++
+			r = substr($2, 7) + 0
+			if (r > 0) { begun[r] = 1; if ($4 == "slot=last") whole[r] = 1 }
+		}
+		END {
+			k = 0
+			while ((k + 1) in whole) k++
+			bad = 0
+			for (r in begun)
+				if ((r + 0 > k) && (!bad || r + 0 < bad)) bad = r + 0
+			printf "%d %d %d %d %d\n", planned, (parts > 0 ? parts : 1), n, k, bad
+		}' "$r_data")
+	[ $# -eq 5 ] && [ "$1" -gt 0 ] || die "$d: no INFO line with the rounds planned: not a run of the tune evaluation"
+	planned=$1 r_parts=$2 r_n=$3 r_done=$4 bad=$5
+	[ "$bad" -eq 0 ] ||
+		die "$d: round $bad was begun but did not end (its guest was stopped): only whole rounds go on; measure the cell again"
+	[ "$r_done" -lt "$planned" ] || die "$d: all $planned rounds are measured already: nothing to resume"
+	[ -z "${REC_ROUNDS:-}" ] || [ "$REC_ROUNDS" -eq "$planned" ] ||
+		die "REC_ROUNDS=$REC_ROUNDS, but $d planned $planned rounds"
+	rounds=$planned
+	r_given=$(answers "$r_data")
+	[ -n "$r_given" ] || die "$d: tune's calibration did not end there (no static answer from tune): measure the cell again"
+	# RESULT lines with no time in wall.txt would shift the later ones
+	v=$(awk 'END { print $2 + 0 }' "$d/wall.txt")
+	[ "$v" -eq "$r_n" ] || die "$d/wall.txt: times for $v runs, but its data has $r_n"
+	r_flavour=$(meta_get "$d" flavour) r_workload=$(meta_get "$d" workload)
+	r_release=$(meta_get "$d" release) r_wall=$(meta_get "$d" wall)
+	[ -n "$r_flavour" ] && [ -n "$r_workload" ] && [ -n "$r_release" ] && [ "${r_wall:-x}" -ge 0 ] 2>/dev/null ||
+		die "$d/meta: no flavour, workload, release or wall"
+	# the calls so far, SPLIT:FIRST-LAST:WALL:RUN each
+	r_calls=$(meta_get "$d" calls)
+	[ -n "$r_calls" ] || r_calls=$r_parts:1-$r_done:$r_wall:${d##*/}
+	# the settings: this call's must be the ones its rounds measured, but for
+	# those tune-guest.sh leaves out when an answer or a program is missing
+	v=$(settings | awk 'NF == 4 { print $1 }' | sort -u)
+	have=$(awk '/^RESULT / && $2 != "round=0" { sub(/^name=/, "", $3); print $3 }' "$r_data" | sort -u)
+	bad=$(comm -3 <(echo "$have") <(echo "$v") | tr -d '\t' |
+		grep -vxE 'recommended|from-tune|adaptivemmd-[0-9]+' | tr '\n' ' ')
+	[ -z "$bad" ] || die "$d: its rounds and this call's differ in the settings ${bad% }"
+	matrix=$r_flavour:$r_workload jobs=1
+}
+
+
 # The settings every cell measures: "NAME WSF BOOST MFK" (MFK - : the
 # kernel's own).  The folklore values are named after where they come from.
 settings() {
@@ -121,6 +222,27 @@ settings() {
 	echo "folklore-125-boost0 125 0 -"
 	echo "folklore-mfk-135168 10 15000 135168"
 }
+
+upto=${REC_UPTO:-} resume=${REC_RESUME:-}
+if [ -z "$report_only" ] && [ -n "$upto$resume" ]; then
+	[ "$guest" = tune-guest.sh ] || die "REC_UPTO, REC_RESUME: only the tune evaluation's guest takes given answers"
+	[ -z "$resume" ] || resume_read "$resume"
+	if [ -n "$upto" ]; then
+		[ "$upto" -ge 1 ] 2>/dev/null && [ "$upto" -le "$rounds" ] ||
+			die "REC_UPTO=$upto: from 1 to the rounds ($rounds)"
+		[ -z "$resume" ] || [ "$upto" -gt "$r_done" ] ||
+			die "REC_UPTO=$upto: $r_dir has rounds 1-$r_done already"
+	fi
+	set -- $matrix
+	[ $# -eq 1 ] || die "REC_UPTO: one cell at a time (REC_MATRIX has $#)"
+fi
+if [ -n "${REC_DRY:-}" ] && [ -z "$report_only" ]; then
+	# what this call would measure, checked as above, and nothing booted
+	v=1
+	[ -z "$resume" ] || v=$((r_done + 1))
+	say "would measure $matrix, rounds $v-${upto:-$rounds} of $rounds, in ${REC_SPLIT:-1} guest(s)${resume:+, after the $r_n runs of $r_dir (rounds 1-$r_done, $r_parts part(s), $r_wall s)}"
+	exit 0
+fi
 
 # ---- the pieces every cell shares --------------------------------------------
 prepare() {
@@ -151,6 +273,8 @@ cell() {
 	set -- $line
 	[ $# -ge 3 ] && [ "$2" != - ] || { say "no $flavour kernel: ${line:-see $work/fetch.log}"; return 1; }
 	release=$2 kernel=$3
+	[ -z "$resume" ] || [ "$release" = "$r_release" ] ||
+		{ say "$r_dir ran on $r_release, and $flavour is now $release: measure the cell again"; return 1; }
 	run=$work/run-$workload-$flavour-$(date +%Y%m%d-%H%M%S)
 	mkdir -p "$run/extra/bin" "$run/extra/tests" "$run/extra/lib/modules/$release/zram" ||
 		{ say "cannot make $run"; return 1; }
@@ -200,40 +324,51 @@ cell() {
 	# answers (recommend's sample, tune's calibration run); the others boot
 	# once it has them and are given them (wmark.given_*), so every part
 	# measures the same settings.  Their lines are appended to the first's
-	# in part order; wall.txt marks each line with its part.
+	# in part order; wall.txt marks each line with its part.  A resumed cell
+	# (REC_RESUME) starts from the old run's lines and times, and all its
+	# parts are later parts, numbered on from the old run's.
+	local first_r=1 last_r=${upto:-$rounds} p0=0 k per pids=() dirs=() counts=() firsts=() lasts=() lab=() given=
+	[ -z "$resume" ] || first_r=$((r_done + 1)) p0=$r_parts given=$r_given
 	parts=${REC_SPLIT:-1}
-	[ "$parts" -ge 1 ] 2>/dev/null && [ "$parts" -le "$rounds" ] ||
-		{ say "REC_SPLIT=$parts: from 1 to the rounds ($rounds)"; return 1; }
+	[ "$parts" -ge 1 ] 2>/dev/null && [ "$parts" -le $((last_r - first_r + 1)) ] ||
+		{ say "REC_SPLIT=$parts: from 1 to the rounds measured ($first_r-$last_r)"; return 1; }
 	[ "$parts" -eq 1 ] || [ "$guest" = tune-guest.sh ] ||
 		{ say "REC_SPLIT: only the tune evaluation's guest takes given answers"; return 1; }
-	local first_r=1 k per pids=() dirs=() counts=() firsts=() lasts=() given=
 	v=
 	[ "$parts" -gt 1 ] && v=", rounds in $parts guests"
+	[ "$first_r-$last_r" = "1-$rounds" ] || v="$v, rounds $first_r-$last_r of $rounds"
 	say "$workload on $release: booting ($accel$v); log in ${run#"$top"/}"
 	t0=$(date +%s)
+	calls="$parts:$first_r-$last_r"
 	for k in $(seq 1 "$parts"); do
-		per=$(( (rounds - first_r + 1 + parts - k) / (parts - k + 1) ))
-		dirs[k]=$run
-		[ "$k" -gt 1 ] && dirs[k]=$run/part-$k && mkdir -p "${dirs[k]}"
+		per=$(( (last_r - first_r + 1 + parts - k) / (parts - k + 1) ))
+		dirs[k]=$run lab[k]=
+		if [ -n "$resume" ] || [ "$k" -gt 1 ]; then
+			dirs[k]=$run/part-$((p0 + k)) && mkdir -p "${dirs[k]}"
+		fi
+		[ -z "$resume" ] && [ "$parts" -eq 1 ] || lab[k]=" $((p0 + k))"
 		pids[k]=
 		counts[k]=0
 		: >"${dirs[k]}/wall.txt"
 		firsts[k]=$first_r lasts[k]=$((first_r + per - 1))
 		first_r=$((first_r + per))
 	done
-	boot "$run" "$args wmark.round_first=${firsts[1]} wmark.round_last=${lasts[1]}"
-	pids[1]=$qpid
+	if [ -z "$resume" ]; then
+		boot "$run" "$args wmark.round_first=${firsts[1]} wmark.round_last=${lasts[1]}"
+		pids[1]=$qpid
+	else
+		cp "$r_data" "$run/data.log" && cp "$r_dir/wall.txt" "$run/wall.txt" ||
+			{ say "cannot copy $r_dir's runs into $run"; return 1; }
+		for k in $(seq 1 "$parts"); do
+			boot "${dirs[k]}" "$args wmark.round_first=${firsts[k]} wmark.round_last=${lasts[k]} wmark.part=$((p0 + k)) $given"
+			pids[k]=$qpid
+		done
+	fi
 	# the wall time of each run in the guest: when its RESULT line came out
 	while :; do
 		sleep 5
-		if [ "$parts" -gt 1 ] && [ -z "$given" ] &&
-			v=$(tr -d '\r' <"$run/data.log" | sed -n 's/^INFO from_tune=\([^ ]*\) from_tune_boost=\([^ ]*\)$/\1 \2/p') &&
-			[ -n "$v" ]; then
+		if [ "$parts" -gt 1 ] && [ -z "$given" ] && given=$(answers "$run/data.log") && [ -n "$given" ]; then
 			# the first part has both answers: boot the others with them
-			given="wmark.given_from_tune=${v% *} wmark.given_from_tune_boost=${v#* }"
-			v=$(tr -d '\r' <"$run/data.log" |
-				sed -n 's/^INFO recommend_rc=[^ ]* recommended=\([^ ]*\) recommended_boost=\([^ ]*\) .*/\1 \2/p')
-			given="$given wmark.given_recommended=${v%% *} wmark.given_recommended_boost=${v##* }"
 			for k in $(seq 2 "$parts"); do
 				boot "${dirs[k]}" "$args wmark.round_first=${firsts[k]} wmark.round_last=${lasts[k]} wmark.part=$k $given"
 				pids[k]=$qpid
@@ -245,7 +380,7 @@ cell() {
 			v=$(grep -c '^RESULT ' "${dirs[k]}/data.log" 2>/dev/null)
 			if [ "${v:-0}" -gt "${counts[k]}" ]; then
 				counts[k]=$v
-				echo "$(($(date +%s) - t0)) $v${dirs[2]:+ $k}" >>"${dirs[k]}/wall.txt"
+				echo "$(($(date +%s) - t0)) $v${lab[k]}" >>"${dirs[k]}/wall.txt"
 			fi
 			kill -0 "${pids[k]}" 2>/dev/null && n=$((n + 1))
 		done
@@ -255,22 +390,34 @@ cell() {
 		[ -n "${pids[k]}" ] && { wait "${pids[k]}"; v=$?; [ "$k" -eq 1 ] && qrc=$v; }
 	done
 	wall=$(($(date +%s) - t0))
-	if [ "$parts" -gt 1 ]; then
-		# one cell: the first part's lines, then each other part's, runs
-		# numbered on in wall.txt; a part that never booted leaves it incomplete
+	if [ "$parts" -gt 1 ] || [ -n "$resume" ]; then
+		# one cell: the first part's lines (a resumed cell's: the old run's),
+		# then each later part's, runs numbered on in wall.txt; a part that
+		# never booted or did not end leaves it incomplete
+		local kf=2 ended=1
 		n=${counts[1]}
-		for k in $(seq 2 "$parts"); do
+		[ -z "$resume" ] || kf=1 n=$r_n
+		for k in $(seq "$kf" "$parts"); do
 			[ -n "${pids[k]}" ] && grep -q '^WMARK-END' "${dirs[k]}/data.log" ||
-				{ say "$workload on $release: part $k did not finish; see ${dirs[k]}/console.log"
-				  sed -i '/^WMARK-END/d' "$run/data.log"; }
+				{ say "$workload on $release: part $((p0 + k)) did not finish; see ${dirs[k]}/console.log"
+				  ended=0; sed -i '/^WMARK-END/d' "$run/data.log"; }
 			[ -n "${pids[k]}" ] || continue
 			grep -v '^WMARK-END' "${dirs[k]}/data.log" | sed 's/^WMARK-BEGIN/WMARK-PART-BEGIN/' >>"$run/data.log.parts"
 			awk -v n="$n" '{ print $1, $2 + n, $3 }' "${dirs[k]}/wall.txt" >>"$run/wall.parts"
 			n=$((n + counts[k]))
 		done
+		if [ -n "$resume" ] && [ "$ended" = 0 ]; then
+			# the old run was whole rounds; this one would not be: keep the old
+			say "$workload on $release: $r_dir is kept as it was; this call's guests are in $run"
+			rm -f "$run/data.log.parts" "$run/wall.parts"
+			return 1
+		fi
 		if [ -s "$run/data.log.parts" ]; then
-			# the first part's end line last, so a cell whose parts all ended is whole
-			if grep -q '^WMARK-END' "$run/data.log"; then
+			# the first part's end line last, so a cell whose parts all ended is
+			# whole (a resumed cell takes its first new part's)
+			if [ -n "$resume" ]; then
+				cat "$run/data.log" "$run/data.log.parts" && grep '^WMARK-END' "${dirs[1]}/data.log"
+			elif grep -q '^WMARK-END' "$run/data.log"; then
 				grep -v '^WMARK-END' "$run/data.log" >"$run/data.log.1"
 				cat "$run/data.log.1" "$run/data.log.parts" && grep '^WMARK-END' "$run/data.log"
 			else
@@ -281,12 +428,19 @@ cell() {
 		rm -f "$run/data.log.parts" "$run/data.log.1" "$run/wall.parts"
 	fi
 	tr -d '\r' <"$run/data.log" >"$run/data.txt"
+	# calls: each call that measured some of the cell's rounds, as
+	# SPLIT:FIRST-LAST:WALL:RUN (only for a cell measured in pieces)
+	calls="${r_calls:+$r_calls,}$calls:$wall:${run##*/}"
 	printf 'release=%q\nlabel=%q\nwall=%q\nworkload=%q\nflavour=%q\nsmp=%q\n' "$release" \
-		"$accel${icount:+ -icount $icount}, $smp vCPUs" "$wall" "$workload" "$flavour" "$smp" \
+		"$accel${icount:+ -icount $icount}, $smp vCPUs" "$((${r_wall:-0} + wall))" "$workload" "$flavour" "$smp" \
 		>"$run/meta"
+	[ -z "$upto$resume" ] || echo "calls=$calls" >>"$run/meta"
 	if ! grep -q '^WMARK-END' "$run/data.txt"; then
 		say "$workload on $release: the guest did not finish (qemu exit $qrc after ${wall}s); see $run/console.log"
 		echo "incomplete=1" >>"$run/meta"
+	elif [ "$last_r" -lt "$rounds" ]; then
+		say "$workload on $release: rounds 1-$last_r of $rounds measured in ${wall}s; REC_RESUME=<this run, kept> measures the rest"
+		printf 'incomplete=1\nupto=%s\n' "$last_r" >>"$run/meta"
 	else
 		say "$workload on $release: done in ${wall}s"
 	fi
@@ -361,7 +515,7 @@ fi
 # ---- the report ------------------------------------------------------------------
 plots=$(mktemp -d "$work/.plots.XXXXXX") || die "cannot make a folder in $work"
 out=$plots/page.md
-trap 'rm -rf "$plots"' EXIT
+trap 'rm -rf "$plots" "$work/.resume.$$"' EXIT
 python3 "$report" --cells "$cells_all" "$plots" $runs >"$out" ||
 	die "cannot write the report"
 if command -v gnuplot >/dev/null; then

@@ -282,6 +282,15 @@ class Cell:
         except OSError:
             pass
         self.parts = len(set(w[2] for w in self.walls)) or 1
+        # a cell measured in pieces (REC_UPTO, REC_RESUME): each call's
+        # guests, first and last round, wall seconds and run, in order
+        self.calls = []
+        for call in filter(None, self.meta.get("calls", "").split(",")):
+            p = call.split(":")
+            if len(p) == 4:
+                a, _, b = p[1].partition("-")
+                self.calls.append((int(p[0]), int(a), int(b or a), int(p[2]), p[3]))
+        self.upto = int(self.meta.get("upto", 0) or 0)
         prev = {}
         for n, t, part in self.walls:
             pn, pt = prev.get(part, (0, 0))
@@ -408,13 +417,34 @@ def section(c, plots, out):
         " wall time.\n" % (
         WORKLOADS.get(c.workload, c.workload), c.release, c.meta.get("label", "?"), c.nrounds,
         c.done,
+        "; **incomplete: rounds 1-%d of %d measured so far, `REC_RESUME` measures the rest**"
+        % (c.upto, c.nrounds) if c.incomplete and c.upto else
         "; **incomplete: the guest did not finish, the tables hold the runs that did**"
         if c.incomplete else "",
+        "the rounds measured in %d calls of `make bench-tune` (%s), which ran" % (
+            len(c.calls), "; ".join(
+                "rounds %d-%d in %s, %d minutes" % (
+                    a, b, "%d guests at once" % n if n > 1 else "one guest", round(w / 60))
+                for n, a, b, w, _ in c.calls))
+        if len(c.calls) > 1 else
         "the guest ran" if c.parts == 1 else "the rounds split across %d guests at once, which"
         " ran" % c.parts, round(int(c.meta.get("wall", 0)) / 60)))
-    out("Command: `%sREC_MATRIX=%s:%s make bench-tune` (run `%s`).\n" % (
-        "REC_SPLIT=%d " % c.parts if c.parts > 1 else "", c.flavour, c.workload,
-        os.path.basename(c.run)))
+    if len(c.calls) > 1:
+        # the first call names the cell; each later one goes on from the run
+        # the call before it kept
+        cmds = []
+        for i, (n, a, b, w, run) in enumerate(c.calls):
+            cmds.append("`%s%s%s%smake bench-tune`" % (
+                "REC_RESUME=docs/tune-eval-runs/%s " % c.calls[i - 1][4] if i else "",
+                "REC_UPTO=%d " % b if b < c.nrounds else "",
+                "REC_SPLIT=%d " % n if n > 1 else "",
+                "" if i else "REC_MATRIX=%s:%s " % (c.flavour, c.workload)))
+        out("Commands: %s (run `%s`).\n" % (", then ".join(cmds), os.path.basename(c.run)))
+    else:
+        out("Command: `%s%sREC_MATRIX=%s:%s make bench-tune` (run `%s`).\n" % (
+            "REC_UPTO=%d " % c.upto if c.upto else "",
+            "REC_SPLIT=%d " % c.parts if c.parts > 1 else "", c.flavour, c.workload,
+            os.path.basename(c.run)))
     params = " ".join("%s=%s" % (k, v) for k, v in sorted(info.items())
                       if k not in ("zones", "kernel", "recommended", "recommend_rc",
                                    "recommended_boost", "sample_bursts", "reader_pid",
@@ -587,6 +617,16 @@ def summary_row(c):
         c.v.get("g1", "-"), c.v.get("g2", "-"), c.v.get("g3", "-"), c.v.get("g4", "-"))
 
 
+def guests(c):
+    """How a cell's rounds were run, for its wall-time finding."""
+    if len(c.calls) > 1:
+        n = sorted(set(call[0] for call in c.calls))
+        return ", in %d calls of `make bench-tune`%s" % (len(c.calls), (
+            ", %d guests at once in each" % n[0] if n[0] > 1 else "") if len(n) == 1 else
+            " (%s guests at once)" % " and ".join(str(call[0]) for call in c.calls))
+    return "" if c.parts == 1 else ", in %d guests at once" % c.parts
+
+
 def findings(cells, missing, out):
     out("## What these runs say\n")
     judged = [c for c in cells if c.judged]
@@ -649,13 +689,15 @@ def findings(cells, missing, out):
         more = ""
         if c.incomplete and rs and whole:
             a = med([r.wall for r in rs])
-            more = ("  **Incomplete: the guest was stopped; its runs took %.0f s of wall time each"
+            more = ("  **Incomplete: %s; its runs took %.0f s of wall time each"
                     " (median of %d), so the %d runs of a whole cell would take about %.1f"
-                    " hours.**" % (a, len(rs), whole, whole * a / 3600.0))
+                    " hours.**" % (
+                        "rounds %d-%d are not measured yet" % (c.upto + 1, c.nrounds) if c.upto
+                        else "the guest was stopped", a, len(rs), whole, whole * a / 3600.0))
         out("* %s: %d runs in %.0f minutes of wall time%s (%.0f s from boot to the end of the"
             " first run: boot, fill, recommend's sample); %.0f guest seconds in all, %.0f s of it"
             " load.%s" % (short(c), len(c.runs), wall / 60.0,
-                          "" if c.parts == 1 else ", in %d guests at once" % c.parts,
+                          guests(c),
                           c.walls[0][1] if c.walls else 0,
                           sum(r.f("seconds") for r in c.runs), sum(r.f("busy_s") for r in c.runs),
                           more))

@@ -225,6 +225,32 @@ grep -q '^Each run: .* s of wall time a run (median, min-max, 18 runs timed)' "$
 	ok "tune page: a cell split across two guests, its runs timed per guest, its Guest line the first guest's" ||
 	{ not_ok "tune page: a cell split across two guests, its runs timed per guest, its Guest line the first guest's"; grep -E '^(Each run|Command|Guest|\*[A-Z])' "$T/ts.md" | sed 's/^/# /'; }
 
+# a cell measured in two calls (REC_UPTO=2, then REC_RESUME): rounds 1-2
+# in two guests for 50 minutes, rounds 3-5 in two more for 70; its meta
+# names each call's guests, rounds, wall seconds and run.  Beside it a cell
+# of which only the first call ran: incomplete, and saying what is left.
+V5=$T/tc/run-anon-6.12-cloud-20000102-000000
+made_up "$V5" 5 6.12.0-test-amd64 6.12-cloud
+sed -i 's/^wall=600$/wall=7200/' "$V5/meta"
+printf 'calls=2:1-2:3000:run-anon-6.12-cloud-20000101-000000,2:3-5:4200:run-anon-6.12-cloud-20000102-000000\n' >>"$V5/meta"
+for i in $(seq 1 20); do echo "$((100 * i)) $i $(( (i - 1) / 5 + 1 ))"; done >"$V5/wall.txt"
+V6=$T/tc/run-anon-5.10-cloud-20000101-000000
+made_up "$V6" 2 5.10.0-test-amd64 5.10-cloud
+printf 'incomplete=1\nupto=2\ncalls=2:1-2:600:run-anon-5.10-cloud-20000101-000000\n' >>"$V6/meta"
+for i in $(seq 1 8); do echo "$((100 * i)) $i $(( (i - 1) / 4 + 1 ))"; done >"$V6/wall.txt"
+python3 tests/bench/tune-report.py --cells "6.12-cloud:anon 5.10-cloud:anon" "$T/tc" "$V5" "$V6" >"$T/tc.md" 2>"$T/tc.err"
+grep -q '; the rounds measured in 2 calls of `make bench-tune` (rounds 1-2 in 2 guests at once, 50 minutes; rounds 3-5 in 2 guests at once, 70 minutes), which ran 120 minutes of wall time\.$' "$T/tc.md" &&
+	grep -q '^Commands: `REC_UPTO=2 REC_SPLIT=2 REC_MATRIX=6.12-cloud:anon make bench-tune`, then `REC_RESUME=docs/tune-eval-runs/run-anon-6.12-cloud-20000101-000000 REC_SPLIT=2 make bench-tune` (run `run-anon-6.12-cloud-20000102-000000`)\.$' "$T/tc.md" &&
+	grep -q '^\* 6.12 anon: 20 runs in 120 minutes of wall time, in 2 calls of `make bench-tune`, 2 guests at once in each ' "$T/tc.md" &&
+	grep -q '^| anon on 6.12.0-test-amd64 | 130 stalls' "$T/tc.md" &&
+	ok "tune page: a cell measured in two calls names both commands and each call's rounds and time" ||
+	{ not_ok "tune page: a cell measured in two calls names both commands and each call's rounds and time"; grep -E '^(\*[^*]|Command|\| anon)' "$T/tc.md" | sed 's/^/# /'; }
+grep -q '; \*\*incomplete: rounds 1-2 of 5 measured so far, `REC_RESUME` measures the rest\*\*; ' "$T/tc.md" &&
+	grep -q '^Command: `REC_UPTO=2 REC_SPLIT=2 REC_MATRIX=5.10-cloud:anon make bench-tune`' "$T/tc.md" &&
+	grep -q '^\* 5.10 anon: 8 runs .*\*\*Incomplete: rounds 3-5 are not measured yet; its runs took 100 s of wall time each' "$T/tc.md" &&
+	ok "tune page: a cell cut at REC_UPTO says which rounds are left and how to measure them" ||
+	{ not_ok "tune page: a cell cut at REC_UPTO says which rounds are left and how to measure them"; grep -E '^(\*[^*]|Command|\*[a-z])' "$T/tc.md" | sed 's/^/# /'; }
+
 # a default that hardly stalls (3 a run): a 90% line under one stall is not
 # a goal anything can be judged by, so the cell is listed and not judged
 V4=$T/tq/run-anon-6.12-cloud-20000101-000000
