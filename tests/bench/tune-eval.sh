@@ -37,6 +37,14 @@
 #                        core) then takes about 1/N of the time on N cores;
 #                        the first guest measures the static answers and the
 #                        others are given them
+#   REC_UPTO, REC_RESUME a cell longer than one sitting, in several calls of
+#                        whole rounds: REC_UPTO=2 measures the static answers
+#                        and rounds 1-2 and keeps the run as incomplete;
+#                        REC_RESUME=docs/tune-eval-runs/run-... measures the
+#                        rounds after that run's (up to REC_UPTO, in REC_SPLIT
+#                        guests given its answers) and keeps both as one run;
+#                        REC_DRY=1 checks such a call and boots nothing
+#                        (recommend-eval.sh says what each refuses)
 #   REC_REPORT_ONLY="DIR ..."  no boot, no build: the page again from the runs
 #                        (docs/tune-eval-runs/run-*)
 set -u

@@ -406,6 +406,11 @@ class Cell:
         return self.v.get(g, "").startswith("met") or (g == "g2" and getattr(self, "g2met", False))
 
 
+def rounds(a, b):
+    """Rounds a to b, in words."""
+    return "round %d" % a if a == b else "rounds %d-%d" % (a, b)
+
+
 def short(c):
     return "%s %s" % (".".join(c.release.split(".")[:2]), c.workload)
 
@@ -417,14 +422,14 @@ def section(c, plots, out):
         " wall time.\n" % (
         WORKLOADS.get(c.workload, c.workload), c.release, c.meta.get("label", "?"), c.nrounds,
         c.done,
-        "; **incomplete: rounds 1-%d of %d measured so far, `REC_RESUME` measures the rest**"
-        % (c.upto, c.nrounds) if c.incomplete and c.upto else
+        "; **incomplete: %s of %d measured so far, `REC_RESUME` measures the rest**"
+        % (rounds(1, c.upto), c.nrounds) if c.incomplete and c.upto else
         "; **incomplete: the guest did not finish, the tables hold the runs that did**"
         if c.incomplete else "",
         "the rounds measured in %d calls of `make bench-tune` (%s), which ran" % (
             len(c.calls), "; ".join(
-                "rounds %d-%d in %s, %d minutes" % (
-                    a, b, "%d guests at once" % n if n > 1 else "one guest", round(w / 60))
+                "%s in %s, %d minutes" % (
+                    rounds(a, b), "%d guests at once" % n if n > 1 else "one guest", round(w / 60))
                 for n, a, b, w, _ in c.calls))
         if len(c.calls) > 1 else
         "the guest ran" if c.parts == 1 else "the rounds split across %d guests at once, which"
@@ -692,7 +697,9 @@ def findings(cells, missing, out):
             more = ("  **Incomplete: %s; its runs took %.0f s of wall time each"
                     " (median of %d), so the %d runs of a whole cell would take about %.1f"
                     " hours.**" % (
-                        "rounds %d-%d are not measured yet" % (c.upto + 1, c.nrounds) if c.upto
+                        "%s not measured yet" % (
+                            rounds(c.upto + 1, c.nrounds) + (" is" if c.upto + 1 == c.nrounds
+                                                            else " are")) if c.upto
                         else "the guest was stopped", a, len(rs), whole, whole * a / 3600.0))
         out("* %s: %d runs in %.0f minutes of wall time%s (%.0f s from boot to the end of the"
             " first run: boot, fill, recommend's sample); %.0f guest seconds in all, %.0f s of it"
@@ -723,7 +730,9 @@ def main():
       " `REC_REPORT_ONLY=\"$(ls -d docs/tune-eval-runs/run-*)\" make bench-tune` writes this"
       " page and its plots again byte for byte.  `make bench-tune` measures one cell a call"
       " (`REC_MATRIX`, default 6.12-cloud:anon; `tests/bench/tune-eval.sh`), keeps its run"
-      " there in place of the cell's older one, and writes the page from every kept run.\n\n")
+      " there in place of the cell's older one, and writes the page from every kept run; a"
+      " cell too long for one sitting is measured in calls of whole rounds (`REC_UPTO`, then"
+      " `REC_RESUME`), kept as one run.\n\n")
     o("## How\n\n")
     o("* The guests, kernels and workloads of `docs/recommend-eval.md` (`tests/bench/guest-setup.sh`,"
       " `recommend-burst.c`): Debian cloud kernels under qemu, TCG with `-icount"
