@@ -628,7 +628,7 @@ def guests(c):
         n = sorted(set(call[0] for call in c.calls))
         return ", in %d calls of `make bench-tune`%s" % (len(c.calls), (
             ", %d guests at once in each" % n[0] if n[0] > 1 else "") if len(n) == 1 else
-            " (%s guests at once)" % " and ".join(str(call[0]) for call in c.calls))
+            ", with %s guests at once" % " and ".join(str(call[0]) for call in c.calls))
     return "" if c.parts == 1 else ", in %d guests at once" % c.parts
 
 
