@@ -406,7 +406,7 @@ class Cell:
         return self.v.get(g, "").startswith("met") or (g == "g2" and getattr(self, "g2met", False))
 
 
-def rounds(a, b):
+def round_span(a, b):
     """Rounds a to b, in words."""
     return "round %d" % a if a == b else "rounds %d-%d" % (a, b)
 
@@ -423,13 +423,13 @@ def section(c, plots, out):
         WORKLOADS.get(c.workload, c.workload), c.release, c.meta.get("label", "?"), c.nrounds,
         c.done,
         "; **incomplete: %s of %d measured so far, `REC_RESUME` measures the rest**"
-        % (rounds(1, c.upto), c.nrounds) if c.incomplete and c.upto else
+        % (round_span(1, c.upto), c.nrounds) if c.incomplete and c.upto else
         "; **incomplete: the guest did not finish, the tables hold the runs that did**"
         if c.incomplete else "",
         "the rounds measured in %d calls of `make bench-tune` (%s), which ran" % (
             len(c.calls), "; ".join(
                 "%s in %s, %d minutes" % (
-                    rounds(a, b), "%d guests at once" % n if n > 1 else "one guest", round(w / 60))
+                    round_span(a, b), "%d guests at once" % n if n > 1 else "one guest", round(w / 60))
                 for n, a, b, w, _ in c.calls))
         if len(c.calls) > 1 else
         "the guest ran" if c.parts == 1 else "the rounds split across %d guests at once, which"
@@ -698,7 +698,7 @@ def findings(cells, missing, out):
                     " (median of %d), so the %d runs of a whole cell would take about %.1f"
                     " hours.**" % (
                         "%s not measured yet" % (
-                            rounds(c.upto + 1, c.nrounds) + (" is" if c.upto + 1 == c.nrounds
+                            round_span(c.upto + 1, c.nrounds) + (" is" if c.upto + 1 == c.nrounds
                                                             else " are")) if c.upto
                         else "the guest was stopped", a, len(rs), whole, whole * a / 3600.0))
         out("* %s: %d runs in %.0f minutes of wall time%s (%.0f s from boot to the end of the"
